@@ -1,0 +1,166 @@
+# armbot: one binary, built from the modules of bot/ mailparse/ kernel/
+# qemu/ config/.  `make deps` installs what the project needs, `make` builds
+# ./armbot, `make check` does both and runs every test through prove.
+
+# Every Debian package the project needs, in one place.  `make deps` installs
+# the ones that are missing.
+DEBIAN_PACKAGES = \
+	build-essential pkg-config git xz-utils perl \
+	libglib2.0-dev libetpan-dev libgit2-dev libcurl4-gnutls-dev \
+	libsqlite3-dev libsoup-3.0-dev libarchive-dev \
+	clang libclang-rt-14-dev \
+	sparse ccache bubblewrap gcc-arm-linux-gnueabihf qemu-system-arm \
+	bc bison flex libssl-dev libelf-dev cpio kmod \
+	linux-source-6.1
+
+PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
+	libarchive
+
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+
+CC ?= cc
+# libetpan's .pc drags in Debian's no-pie link specs: drop them so that
+# sanitizer and PIE builds link.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKG_MODULES) 2>/dev/null)
+PKG_LIBS = $(filter-out -specs=%,$(shell pkg-config --libs $(PKG_MODULES) 2>/dev/null))
+
+WARNINGS = -Wall -Wextra -Werror -Wno-unused-parameter \
+	-Wmissing-prototypes -Wstrict-prototypes -Wshadow -Wformat=2 \
+	-Wno-format-nonliteral -Wvla
+BASE_CFLAGS = -std=gnu11 -O2 -g $(WARNINGS) -I. $(PKG_CFLAGS) \
+	-DARMBOT_VERSION='"$(VERSION)"' -DG_LOG_DOMAIN='"armbot"' \
+	-DGLIB_VERSION_MIN_REQUIRED=GLIB_VERSION_2_74
+ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+
+# Library sources: every .c of the module folders, except the kernel code of
+# kernel/rpm-test/, the guest init of qemu/initramfs/ and the entry point.
+MODULE_DIRS = bot mailparse kernel qemu config
+LIB_SRCS = $(filter-out bot/main.c,$(wildcard $(addsuffix /*.c,$(MODULE_DIRS))))
+UNIT_SRCS = $(wildcard tests/unit/test-*.c)
+FUZZ_SRCS = $(wildcard tests/fuzz/fuzz-*.c)
+
+BUILD = build
+REL = $(BUILD)/release
+ASAN = $(BUILD)/asan
+
+REL_OBJS = $(LIB_SRCS:%.c=$(REL)/%.o)
+ASAN_OBJS = $(LIB_SRCS:%.c=$(ASAN)/%.o)
+REL_TESTS = $(UNIT_SRCS:tests/unit/%.c=$(REL)/tests/%)
+ASAN_TESTS = $(UNIT_SRCS:tests/unit/%.c=$(ASAN)/tests/%)
+
+# Caches that outlive a clone: the imported distro tree, build directories,
+# ccache.  Tests use it through ARMBOT_CACHE_DIR.
+ARMBOT_CACHE_DIR ?= $(if $(XDG_CACHE_HOME),$(XDG_CACHE_HOME),$(HOME)/.cache)/armbot
+export ARMBOT_CACHE_DIR
+
+.PHONY: all deps check unit-tests asan format fuzz clean run bench
+# keep objects of test binaries: they are intermediate files to make
+.SECONDARY:
+all: armbot
+
+armbot: $(REL)/bot/main.o $(REL)/libarmbot.a
+	$(CC) -o $@ $^ $(PKG_LIBS) -lm
+
+$(REL)/libarmbot.a: $(REL_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(ASAN)/libarmbot.a: $(ASAN_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+# `make V=1` shows the full command lines
+Q = $(if $(V),,@)
+
+$(REL)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  CC      $<")
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(ASAN)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  CC asan $<")
+	$(Q)$(CC) $(BASE_CFLAGS) $(ASAN_FLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(REL)/tests/%: $(REL)/tests/unit/%.o $(REL)/libarmbot.a
+	$(CC) -o $@ $^ $(PKG_LIBS) -lm
+
+$(ASAN)/tests/%: $(ASAN)/tests/unit/%.o $(ASAN)/libarmbot.a
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(ASAN)/armbot: $(ASAN)/bot/main.o $(ASAN)/libarmbot.a
+	$(CC) $(ASAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+unit-tests: $(REL_TESTS)
+asan: $(ASAN)/armbot $(ASAN_TESTS)
+
+-include $(REL_OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(REL)/bot/main.d $(ASAN)/bot/main.d
+
+deps:
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+			grep -q '^install ok installed$$' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q \
+			--no-install-recommends $$missing; \
+	fi
+
+# The shell tests get the binary under test through ARMBOT; under ASan the
+# same scripts run again against the sanitized binary (build/asan-tap holds
+# the wrappers prove runs).
+CONFORMANCE_TESTS = $(sort $(wildcard tests/conformance/*.t))
+E2E_TESTS = $(sort $(wildcard tests/e2e/*.t))
+
+$(BUILD)/asan-tap/stamp: $(CONFORMANCE_TESTS) $(ASAN_TESTS) Makefile
+	@rm -rf $(BUILD)/asan-tap; mkdir -p $(BUILD)/asan-tap
+	@for t in $(ASAN_TESTS); do n=$$(basename $$t); \
+		printf '#!/bin/sh\nexec %s/%s --tap\n' "$$PWD" "$$t" \
+			> $(BUILD)/asan-tap/asan-unit-$$n.t; done
+	@for t in $(CONFORMANCE_TESTS); do n=$$(basename $$t); \
+		printf '#!/bin/sh\nARMBOT=%s/$(ASAN)/armbot ARMBOT_ASAN=1 exec %s/%s\n' \
+			"$$PWD" "$$PWD" "$$t" > $(BUILD)/asan-tap/asan-$$n; done
+	@for t in $(REL_TESTS); do n=$$(basename $$t); \
+		printf '#!/bin/sh\nexec %s/%s --tap\n' "$$PWD" "$$t" \
+			> $(BUILD)/asan-tap/unit-$$n.t; done
+	@chmod +x $(BUILD)/asan-tap/*.t
+	@touch $@
+
+check: deps
+	$(MAKE) all unit-tests asan $(BUILD)/asan-tap/stamp
+	ARMBOT=$(CURDIR)/armbot \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1 \
+		prove --timer $(BUILD)/asan-tap/unit-*.t $(CONFORMANCE_TESTS) \
+			$(E2E_TESTS) $(BUILD)/asan-tap/asan-*.t
+
+# libFuzzer targets: tests/fuzz/fuzz-NAME.c, built with clang.
+FUZZ_SECONDS ?= 600
+fuzz: $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+	@for f in $^; do mkdir -p $(BUILD)/fuzz/corpus-$$(basename $$f); \
+		$$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
+			-print_final_stats=1 $(BUILD)/fuzz/corpus-$$(basename $$f) \
+			tests/fuzz/seeds || exit 1; done
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 -g -O1 -I. $(PKG_CFLAGS) -DARMBOT_VERSION='"fuzz"' \
+		-fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRCS) \
+		$(PKG_LIBS) -lm
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h' | grep -v '^kernel/rpm-test/')
+
+SERIES ?=
+run: deps
+	$(MAKE) all
+	./armbot check $(SERIES)
+
+bench: all
+	@for b in bench/*.sh; do echo "== $$b"; sh $$b || exit 1; done
+
+clean:
+	rm -rf $(BUILD) armbot

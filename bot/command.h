@@ -1,0 +1,38 @@
+/* The armbot subcommands, git style: `armbot <command> [options]`.
+ * Each command lives in bot/cmd-NAME.c and is listed in bot/main.c. */
+#pragma once
+
+#include <glib.h>
+
+/* What every subcommand gets from the global options. */
+struct armbot_context {
+	char *data_dir; /* --data-dir, ARMBOT_DATA_DIR or $XDG_DATA_HOME/armbot */
+};
+
+/* A subcommand: argv[0] is the command's name.  Returns the process exit
+ * status. */
+typedef int (*armbot_command_fn)(struct armbot_context *ctx, int argc,
+				 char **argv);
+
+struct armbot_command {
+	const char *name;
+	armbot_command_fn run;
+	const char *summary; /* one line for `armbot help` */
+};
+
+
+/* Parse @argv with @options for command @name; on a usage error print it
+ * with the command's help hint and return FALSE.  Shared by every cmd-*.c so
+ * that usage errors look the same everywhere (exit status 129, like git). */
+gboolean command_parse_options(const char *name, const char *parameters,
+			       const char *description, GOptionEntry *options,
+			       int *argc, char ***argv);
+
+#define COMMAND_USAGE_ERROR 129
+
+/* The data directory for this run (see bot/datadir.h), resolved after the
+ * command's options are parsed.  Owned by @ctx. */
+const char *command_data_dir(struct armbot_context *ctx);
+
+/* Set the global --data-dir given before the command name. */
+void command_set_data_dir(const char *dir);

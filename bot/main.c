@@ -1,0 +1,96 @@
+/* armbot: the command line.  `armbot [--data-dir DIR] <command> [options]`,
+ * `armbot help [<command>]`, `armbot --version`. */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bot/command.h"
+#include "bot/datadir.h"
+
+static const struct armbot_command commands[] = {
+	{ NULL, NULL, NULL }
+};
+
+static const struct armbot_command *command_find(const char *name)
+{
+	for (size_t i = 0; commands[i].name; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void print_usage(FILE *out)
+{
+	fprintf(out, "usage: armbot [--data-dir DIR] <command> [<options>]\n"
+		     "       armbot help [<command>]\n"
+		     "       armbot --version\n\ncommands:\n");
+	for (size_t i = 0; commands[i].name; i++)
+		fprintf(out, "   %-12s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(out, "\nState lives in --data-dir, else $ARMBOT_DATA_DIR, "
+		     "else $XDG_DATA_HOME/armbot.\n");
+}
+
+static int run_help(int argc, char **argv)
+{
+	const struct armbot_command *cmd;
+	char *help_argv[] = { NULL, "--help", NULL };
+
+	if (argc < 2) {
+		print_usage(stdout);
+		return 0;
+	}
+	cmd = command_find(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "error: no such command '%s'\n", argv[1]);
+		return 1;
+	}
+	/* GOptionContext prints the command's full help and exits 0 */
+	help_argv[0] = argv[1];
+	return cmd->run(NULL, 2, help_argv);
+}
+
+int main(int argc, char **argv)
+{
+	struct armbot_context ctx = { 0 };
+	const struct armbot_command *cmd;
+	int i = 1;
+	int status;
+
+	setlocale(LC_ALL, "");
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--version")) {
+			printf("armbot version %s\n", ARMBOT_VERSION);
+			return 0;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			print_usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--data-dir") && i + 1 < argc) {
+			command_set_data_dir(argv[++i]);
+		} else if (g_str_has_prefix(argv[i], "--data-dir=")) {
+			command_set_data_dir(argv[i] + strlen("--data-dir="));
+		} else {
+			fprintf(stderr, "error: unknown option '%s'\n", argv[i]);
+			print_usage(stderr);
+			return COMMAND_USAGE_ERROR;
+		}
+	}
+	if (i >= argc) {
+		print_usage(stderr);
+		return COMMAND_USAGE_ERROR;
+	}
+	if (!strcmp(argv[i], "help"))
+		return run_help(argc - i, argv + i);
+	cmd = command_find(argv[i]);
+	if (!cmd) {
+		fprintf(stderr,
+			"error: '%s' is not an armbot command; see 'armbot help'\n",
+			argv[i]);
+		return 1;
+	}
+	/* the data dir is resolved lazily: commands call ctx->data_dir only
+	 * after their own options (which may include --data-dir) are parsed */
+	status = cmd->run(&ctx, argc - i, argv + i);
+	g_free(ctx.data_dir);
+	return status;
+}
