@@ -8,6 +8,7 @@
 #include "bot/datadir.h"
 
 static const struct armbot_command commands[] = {
+	{ "mailinfo", cmd_mailinfo, "split a mail as git mailinfo does" },
 	{ NULL, NULL, NULL }
 };
 
