@@ -897,9 +897,10 @@ static gboolean handle_commit_msg(struct mailinfo *mi, GString *line)
 		return FALSE;
 	}
 	if (mailinfo_is_patch_break(line->str, line->len)) {
+		/* git 2.39 spells it "Message-Id" (later gits "Message-ID") */
 		if (mi->message_id)
 			g_string_append_printf(mi->log_message,
-					       "Message-ID: %s\n",
+					       "Message-Id: %s\n",
 					       mi->message_id);
 		return TRUE;
 	}
