@@ -127,6 +127,9 @@ static int run_one(GBytes *raw, const struct mailinfo_options *opts,
 	if (r->empty)
 		g_string_append_printf(err, "error: empty patch: '%s'\n",
 				       patch_name);
+	else if (r->failed && !strstr(r->diagnostics->str, "error: "))
+		/* git exits 1 without a word here; we name the problem */
+		g_string_append_printf(err, "error: %s\n", r->problem);
 	g_string_append_len(info, r->info->str, r->info->len);
 	return r->failed ? 1 : 0;
 }

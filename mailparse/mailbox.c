@@ -8,7 +8,7 @@
 struct mailbox {
 	char *path;
 	GPtrArray *messages; /* GBytes, for mbox, single message and stdin */
-	GPtrArray *files;    /* maildir file paths, sorted */
+	GPtrArray *files; /* maildir file paths, sorted */
 	guint next;
 	char *position;
 	gboolean numbered; /* an mbox: positions are "path:N" */
@@ -84,8 +84,8 @@ static void append_line(GByteArray *out, const char *line, gsize len,
 
 GPtrArray *mailbox_split_mbox(GBytes *data, gboolean mboxrd, gboolean keep_cr)
 {
-	GPtrArray *out = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)g_bytes_unref);
+	GPtrArray *out =
+		g_ptr_array_new_with_free_func((GDestroyNotify)g_bytes_unref);
 	gsize size;
 	const char *buf = g_bytes_get_data(data, &size);
 	const char *end = buf + size;
@@ -188,7 +188,8 @@ static gboolean list_maildir(struct mailbox *mb, GError **error)
 		for (guint j = 0; j < names->len; j++)
 			g_ptr_array_add(mb->files,
 					g_build_filename(dir_path,
-							 names->pdata[j], NULL));
+							 names->pdata[j],
+							 NULL));
 	}
 	return TRUE;
 }
@@ -220,8 +221,7 @@ static GBytes *convert_single(GBytes *data, gboolean mboxrd, gboolean keep_cr)
 }
 
 struct mailbox *mailbox_open(const char *path,
-			     const struct mailbox_options *opts,
-			     GError **error)
+			     const struct mailbox_options *opts, GError **error)
 {
 	struct mailbox_options defaults = MAILBOX_OPTIONS_INIT;
 	g_autoptr(mailbox) mb = g_new0(struct mailbox, 1);
@@ -235,9 +235,9 @@ struct mailbox *mailbox_open(const char *path,
 	mboxrd = opts->mboxrd || format == MAILBOX_MBOXRD;
 	mb->path = g_strdup(path);
 	mb->keep_cr = opts->keep_cr;
-	if (strcmp(path, "-") &&
-	    (format == MAILBOX_MAILDIR ||
-	     (format == MAILBOX_AUTO && g_file_test(path, G_FILE_TEST_IS_DIR)))) {
+	if (strcmp(path, "-") && (format == MAILBOX_MAILDIR ||
+				  (format == MAILBOX_AUTO &&
+				   g_file_test(path, G_FILE_TEST_IS_DIR)))) {
 		if (!is_maildir(path)) {
 			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR,
 				    "'%s' is not a maildir (no cur/ or new/)",
@@ -248,8 +248,8 @@ struct mailbox *mailbox_open(const char *path,
 			return NULL;
 		return g_steal_pointer(&mb);
 	}
-	if (!strcmp(path, "-") ? !read_all_stdin(&data, error)
-			       : !read_file(path, &data, error))
+	if (!strcmp(path, "-") ? !read_all_stdin(&data, error) :
+				 !read_file(path, &data, error))
 		return NULL;
 	if (format == MAILBOX_AUTO) {
 		gsize size;
@@ -260,10 +260,10 @@ struct mailbox *mailbox_open(const char *path,
 		while (p < end && g_ascii_isspace(*p))
 			p++;
 		nl = memchr(p, '\n', end - p);
-		format = mailbox_is_from_line(p, nl ? (gsize)(nl - p + 1)
-						    : (gsize)(end - p))
-				 ? MAILBOX_MBOX
-				 : MAILBOX_MESSAGE;
+		format = mailbox_is_from_line(p, nl ? (gsize)(nl - p + 1) :
+						      (gsize)(end - p)) ?
+				 MAILBOX_MBOX :
+				 MAILBOX_MESSAGE;
 	}
 	if (format == MAILBOX_MESSAGE) {
 		mb->messages = g_ptr_array_new_with_free_func(
@@ -300,9 +300,9 @@ gboolean mailbox_next(struct mailbox *mb, GBytes **out, GError **error)
 	if (mb->next >= mb->messages->len)
 		return TRUE;
 	mb->next++;
-	mb->position = mb->numbered
-			       ? g_strdup_printf("%s:%u", mb->path, mb->next)
-			       : g_strdup(mb->path);
+	mb->position = mb->numbered ?
+			       g_strdup_printf("%s:%u", mb->path, mb->next) :
+			       g_strdup(mb->path);
 	*out = g_bytes_ref(mb->messages->pdata[mb->next - 1]);
 	return TRUE;
 }

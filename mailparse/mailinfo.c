@@ -53,6 +53,8 @@ struct mailinfo {
 	enum transfer_encoding transfer_encoding;
 	char *message_id; /* for --message-id */
 	char *last_message_id;
+	char *undecodable; /* the first header decode_header() gave up on */
+	const char *decoding; /* the header being decoded */
 	gboolean format_flowed;
 	gboolean delsp;
 	gboolean have_quoted_cr;
@@ -666,6 +668,8 @@ static void decode_header(struct mailinfo *mi, GString *it)
 	return;
 fail:
 	mi->input_error = TRUE;
+	if (!mi->undecodable)
+		mi->undecodable = g_strdup(mi->decoding ? mi->decoding : "?");
 }
 
 /* parse_header(): does @line hold header @hdr?  Then its value, decoded,
@@ -678,7 +682,9 @@ static gboolean parse_header(struct mailinfo *mi, const GString *line,
 	if (!skip_header(line, hdr, &val_str))
 		return FALSE;
 	g_string_append(val, val_str);
+	mi->decoding = hdr;
 	decode_header(mi, val);
+	mi->decoding = NULL;
 	return TRUE;
 }
 
@@ -1232,7 +1238,29 @@ static void mailinfo_clear(struct mailinfo *mi)
 		gstring_clear(&mi->content[i]);
 	g_free(mi->message_id);
 	g_free(mi->last_message_id);
+	g_free(mi->undecodable);
 	charset_converter_free(mi->conv);
+}
+
+/* One line naming why git mailinfo fails: the first error git printed,
+ * else the header whose encoded words git silently gave up on. */
+static char *describe_failure(const struct mailinfo *mi)
+{
+	const char *msg = mi->diagnostics->str;
+	const char *nl;
+
+	while (*msg && !g_str_has_prefix(msg, "error: ")) {
+		nl = strchr(msg, '\n');
+		msg = nl ? nl + 1 : msg + strlen(msg);
+	}
+	if (*msg) {
+		msg += strlen("error: ");
+		nl = strchr(msg, '\n');
+		return g_strndup(msg, nl ? (gsize)(nl - msg) : strlen(msg));
+	}
+	return g_strdup_printf("malformed RFC 2047 encoded word in the %s "
+			       "header",
+			       mi->undecodable ? mi->undecodable : "mail's");
 }
 
 struct mailinfo_result *mailinfo_run(GBytes *raw,
@@ -1267,6 +1295,7 @@ struct mailinfo_result *mailinfo_run(GBytes *raw,
 		if (peek < 0) {
 			r->empty = TRUE;
 			r->failed = TRUE;
+			r->problem = g_strdup("empty patch");
 			mailinfo_clear(&mi);
 			return r;
 		}
@@ -1281,6 +1310,8 @@ struct mailinfo_result *mailinfo_run(GBytes *raw,
 
 	r->message_id = g_steal_pointer(&mi.last_message_id);
 	r->failed = mi.input_error;
+	if (r->failed)
+		r->problem = describe_failure(&mi);
 	mailinfo_clear(&mi);
 	return r;
 }
@@ -1292,30 +1323,7 @@ gboolean mailinfo_parse(struct mailinfo_result **out, GBytes *raw,
 
 	*out = NULL;
 	if (r->failed) {
-		g_autofree char *first = NULL;
-		const char *msg = r->diagnostics->str;
-		const char *nl;
-
-		if (r->empty) {
-			g_set_error(error, MAILINFO_ERROR, 0, "empty patch");
-			return FALSE;
-		}
-		/* the first error git printed, else the silent failure of
-		 * decode_header() */
-		while (*msg && !g_str_has_prefix(msg, "error: ")) {
-			nl = strchr(msg, '\n');
-			msg = nl ? nl + 1 : msg + strlen(msg);
-		}
-		if (*msg) {
-			msg += strlen("error: ");
-			nl = strchr(msg, '\n');
-			first = g_strndup(msg,
-					  nl ? (gsize)(nl - msg) : strlen(msg));
-		} else {
-			first = g_strdup("malformed RFC 2047 encoded word in "
-					 "a header");
-		}
-		g_set_error(error, MAILINFO_ERROR, 0, "%s", first);
+		g_set_error(error, MAILINFO_ERROR, 0, "%s", r->problem);
 		return FALSE;
 	}
 	*out = g_steal_pointer(&r);
@@ -1331,6 +1339,7 @@ void mailinfo_result_free(struct mailinfo_result *r)
 	g_free(r->subject);
 	g_free(r->date);
 	g_free(r->message_id);
+	g_free(r->problem);
 	g_string_free(r->info, TRUE);
 	g_string_free(r->msg, TRUE);
 	g_string_free(r->patch, TRUE);

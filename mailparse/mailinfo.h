@@ -65,6 +65,9 @@ struct mailinfo_result {
 	gboolean failed; /* git mailinfo would exit with status 1 */
 	gboolean empty; /* the mail is empty or only whitespace: git says
 			    "empty patch: '<patch>'" and writes nothing */
+	char *problem; /* when @failed: one line naming the problem (git is
+			   silent about a malformed encoded word in a header;
+			   this says which header) */
 };
 
 /* Run git mailinfo's rules over @raw, one mail as git mailsplit writes it
