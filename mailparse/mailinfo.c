@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mailparse/charset.h"
+#include "mailparse/msgid.h"
 
 /* git mailinfo.h: content[0] stays NULL, so four nested boundaries fit */
 #define MAX_BOUNDARIES 5
@@ -1242,6 +1243,18 @@ static void mailinfo_clear(struct mailinfo *mi)
 	charset_converter_free(mi->conv);
 }
 
+/* The RFC 5322 threading headers, which git mailinfo does not look at */
+static void fill_threading(struct mailinfo_result *r, GBytes *raw)
+{
+	struct msgid_headers h;
+
+	msgid_headers_parse(raw, &h);
+	r->msgid = g_steal_pointer(&h.message_id);
+	r->in_reply_to = g_steal_pointer(&h.in_reply_to);
+	r->references = g_steal_pointer(&h.references);
+	msgid_headers_clear(&h);
+}
+
 /* One line naming why git mailinfo fails: the first error git printed,
  * else the header whose encoded words git silently gave up on. */
 static char *describe_failure(const struct mailinfo *mi)
@@ -1296,6 +1309,7 @@ struct mailinfo_result *mailinfo_run(GBytes *raw,
 			r->empty = TRUE;
 			r->failed = TRUE;
 			r->problem = g_strdup("empty patch");
+			fill_threading(r, raw);
 			mailinfo_clear(&mi);
 			return r;
 		}
@@ -1309,6 +1323,7 @@ struct mailinfo_result *mailinfo_run(GBytes *raw,
 	handle_info(&mi, r);
 
 	r->message_id = g_steal_pointer(&mi.last_message_id);
+	fill_threading(r, raw);
 	r->failed = mi.input_error;
 	if (r->failed)
 		r->problem = describe_failure(&mi);
@@ -1340,6 +1355,10 @@ void mailinfo_result_free(struct mailinfo_result *r)
 	g_free(r->date);
 	g_free(r->message_id);
 	g_free(r->problem);
+	g_free(r->msgid);
+	g_free(r->in_reply_to);
+	if (r->references)
+		g_ptr_array_unref(r->references);
 	g_string_free(r->info, TRUE);
 	g_string_free(r->msg, TRUE);
 	g_string_free(r->patch, TRUE);

@@ -54,6 +54,12 @@ struct mailinfo_result {
 	char *message_id; /* the last Message-ID header value (unfolded,
 			     RFC 2047 decoded, as --message-id adds it), or
 			     NULL */
+	/* The threading headers as RFC 5322 defines them, parsed with
+	 * libetpan (mailparse/msgid.h): bare ids, without "<>". */
+	char *msgid; /* Message-ID, or NULL */
+	char *in_reply_to; /* the first id of In-Reply-To, or NULL */
+	GPtrArray *references; /* of char *, oldest first; never NULL */
+
 	GString *info; /* exactly what git mailinfo prints on stdout */
 	GString *msg; /* exactly the <msg> file */
 	GString *patch; /* exactly the <patch> file */

@@ -162,6 +162,32 @@ static void test_full_mail(void)
 			"---\n a | 1 +\ndiff --git a/a b/a\n");
 }
 
+static void test_threading(void)
+{
+	g_autoptr(mailinfo_result) r = run(
+		"From 1234 Mon Sep 17 00:00:00 2001\n"
+		"From: a <a@b>\n"
+		"Subject: Re: x\n"
+		"Message-ID: <reply@example.org> (a comment)\n"
+		"In-Reply-To: <parent@example.org>\n"
+		"References: <root@example.org>\n"
+		"\t<parent@example.org>\n"
+		"\n"
+		"body\n",
+		NULL);
+	g_autoptr(mailinfo_result) none = run("Subject: x\n\nb\n", NULL);
+
+	g_assert_cmpstr(r->msgid, ==, "reply@example.org");
+	g_assert_cmpstr(r->message_id, ==, "<reply@example.org> (a comment)");
+	g_assert_cmpstr(r->in_reply_to, ==, "parent@example.org");
+	g_assert_cmpuint(r->references->len, ==, 2);
+	g_assert_cmpstr(r->references->pdata[0], ==, "root@example.org");
+	g_assert_cmpstr(r->references->pdata[1], ==, "parent@example.org");
+	g_assert_null(none->msgid);
+	g_assert_null(none->in_reply_to);
+	g_assert_cmpuint(none->references->len, ==, 0);
+}
+
 static void test_options(void)
 {
 	struct mailinfo_options opts = MAILINFO_OPTIONS_INIT;
@@ -298,6 +324,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/mailinfo/patch-break", test_patch_break);
 	g_test_add_func("/mailinfo/subject", test_subject);
 	g_test_add_func("/mailinfo/full-mail", test_full_mail);
+	g_test_add_func("/mailinfo/threading", test_threading);
 	g_test_add_func("/mailinfo/options", test_options);
 	g_test_add_func("/mailinfo/bad-input", test_bad_input);
 	g_test_add_func("/mailinfo/huge-input", test_huge_input);
