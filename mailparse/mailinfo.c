@@ -167,17 +167,37 @@ static const char *ascii_strcasestr(const char *hay, const char *needle)
 	return NULL;
 }
 
+/* git's vreportf(): at most 4095 bytes, control characters but tab and
+ * newline shown as '?', then a newline */
+static void report(struct mailinfo *mi, GString *msg)
+{
+	if (msg->len > 4095)
+		g_string_truncate(msg, 4095);
+	for (gsize i = 0; i < msg->len; i++) {
+		unsigned char c = msg->str[i];
+
+		if (!c) {
+			g_string_truncate(msg, i);
+			break;
+		}
+		if ((c < 0x20 || c == 0x7f) && c != '\t' && c != '\n')
+			msg->str[i] = '?';
+	}
+	g_string_append_len(mi->diagnostics, msg->str, msg->len);
+	g_string_append_c(mi->diagnostics, '\n');
+}
+
 static void mi_error(struct mailinfo *mi, const char *fmt, ...)
 	G_GNUC_PRINTF(2, 3);
 static void mi_error(struct mailinfo *mi, const char *fmt, ...)
 {
+	g_autoptr(GString) msg = g_string_new("error: ");
 	va_list ap;
 
-	g_string_append(mi->diagnostics, "error: ");
 	va_start(ap, fmt);
-	g_string_append_vprintf(mi->diagnostics, fmt, ap);
+	g_string_append_vprintf(msg, fmt, ap);
 	va_end(ap);
-	g_string_append_c(mi->diagnostics, '\n');
+	report(mi, msg);
 }
 
 /* cleanup_space(): every run of whitespace becomes one space (in one pass:
@@ -990,9 +1010,12 @@ static gboolean find_boundary(struct mailinfo *mi, GString *line)
  * FALSE at the end of the input. */
 static gboolean handle_boundary(struct mailinfo *mi, GString *line)
 {
+	/* git releases its "\n" after the first end boundary, so further
+	 * end boundaries in a row pass an empty line on */
+	g_autoptr(GString) newline = g_string_new("\n");
+
 	for (;;) {
 		GString *top = mi->content[mi->content_top];
-		g_autoptr(GString) newline = NULL;
 
 		if (!(line->len >= top->len + 2 &&
 		      !memcmp(line->str + top->len, "--", 2)))
@@ -1008,8 +1031,8 @@ static gboolean handle_boundary(struct mailinfo *mi, GString *line)
 			mi->content_top = 0;
 			return FALSE;
 		}
-		newline = g_string_new("\n");
 		handle_filter(mi, newline);
+		g_string_truncate(newline, 0);
 		if (mi->input_error)
 			return FALSE;
 		if (!find_boundary(mi, line))
@@ -1079,8 +1102,7 @@ static void summarize_quoted_cr(struct mailinfo *mi)
 {
 	if (mi->have_quoted_cr &&
 	    mi->opts->quoted_cr == MAILINFO_QUOTED_CR_WARN)
-		g_string_append(mi->diagnostics,
-				"warning: quoted CRLF detected\n");
+		g_string_append(mi->diagnostics, "warning: quoted CRLF detected\n");
 }
 
 /* A decoded quoted-printable or base64 line may hold several lines or

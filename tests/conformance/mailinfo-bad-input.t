@@ -57,6 +57,12 @@ printf '%s\n%s\n\n--XX\n\nbody\n%s\n' "$H" "$B" "$P" | mail mime-no-end
 printf '%s\n%s\n\n--XX--\n--XX\n\nafter end\n' "$H" "$B" | mail mime-end-first
 printf '%s\n%s\n\n--XX\nContent-Type: multipart/alternative; boundary=YY\n\n--YY\n\ninner\n--XX--\nlost\n' "$H" "$B" | mail mime-mismatched
 printf '%s\nContent-Type: multipart/mixed; boundary=\n\n--\n\nempty boundary\n' "$H" | mail mime-empty-boundary
+# two end boundaries in a row: git passes its "\n" on only for the first
+printf '%s\n%s\n\n--XX\nContent-Type: multipart/mixed; boundary="XX"\n\n--XX"\n--XX--())\n--XX--\n' "$H" "$B" | mail mime-end-end
+printf '%s\n%s\n\n--XX\nContent-Type: multipart/mixed; boundary=YY\n\n--YY\n\nin\n--YY--\n--XX--\nafter\n%s\n' "$H" "$B" "$P" | mail mime-nested-end
+# git's error messages: control characters become "?", 4095 bytes at most
+printf '%s\nContent-Type: text/plain; charset=x\001\033[1m\r\n\ntext\n' "$H" | mail error-control-chars
+{ printf '%s\nContent-Type: text/plain; charset=' "$H"; head -c 5000 /dev/zero | tr '\0' 'c'; printf '\n\ntext\n'; } | mail error-long-charset
 {
 	printf '%s\nContent-Type: multipart/mixed; boundary=b1\n\n' "$H"
 	for i in 1 2 3 4 5 6; do
