@@ -216,8 +216,8 @@ static int run_each(const char *src, const char *outdir, gboolean mboxrd,
 	/* "-": parse only, for timing the parser without the file system */
 	if (!strcmp(outdir, "-")) {
 		for (guint i = 0; i < mails->len; i++) {
-			g_autoptr(mailinfo_result) r =
-				mailinfo_run(mails->pdata[i], opts);
+			g_autoptr(mailinfo_result)
+				r = mailinfo_run(mails->pdata[i], opts);
 
 			if (r->failed)
 				failed++;

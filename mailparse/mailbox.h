@@ -21,11 +21,14 @@ enum mailbox_format {
 
 struct mailbox_options {
 	enum mailbox_format format;
-	gboolean mboxrd;  /* with AUTO: unquote ">From " lines as mboxrd */
+	gboolean mboxrd; /* with AUTO: unquote ">From " lines as mboxrd */
 	gboolean keep_cr; /* as git mailsplit --keep-cr */
 };
 
-#define MAILBOX_OPTIONS_INIT { MAILBOX_AUTO, FALSE, FALSE }
+#define MAILBOX_OPTIONS_INIT               \
+	{                                  \
+		MAILBOX_AUTO, FALSE, FALSE \
+	}
 
 typedef struct mailbox mailbox;
 
@@ -46,8 +49,7 @@ const char *mailbox_position(const struct mailbox *mb);
 
 /* Split @data, the bytes of an mbox, exactly as git mailsplit: see above.
  * Returns an array of GBytes (owned by the caller). */
-GPtrArray *mailbox_split_mbox(GBytes *data, gboolean mboxrd,
-			      gboolean keep_cr);
+GPtrArray *mailbox_split_mbox(GBytes *data, gboolean mboxrd, gboolean keep_cr);
 
 /* Does this line (without its newline) look like an mbox "From " separator,
  * as git's is_from_line()? */

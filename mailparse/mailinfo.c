@@ -1102,7 +1102,8 @@ static void summarize_quoted_cr(struct mailinfo *mi)
 {
 	if (mi->have_quoted_cr &&
 	    mi->opts->quoted_cr == MAILINFO_QUOTED_CR_WARN)
-		g_string_append(mi->diagnostics, "warning: quoted CRLF detected\n");
+		g_string_append(mi->diagnostics,
+				"warning: quoted CRLF detected\n");
 }
 
 /* A decoded quoted-printable or base64 line may hold several lines or
@@ -1402,6 +1403,7 @@ char *mailinfo_decode_header(const char *value, const char *charset,
 	mi.diagnostics = diag;
 	decode_header(&mi, it);
 	charset_converter_free(mi.conv);
+	g_free(mi.undecodable);
 	if (mi.input_error) {
 		if (diag->len && diag->str[diag->len - 1] == '\n')
 			g_string_truncate(diag, diag->len - 1);

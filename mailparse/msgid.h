@@ -1,5 +1,6 @@
 /* The threading headers of a mail (RFC 5322 3.6.4: Message-ID,
- * In-Reply-To, References), parsed with libetpan's mailimf parser.  git
+ * In-Reply-To, References), their values parsed with libetpan's mailimf
+ * msg-id parser.  git
  * mailinfo ignores these headers, so here the RFC is the rule: comments,
  * folding and angle brackets are handled by libetpan and the ids come out
  * bare ("id@host", without "<>"). */

@@ -164,18 +164,22 @@ static void test_full_mail(void)
 
 static void test_threading(void)
 {
-	g_autoptr(mailinfo_result) r = run(
-		"From 1234 Mon Sep 17 00:00:00 2001\n"
-		"From: a <a@b>\n"
-		"Subject: Re: x\n"
-		"Message-ID: <reply@example.org> (a comment)\n"
-		"In-Reply-To: <parent@example.org>\n"
-		"References: <root@example.org>\n"
-		"\t<parent@example.org>\n"
-		"\n"
-		"body\n",
-		NULL);
+	g_autoptr(mailinfo_result)
+		r = run("From 1234 Mon Sep 17 00:00:00 2001\n"
+			"From: a <a@b>\n"
+			"Subject: Re: x\n"
+			"Message-ID: <reply@example.org> (a comment)\n"
+			"In-Reply-To: <parent@example.org>\n"
+			"References: <root@example.org>\n"
+			"\t<parent@example.org>\n"
+			"\n"
+			"body\n",
+			NULL);
 	g_autoptr(mailinfo_result) none = run("Subject: x\n\nb\n", NULL);
+	g_autoptr(mailinfo_result) folded =
+		run("Return-Path: <unterminated\nmessage-id:\n <f@x>\r\n"
+		    "In-Reply-To: <a@x> (Alice's message of today)\n\nb\n",
+		    NULL);
 
 	g_assert_cmpstr(r->msgid, ==, "reply@example.org");
 	g_assert_cmpstr(r->message_id, ==, "<reply@example.org> (a comment)");
@@ -183,6 +187,8 @@ static void test_threading(void)
 	g_assert_cmpuint(r->references->len, ==, 2);
 	g_assert_cmpstr(r->references->pdata[0], ==, "root@example.org");
 	g_assert_cmpstr(r->references->pdata[1], ==, "parent@example.org");
+	g_assert_cmpstr(folded->msgid, ==, "f@x");
+	g_assert_cmpstr(folded->in_reply_to, ==, "a@x");
 	g_assert_null(none->msgid);
 	g_assert_null(none->in_reply_to);
 	g_assert_cmpuint(none->references->len, ==, 0);
