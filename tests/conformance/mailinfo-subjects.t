@@ -115,4 +115,26 @@ case_ "RFC 2047 name" "" "=?UTF-8?q?J=C3=BCrgen_M=C3=BCller?= <jm@example.com>" 
 Email: jm@example.com
 Subject: Schöne Grüße
 '
+
+# the charset options, in any order: the last of -u/-n/--encoding wins, and
+# git 2.39.5's --encoding re-codes nothing
+printf 'From: =?ISO-8859-1?Q?M=FCller?= <m@x>\nSubject: caf\351\nContent-Type: text/plain; charset=ISO-8859-1\n\nna\357ve\n' > "$TMP/mail"
+for opts in "" -u -n --encoding=UTF-8 --encoding=ISO-8859-1 \
+	"--encoding=UTF-8 -u" "-u -n" "-n -u" "-n --encoding=x"; do
+	# shellcheck disable=SC2086
+	"$ARMBOT" mailinfo $opts "$TMP/msg" "$TMP/patch" < "$TMP/mail" > "$TMP/info"
+	if [ -n "$have_git" ]; then
+		# shellcheck disable=SC2086
+		git mailinfo $opts "$TMP/gmsg" "$TMP/gpatch" < "$TMP/mail" > "$TMP/ginfo"
+		cmp -s "$TMP/info" "$TMP/ginfo" && cmp -s "$TMP/msg" "$TMP/gmsg"
+		ok $? "charset options '${opts:-(none)}': same as git"
+	else
+		skip "git not installed"
+	fi
+done
+"$ARMBOT" mailinfo -u "$TMP/msg" "$TMP/patch" < "$TMP/mail" > "$TMP/info"
+grep -q '^Author: Müller$' "$TMP/info"; ok $? "-u re-codes the author to UTF-8"
+grep -q '^naïve$' "$TMP/msg"; ok $? "-u re-codes the body to UTF-8"
+"$ARMBOT" mailinfo -n "$TMP/msg" "$TMP/patch" < "$TMP/mail" > "$TMP/info"
+grep -q "$(printf '^na\357ve$')" "$TMP/msg"; ok $? "-n leaves the body alone"
 done_testing
