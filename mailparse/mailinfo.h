@@ -9,7 +9,9 @@
  * "---" separator and where the patch starts, and the subject clean-up of
  * -k/-b.  Where git reads past the end of a string or recurses without
  * bound, we stop instead and give git's output for every input it handles
- * without undefined behaviour. */
+ * without undefined behaviour.  git's configuration (mailinfo.scissors,
+ * mailinfo.quotedCR, i18n.commitEncoding) is not read: the options say it
+ * all. */
 #pragma once
 
 #include <glib.h>
@@ -27,10 +29,10 @@ enum mailinfo_quoted_cr {
 struct mailinfo_options {
 	gboolean keep_subject; /* -k */
 	gboolean keep_non_patch; /* -b */
-	const char *charset; /* re-code to this ("UTF-8" by default,
-					-u); NULL = -n */
-	int use_scissors; /* -1 default (off), 0 --no-scissors,
-					1 --scissors */
+	/* re-code to this ("UTF-8" by default, -u); NULL = -n */
+	const char *charset;
+	/* -1 default (off), 0 --no-scissors, 1 --scissors */
+	int use_scissors;
 	gboolean use_inbody_headers; /* TRUE by default */
 	gboolean add_message_id; /* --message-id */
 	enum mailinfo_quoted_cr quoted_cr;
@@ -51,9 +53,9 @@ struct mailinfo_result {
 	char *email; /* as in the "Email: " line, or NULL */
 	char *subject; /* cleaned, as in the "Subject: " line, or NULL */
 	char *date; /* as in the "Date: " line, or NULL */
-	char *message_id; /* the last Message-ID header value (unfolded,
-			     RFC 2047 decoded, as --message-id adds it), or
-			     NULL */
+	/* the last Message-ID header value (unfolded, RFC 2047 decoded, as
+	 * --message-id adds it), or NULL */
+	char *message_id;
 	/* The threading headers as RFC 5322 defines them, parsed with
 	 * libetpan (mailparse/msgid.h): bare ids, without "<>". */
 	char *msgid; /* Message-ID, or NULL */
@@ -69,11 +71,12 @@ struct mailinfo_result {
 	 * patch file: see @empty. */
 	GString *diagnostics;
 	gboolean failed; /* git mailinfo would exit with status 1 */
-	gboolean empty; /* the mail is empty or only whitespace: git says
-			    "empty patch: '<patch>'" and writes nothing */
-	char *problem; /* when @failed: one line naming the problem (git is
-			   silent about a malformed encoded word in a header;
-			   this says which header) */
+	/* the mail is empty or only whitespace: git says "empty patch:
+	 * '<patch>'" and writes nothing */
+	gboolean empty;
+	/* when @failed: one line naming the problem (git is silent about a
+	 * malformed encoded word in a header; this says which header) */
+	char *problem;
 };
 
 /* Run git mailinfo's rules over @raw, one mail as git mailsplit writes it
