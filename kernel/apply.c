@@ -1337,7 +1337,7 @@ static char *quote_line(const char *s, gsize len)
 {
 	g_autofree char *l = NULL;
 
-	while (len && (s[len - 1] == '\n' || s[len - 1] == '\r'))
+	if (len && s[len - 1] == '\n')
 		len--;
 	if (len > 72)
 		len = 72;
