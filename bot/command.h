@@ -38,3 +38,4 @@ const char *command_data_dir(struct armbot_context *ctx);
 void command_set_data_dir(const char *dir);
 
 int cmd_am(struct armbot_context *ctx, int argc, char **argv);
+int cmd_mailinfo(struct armbot_context *ctx, int argc, char **argv);
