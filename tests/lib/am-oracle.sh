@@ -18,11 +18,9 @@ am_oracle() {
 	: > "$TMP/oracle.fails"
 	_total=
 	$AM_GIT -C "$_wt" am -q "$@" "$_mbox" > "$TMP/oracle.err" 2>&1
-	if [ ! -d "$_ra" ] && ! grep -q . "$TMP/oracle.err" ||
-	   [ ! -d "$_ra" ] && [ "$(git -C "$_wt" rev-parse HEAD)" != "$_start" ]; then
-		:
-	elif [ ! -d "$_ra" ]; then
-		echo "reject $(head -1 "$TMP/oracle.err")" > "$_out"
+	_rc=$?
+	if [ "$_rc" -ne 0 ] && [ ! -d "$_ra" ]; then
+		echo "reject $(grep -m1 . "$TMP/oracle.err")" > "$_out"
 		return
 	fi
 	while [ -d "$_ra" ]; do
