@@ -255,9 +255,6 @@ static gboolean am_one(git_repository *repo, const git_oid *parent,
 					    m->parse_error);
 		return TRUE;
 	}
-	author = author_signature(m->mi, &p->reason);
-	if (!author)
-		return TRUE;
 	/* git am: subject, blank line, the message, stripspace */
 	raw_msg = g_strdup_printf("%s\n\n%s",
 				  m->mi->subject ? m->mi->subject : "",
@@ -276,6 +273,12 @@ static gboolean am_one(git_repository *repo, const git_oid *parent,
 	if (!r.applied) {
 		p->path = g_steal_pointer(&r.path);
 		p->reason = g_steal_pointer(&r.reason);
+		ok = TRUE;
+		goto done;
+	}
+	/* git am dies on the identity only when it commits, after applying */
+	author = author_signature(m->mi, &p->reason);
+	if (!author) {
 		ok = TRUE;
 		goto done;
 	}
