@@ -8,6 +8,7 @@
 #include "bot/datadir.h"
 
 static const struct armbot_command commands[] = {
+	{ "am", cmd_am, "apply a mailbox of patches as git am, in the object database" },
 	{ "mailinfo", cmd_mailinfo, "split a mail as git mailinfo does" },
 	{ NULL, NULL, NULL }
 };

@@ -1,0 +1,163 @@
+/* Unit tests of kernel/apply.c, kernel/gitdate.c and the helpers of
+ * kernel/am.c.  Expected values come from git 2.39 (dates: `git commit`
+ * with GIT_AUTHOR_DATE and `git log --date=raw`). */
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "kernel/am.h"
+#include "kernel/apply.h"
+#include "kernel/gitdate.h"
+
+static void test_gitdate(void)
+{
+	static const struct {
+		const char *in;
+		gint64 ts;
+		int off;
+	} cases[] = {
+		{ "Mon, 2 Jan 2023 10:00:00 +0100", 1672650000, 60 },
+		{ "Tue, 21 Mar 2023 10:00:00 -0700 (PDT)", 1679418000, -420 },
+		{ "2 Jan 2023 10:00:00 GMT", 1672653600, 0 },
+		{ "Thu, 5 Oct 2017 13:37:42 +0530", 1507190862, 330 },
+	};
+	gint64 ts;
+	int off;
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_assert_true(gitdate_parse(cases[i].in, &ts, &off));
+		g_assert_cmpint(ts, ==, cases[i].ts);
+		g_assert_cmpint(off, ==, cases[i].off);
+	}
+	/* git: "invalid date format" before 1970 */
+	g_assert_false(
+		gitdate_parse("Wed, 31 Dec 1969 23:59:59 +0000", &ts, &off));
+}
+
+static void test_stripspace(void)
+{
+	g_autofree char *a = am_stripspace("\n\nSubject  \n\n\n\nbody \t\n\n");
+	g_autofree char *b = am_ident_clean(" \"A. U. Thor\" <");
+
+	g_assert_cmpstr(a, ==, "Subject\n\nbody\n");
+	g_assert_cmpstr(b, ==, "A. U. Thor");
+}
+
+/* A scratch repository with one file; applies @patch to its tree. */
+static void apply_text(const char *file, const char *patch,
+		       struct apply_result *r, char **result)
+{
+	g_autofree char *dir = g_dir_make_tmp("armbot-apply-XXXXXX", NULL);
+	git_repository *repo = NULL;
+	git_treebuilder *tb = NULL;
+	git_oid blob, tree_id;
+	git_tree *tree = NULL, *out = NULL;
+	git_tree_entry *te = NULL;
+	git_blob *b = NULL;
+	struct apply_options opts = APPLY_OPTIONS_INIT;
+	g_autoptr(GError) error = NULL;
+	g_autofree char *rm = NULL;
+
+	g_assert_cmpint(git_repository_init(&repo, dir, 1), ==, 0);
+	g_assert_cmpint(git_blob_create_from_buffer(&blob, repo, file,
+						    strlen(file)),
+			==, 0);
+	g_assert_cmpint(git_treebuilder_new(&tb, repo, NULL), ==, 0);
+	g_assert_cmpint(git_treebuilder_insert(NULL, tb, "f.c", &blob,
+					       GIT_FILEMODE_BLOB),
+			==, 0);
+	g_assert_cmpint(git_treebuilder_write(&tree_id, tb), ==, 0);
+	g_assert_cmpint(git_tree_lookup(&tree, repo, &tree_id), ==, 0);
+	opts.max_patch_size = 4096;
+	g_assert_true(apply_to_tree(r, repo, tree, patch, strlen(patch), &opts,
+				    &error));
+	*result = NULL;
+	if (r->applied) {
+		g_assert_cmpint(git_tree_lookup(&out, repo, &r->tree), ==, 0);
+		g_assert_cmpint(git_tree_entry_bypath(&te, out, "f.c"), ==, 0);
+		g_assert_cmpint(git_blob_lookup(&b, repo,
+						git_tree_entry_id(te)),
+				==, 0);
+		*result =
+			g_strndup(git_blob_rawcontent(b), git_blob_rawsize(b));
+	}
+	git_blob_free(b);
+	git_tree_entry_free(te);
+	git_tree_free(out);
+	git_tree_free(tree);
+	git_treebuilder_free(tb);
+	git_repository_free(repo);
+	rm = g_strdup_printf("rm -rf '%s'", dir);
+	g_assert_true(g_spawn_command_line_sync(rm, NULL, NULL, NULL, NULL));
+}
+
+static void test_offset(void)
+{
+	/* the hunk names line 2 but its context is at line 4 */
+	const char *patch = "--- a/f.c\n+++ b/f.c\n@@ -2,3 +2,3 @@\n b\n-c\n"
+			    "+C\n d\n";
+	struct apply_result r;
+	g_autofree char *out = NULL;
+
+	apply_text("x\ny\na\nb\nc\nd\ne\n", patch, &r, &out);
+	g_assert_true(r.applied);
+	g_assert_cmpstr(out, ==, "x\ny\na\nb\nC\nd\ne\n");
+	apply_result_clear(&r);
+}
+
+static void test_no_fuzz(void)
+{
+	const char *patch = "--- a/f.c\n+++ b/f.c\n@@ -2,3 +2,3 @@\n b\n-c\n"
+			    "+C\n D\n";
+	struct apply_result r;
+	g_autofree char *out = NULL;
+
+	apply_text("a\nb\nc\nd\n", patch, &r, &out);
+	g_assert_false(r.applied);
+	g_assert_cmpstr(r.path, ==, "f.c");
+	g_assert_nonnull(strstr(r.reason, "@@ -2,3 +2,3 @@"));
+	g_assert_nonnull(strstr(r.reason, "expected \"D\" at line 4, found "
+					  "\"d\""));
+	apply_result_clear(&r);
+}
+
+static void test_no_newline(void)
+{
+	const char *patch = "--- a/f.c\n+++ b/f.c\n@@ -1,2 +1,2 @@\n a\n-b\n"
+			    "\\ No newline at end of file\n+B\n";
+	struct apply_result r;
+	g_autofree char *out = NULL;
+
+	apply_text("a\nb", patch, &r, &out);
+	g_assert_true(r.applied);
+	g_assert_cmpstr(out, ==, "a\nB\n");
+	apply_result_clear(&r);
+}
+
+static void test_limits(void)
+{
+	g_autofree char *big = g_strnfill(5000, '+');
+	struct apply_result r;
+	g_autofree char *out = NULL;
+
+	apply_text("a\n", big, &r, &out);
+	g_assert_false(r.applied);
+	g_assert_nonnull(strstr(r.reason, "patch too large"));
+	apply_result_clear(&r);
+	apply_text("a\n", "no diff here\n", &r, &out);
+	g_assert_false(r.applied);
+	g_assert_cmpstr(r.reason, ==, "no valid patches in input");
+	apply_result_clear(&r);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	git_libgit2_init();
+	g_test_add_func("/apply/gitdate", test_gitdate);
+	g_test_add_func("/apply/stripspace", test_stripspace);
+	g_test_add_func("/apply/offset", test_offset);
+	g_test_add_func("/apply/no-fuzz", test_no_fuzz);
+	g_test_add_func("/apply/no-newline", test_no_newline);
+	g_test_add_func("/apply/limits", test_limits);
+	return g_test_run();
+}
