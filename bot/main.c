@@ -8,6 +8,7 @@
 #include "bot/datadir.h"
 
 static const struct armbot_command commands[] = {
+	{ "tree", cmd_tree, "kernel trees: import, add, update, list, checkout" },
 	{ NULL, NULL, NULL }
 };
 
