@@ -715,6 +715,7 @@ static gboolean importer_read(struct importer *im, const char *tarball,
 				goto done;
 			node->hardlink =
 				g_strdup(archive_entry_hardlink(entry));
+			im->files++;
 			continue;
 		}
 		if (type == AE_IFDIR) {

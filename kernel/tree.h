@@ -80,7 +80,8 @@ struct tree *tree_open(const char *data_dir, const char *name, GError **error);
  * first when the tree is missing or the installed package version differs
  * from the last import (progress on stderr when it is a terminal).  If the
  * package is not installed but the tree exists, the tree is opened as is.
- * Every command that needs "the tree" by default calls this. */
+ * Every command that needs "the tree" by default calls this.  The tarball
+ * is $ARMBOT_DISTRO_TARBALL when set (tests), else TREE_DISTRO_TARBALL. */
 struct tree *tree_open_default(const char *data_dir, GError **error);
 
 /* Open @name, or the default tree (importing it if needed) when @name is
