@@ -45,12 +45,20 @@ static gboolean fetch_tree(struct tree *tree, GError **error)
 	g_autoptr(git_remote) remote = NULL;
 	g_autoptr(GPtrArray) specs = fetch_refspecs(tree);
 	git_fetch_options opts;
+	git_remote_create_options create;
 	git_strarray refspecs = { (char **)specs->pdata, specs->len };
 	gint64 last = 0;
 	g_autofree char *what = g_strdup_printf("cannot fetch '%s'", tree->url);
 
 	git_fetch_options_init(&opts, GIT_FETCH_OPTIONS_VERSION);
-	if (git_remote_create_anonymous(&remote, tree->repo, tree->url) < 0) {
+	/* an anonymous remote; url.*.insteadOf is skipped: the tree's URL is
+	 * used as written (and libgit2 1.5 leaks the regex match data of that
+	 * config lookup) */
+	git_remote_create_options_init(&create,
+				       GIT_REMOTE_CREATE_OPTIONS_VERSION);
+	create.repository = tree->repo;
+	create.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF;
+	if (git_remote_create_with_opts(&remote, tree->url, &create) < 0) {
 		tree_set_git_error(error, what);
 		return FALSE;
 	}

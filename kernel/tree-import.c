@@ -137,6 +137,7 @@ static void pack_writer_free(struct pack_writer *pw)
 		g_hash_table_destroy(pw->seen);
 	if (pw->compressor)
 		libdeflate_free_compressor(pw->compressor);
+	git_odb_free(pw->odb);
 	g_free(pw->zbuf);
 	g_free(pw);
 }

@@ -299,7 +299,8 @@ struct tree *tree_open_default(const char *data_dir, GError **error)
 	g_clear_pointer(&tree, tree_free);
 	/* tests point this at a small tarball of their own */
 	tarball = g_getenv("ARMBOT_DISTRO_TARBALL");
-	return tree_import_distro(data_dir, tarball && *tarball ? tarball : NULL,
+	return tree_import_distro(data_dir,
+				  tarball && *tarball ? tarball : NULL,
 				  installed, NULL, error);
 }
 
