@@ -1,0 +1,64 @@
+#!/bin/sh
+# The real import of Debian's linux-source-6.1 into a data dir under
+# $ARMBOT_CACHE_DIR (kept: a second run with the same package version does
+# not import again), checked against the tree id git computes for the
+# extracted tarball (`git add -A -f && git write-tree`, cached per version).
+. "$(dirname "$0")/../lib/tap.sh"
+
+TARBALL=/usr/src/linux-source-6.1.tar.xz
+[ -r "$TARBALL" ] || skip_all "$TARBALL not installed (make deps)"
+version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)
+[ -n "$version" ] || skip_all "linux-source-6.1 is not installed"
+
+D="$ARMBOT_CACHE_DIR/e2e-tree/data"
+REPO="$D/trees/distro-6.1/repo.git"
+ORACLE="$ARMBOT_CACHE_DIR/e2e-tree/linux-source-6.1_$version.tree"
+mkdir -p "$ARMBOT_CACHE_DIR/e2e-tree"
+
+# git's answer, computed once per package version
+if [ ! -s "$ORACLE" ]; then
+	diag "computing git's tree id of the extracted tarball (once per version)"
+	mkdir -p "$TMP/x"
+	tar -C "$TMP/x" -xJf "$TARBALL" &&
+	git init -q --bare "$TMP/oracle.git" &&
+	git --git-dir="$TMP/oracle.git" --work-tree="$TMP/x/linux-source-6.1" add -A -f &&
+	git --git-dir="$TMP/oracle.git" write-tree > "$ORACLE.tmp" &&
+	mv "$ORACLE.tmp" "$ORACLE"
+	rm -rf "$TMP/x" "$TMP/oracle.git"
+fi
+expected=$(cat "$ORACLE")
+is "$(printf %s "$expected" | wc -c)" 40 "git's tree id of the extraction is known"
+
+if git -C "$REPO" rev-parse -q --verify "refs/tags/debian/$version" > /dev/null 2>&1; then
+	diag "distro tree $version already imported in $D"
+	fresh=0
+else
+	rm -rf "$D"
+	start=$(date +%s.%N)
+	"$ARMBOT" --data-dir "$D" tree import > "$TMP/out" 2> "$TMP/err"
+	ok $? "armbot tree import of $TARBALL exits 0" || sed 's/^/# /' "$TMP/err"
+	diag "$(cat "$TMP/out")"
+	diag "import took $(echo "$(date +%s.%N) - $start" | bc) s"
+	fresh=1
+fi
+
+"$ARMBOT" --data-dir "$D" tree show > "$TMP/show" 2> "$TMP/err"
+ok $? "tree show opens the default tree without importing again"
+is "$(sed -n 's/^root //p' "$TMP/show")" "$expected" \
+	"the imported tree equals git add -A -f && git write-tree of the extraction"
+is "$(sed -n 's/^version //p' "$TMP/show")" "$version" "the tree is named after the package version"
+is "$(git -C "$REPO" rev-parse "debian/$version^{tree}")" "$expected" "refs/tags/debian/$version names it"
+is "$(git -C "$REPO" log -1 --format=%s distro)" "Import linux-source-6.1.tar.xz $version" \
+	"the commit message names the package version"
+is "$(git -C "$REPO" ls-tree distro scripts/checkpatch.pl | cut -c1-6)" 100755 "executables keep their mode"
+git -C "$REPO" cat-file -e distro:.gitignore
+ok $? "the top-level .gitignore (ignoring everything) did not hide anything"
+is "$(git -C "$REPO" ls-tree -r distro | wc -l)" \
+	"$(tar -tJvf "$TARBALL" | grep -c '^[-lh]')" "every file and symlink of the tarball is in the tree"
+if [ "$fresh" = 1 ]; then
+	git -C "$REPO" verify-pack "$REPO"/objects/pack/*.pack > /dev/null 2> "$TMP/err"
+	ok $? "git verify-pack accepts the pack" || sed 's/^/# /' "$TMP/err"
+else
+	skip "the pack was verified when it was imported"
+fi
+done_testing
