@@ -14,7 +14,7 @@ DEBIAN_PACKAGES = \
 	linux-source-6.1
 
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
-	libarchive libdeflate
+	libarchive libdeflate libcrypto
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <libdeflate.h>
+#include <openssl/evp.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -61,6 +62,35 @@ static struct node *node_new_dir(const char *name)
 	node->children = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 					       (GDestroyNotify)node_free);
 	return node;
+}
+
+/* ---- SHA-1 ---- */
+
+/* OpenSSL's SHA-1 uses the CPU's SHA extensions: hashing the 1.3 GB of
+ * the distro tree takes 0.6 s where GChecksum takes 1.6 s. */
+static const EVP_MD *sha1_md(void)
+{
+	static gsize md;
+
+	if (g_once_init_enter(&md))
+		g_once_init_leave(&md, (gsize)EVP_MD_fetch(NULL, "SHA1", NULL));
+	return (const EVP_MD *)md;
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(EVP_MD_CTX, EVP_MD_CTX_free)
+
+static EVP_MD_CTX *sha1_new(void)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+
+	g_assert(ctx && sha1_md());
+	EVP_DigestInit_ex(ctx, sha1_md(), NULL);
+	return ctx;
+}
+
+static void sha1_final(EVP_MD_CTX *ctx, guint8 out[20])
+{
+	EVP_DigestFinal_ex(ctx, out, NULL);
 }
 
 /* ---- the pack writer ---- */
@@ -203,7 +233,7 @@ static gboolean pack_writer_add(struct pack_writer *pw, int type,
 	gsize rest = size;
 
 	if (g_hash_table_contains(pw->seen, oid) ||
-	    git_odb_exists(pw->odb, oid))
+	    git_odb_exists_ext(pw->odb, oid, GIT_ODB_LOOKUP_NO_REFRESH))
 		return TRUE;
 	header[hlen] = (type << 4) | (rest & 0x0f);
 	rest >>= 4;
@@ -253,7 +283,7 @@ static void put_be32(GByteArray *buf, guint32 v)
  * index checksum) and move both into objects/pack. */
 static gboolean pack_writer_finish(struct pack_writer *pw, GError **error)
 {
-	g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA1);
+	g_autoptr(EVP_MD_CTX) sum = sha1_new();
 	g_autoptr(GByteArray) idx = g_byte_array_new();
 	g_autoptr(GByteArray) large = g_byte_array_new();
 	g_autofree guchar *buf = g_malloc(1 << 20);
@@ -261,7 +291,6 @@ static gboolean pack_writer_finish(struct pack_writer *pw, GError **error)
 	g_autofree char *idx_path = NULL;
 	g_autofree char *idx_tmp = NULL;
 	guint8 pack_sum[20], idx_sum[20];
-	gsize sum_len = sizeof(pack_sum);
 	guint32 count = pw->entries->len;
 	guint32 count_be = GUINT32_TO_BE(count);
 	guint32 fanout[256] = { 0 };
@@ -288,10 +317,10 @@ static gboolean pack_writer_finish(struct pack_writer *pw, GError **error)
 				    "cannot read '%s' back", pw->tmp_path);
 			return FALSE;
 		}
-		g_checksum_update(sum, buf, n);
+		EVP_DigestUpdate(sum, buf, n);
 		off += n;
 	}
-	g_checksum_get_digest(sum, pack_sum, &sum_len);
+	sha1_final(sum, pack_sum);
 	if (!write_all(pw->fd, pack_sum, 20, pw->tmp_path, error))
 		return FALSE;
 
@@ -328,10 +357,9 @@ static gboolean pack_writer_finish(struct pack_writer *pw, GError **error)
 	}
 	g_byte_array_append(idx, large->data, large->len);
 	g_byte_array_append(idx, pack_sum, 20);
-	g_checksum_reset(sum);
-	g_checksum_update(sum, idx->data, idx->len);
-	sum_len = sizeof(idx_sum);
-	g_checksum_get_digest(sum, idx_sum, &sum_len);
+	EVP_DigestInit_ex(sum, sha1_md(), NULL);
+	EVP_DigestUpdate(sum, idx->data, idx->len);
+	sha1_final(sum, idx_sum);
 	g_byte_array_append(idx, idx_sum, 20);
 
 	for (int i = 0; i < 20; i++)
@@ -340,9 +368,19 @@ static gboolean pack_writer_finish(struct pack_writer *pw, GError **error)
 	idx_path = g_strdup_printf("%s/pack-%s.idx", pw->pack_dir, hex);
 	idx_tmp = g_strdup_printf("%s/tmp_idx_%s", pw->pack_dir, hex);
 	if (!g_file_set_contents_full(idx_tmp, (const char *)idx->data,
-				      idx->len, G_FILE_SET_CONTENTS_NONE, 0444,
-				      error))
+				      idx->len, G_FILE_SET_CONTENTS_CONSISTENT,
+				      0444, error))
 		return FALSE;
+	/* like git (core.fsync's default "pack" component): the pack is on
+	 * disk before a ref can point into it */
+	if (fdatasync(pw->fd) < 0) {
+		int saved = errno;
+
+		g_set_error(error, TREE_ERROR, TREE_ERROR_FAILED,
+			    "cannot sync '%s': %s", pw->tmp_path,
+			    g_strerror(saved));
+		return FALSE;
+	}
 	fchmod(pw->fd, 0444);
 	close(pw->fd);
 	pw->fd = -1;
@@ -368,16 +406,15 @@ static void object_hash(git_oid *out, int type, const void *data, gsize size)
 	static const char *const names[] = {
 		[OBJ_COMMIT] = "commit", [OBJ_TREE] = "tree", [OBJ_BLOB] = "blob"
 	};
-	g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA1);
+	g_autoptr(EVP_MD_CTX) sum = sha1_new();
 	char header[32];
 	int hlen = g_snprintf(header, sizeof(header), "%s %" G_GSIZE_FORMAT,
 			      names[type], size) +
 		   1;
-	gsize len = GIT_OID_RAWSZ;
 
-	g_checksum_update(sum, (const guchar *)header, hlen);
-	g_checksum_update(sum, data, size);
-	g_checksum_get_digest(sum, out->id, &len);
+	EVP_DigestUpdate(sum, header, hlen);
+	EVP_DigestUpdate(sum, data, size);
+	sha1_final(sum, out->id);
 }
 
 /* ---- the worker thread ---- */
