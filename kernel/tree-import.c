@@ -18,6 +18,7 @@
 #include <libdeflate.h>
 #include <openssl/evp.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -909,6 +910,8 @@ gboolean tree_import_tarball(git_repository *repo, const char *tarball,
 			*out = result;
 		return TRUE;
 	}
+	if (tree_progress_wanted())
+		fprintf(stderr, "importing %s %s\n", tarball, version);
 	pw = pack_writer_new(repo, error);
 	if (!pw ||
 	    !import_tarball_tree(tarball, pw, &result.tree, &result.files,
@@ -994,25 +997,16 @@ char *tree_package_version(const char *package, GError **error)
 	return NULL;
 }
 
-struct tree *tree_import_distro(const char *data_dir, const char *tarball,
-				const char *version,
-				struct tree_import_result *out, GError **error)
+static struct tree *import_distro_locked(const char *data_dir,
+					 const char *tarball,
+					 const char *version,
+					 struct tree_import_result *out,
+					 GError **error)
 {
 	g_autoptr(kernel_tree) tree = NULL;
 	g_autoptr(GError) local = NULL;
-	g_autofree char *installed = NULL;
 	struct tree_import_result result;
 
-	g_autofree char *tarball_path = g_canonicalize_filename(
-		tarball ? tarball : TREE_DISTRO_TARBALL, NULL);
-
-	tarball = tarball_path;
-	if (!version) {
-		installed = tree_package_version(TREE_DISTRO_PACKAGE, error);
-		if (!installed)
-			return NULL;
-		version = installed;
-	}
 	tree = tree_open(data_dir, TREE_DISTRO_NAME, &local);
 	if (!tree) {
 		if (!g_error_matches(local, TREE_ERROR, TREE_ERROR_NOT_FOUND)) {
@@ -1027,9 +1021,6 @@ struct tree *tree_import_distro(const char *data_dir, const char *tarball,
 		tree->branches = g_strsplit(TREE_DISTRO_BRANCH, ",", -1);
 		tree->head_branch = g_strdup(TREE_DISTRO_BRANCH);
 	}
-	if (tree_progress_wanted())
-		fprintf(stderr, "importing %s %s into tree '%s'\n", tarball,
-			version, tree->name);
 	if (!tree_import_tarball(tree->repo, tarball, version,
 				 TREE_DISTRO_BRANCH, "debian/", &result, error))
 		return NULL;
@@ -1042,4 +1033,42 @@ struct tree *tree_import_distro(const char *data_dir, const char *tarball,
 	if (out)
 		*out = result;
 	return g_steal_pointer(&tree);
+}
+
+struct tree *tree_import_distro(const char *data_dir, const char *tarball,
+				const char *version,
+				struct tree_import_result *out, GError **error)
+{
+	g_autofree char *tarball_path = g_canonicalize_filename(
+		tarball ? tarball : TREE_DISTRO_TARBALL, NULL);
+	g_autofree char *installed = NULL;
+	g_autofree char *trees = g_build_filename(data_dir, "trees", NULL);
+	g_autofree char *lock_path = g_build_filename(
+		trees, "." TREE_DISTRO_NAME ".lock", NULL);
+	struct tree *tree;
+	int lock;
+
+	if (!version) {
+		installed = tree_package_version(TREE_DISTRO_PACKAGE, error);
+		if (!installed)
+			return NULL;
+		version = installed;
+	}
+	/* one import at a time: a second process waits, then finds the
+	 * version imported (tree_import_tarball returns it unchanged) */
+	if (g_mkdir_with_parents(trees, 0755) < 0 ||
+	    (lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0) {
+		int saved = errno;
+
+		g_set_error(error, TREE_ERROR, TREE_ERROR_FAILED,
+			    "cannot create '%s': %s", lock_path,
+			    g_strerror(saved));
+		return NULL;
+	}
+	while (flock(lock, LOCK_EX) < 0 && errno == EINTR)
+		;
+	tree = import_distro_locked(data_dir, tarball_path, version, out,
+				    error);
+	close(lock); /* releases the lock */
+	return tree;
 }

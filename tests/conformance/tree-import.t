@@ -118,6 +118,16 @@ ok $? "a newer installed package becomes the new head on next use"
 git -C "$TMP/fresh/trees/distro-6.1/repo.git" rev-parse -q --verify debian/9.9-1 > /dev/null
 ok $? "the old import keeps its tag"
 
+# two processes importing at once: one imports, the other waits for it
+"$ARMBOT" --data-dir "$TMP/race" tree import --tarball "$TMP/pkg-1.0.tar.xz" --version 1 > "$TMP/race1" &
+"$ARMBOT" --data-dir "$TMP/race" tree import --tarball "$TMP/pkg-1.0.tar.xz" --version 1 > "$TMP/race2"
+r2=$?
+wait $!
+r1=$?
+is "$r1$r2" 00 "two concurrent imports both succeed"
+is "$(cat "$TMP/race1" "$TMP/race2" | grep -c 'already imported')" 1 "one of them finds the other's import"
+is "$(ls "$TMP/race/trees/distro-6.1/repo.git/objects/pack/"*.pack | wc -l)" 1 "one pack is written"
+
 # errors
 "$ARMBOT" --data-dir "$D" tree import --tarball "$TMP/nope.tar" --version 2 2> "$TMP/err"
 is "$?" 1 "a missing tarball fails"
