@@ -96,6 +96,24 @@ static gboolean make_parents(const char *root, const char *path, GError **error)
 	return TRUE;
 }
 
+/* Whether @path is safe to write under the checkout root: no empty, "."
+ * or ".." component and no ".git" (git's verify_path() refuses the same),
+ * so a hostile tree cannot write outside DIR. */
+static gboolean checkout_path_ok(const char *path, GError **error)
+{
+	g_auto(GStrv) parts = g_strsplit(path, "/", -1);
+
+	for (guint i = 0; parts[i]; i++)
+		if (!*parts[i] || !strcmp(parts[i], ".") ||
+		    !strcmp(parts[i], "..") ||
+		    !g_ascii_strcasecmp(parts[i], ".git")) {
+			g_set_error(error, TREE_ERROR, TREE_ERROR_INVALID,
+				    "refusing to check out '%s'", path);
+			return FALSE;
+		}
+	return TRUE;
+}
+
 /* Write blob @oid at @path under @root with git @mode.  The old entry is
  * unlinked first: a new inode never writes through a symlink or a hard
  * link, and a directory in the way goes too. */
@@ -112,6 +130,8 @@ static gboolean write_entry(git_repository *repo, const char *root,
 
 	if (mode == GIT_FILEMODE_COMMIT)
 		return TRUE; /* a submodule: nothing to write, like git */
+	if (!checkout_path_ok(path, error))
+		return FALSE;
 	if (git_blob_lookup(&blob, repo, oid) < 0) {
 		tree_set_git_error(error, path);
 		return FALSE;
@@ -236,6 +256,8 @@ static gboolean checkout_diff(struct tree *tree, git_tree *old_tree,
 
 		if (d->status != GIT_DELTA_DELETED)
 			continue;
+		if (!checkout_path_ok(d->old_file.path, error))
+			return FALSE;
 		full = g_build_filename(dir, d->old_file.path, NULL);
 		if (!remove_path(full, error))
 			return FALSE;
@@ -256,7 +278,8 @@ static gboolean checkout_diff(struct tree *tree, git_tree *old_tree,
 			g_autofree char *full =
 				g_build_filename(dir, d->new_file.path, NULL);
 
-			if (g_chmod(full,
+			if (checkout_path_ok(d->new_file.path, NULL) &&
+			    g_chmod(full,
 				    d->new_file.mode ==
 						    GIT_FILEMODE_BLOB_EXECUTABLE ?
 					    0755 :

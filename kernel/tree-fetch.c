@@ -86,20 +86,45 @@ static gboolean fetch_tree(struct tree *tree, GError **error)
 	return TRUE;
 }
 
+static struct tree *add_fetch(struct tree *tree, const char *url,
+			      const char *const *branches, GError **error);
+
+/* git's rule (connect.c, url_is_local_not_ssh): "scheme://" is a URL and
+ * "host:path" with the colon before any slash is scp-style ssh; anything
+ * else is a local path. */
+static gboolean url_is_remote(const char *url)
+{
+	const char *colon = strchr(url, ':');
+	const char *slash = strchr(url, '/');
+
+	return strstr(url, "://") || (colon && (!slash || colon < slash));
+}
+
 struct tree *tree_add(const char *data_dir, const char *name, const char *url,
 		      const char *const *branches, GError **error)
 {
-	g_autoptr(kernel_tree) tree = NULL;
+	struct tree *tree = tree_create(data_dir, name, TREE_KIND_GIT, error);
+	struct tree *added;
+
+	if (!tree)
+		return NULL;
+	added = add_fetch(tree, url, branches, error);
+	if (!added)
+		tree_discard(tree);
+	return added;
+}
+
+/* Fetch a new @tree from @url and save it; returns @tree, or NULL. */
+static struct tree *add_fetch(struct tree *tree, const char *url,
+			      const char *const *branches, GError **error)
+{
+	const char *name = tree->name;
 	g_autofree char *head_ref = NULL;
 	git_oid head;
 
-	tree = tree_create(data_dir, name, TREE_KIND_GIT, error);
-	if (!tree)
-		return NULL;
 	/* a local path is kept absolute so the tree does not depend on the
 	 * directory `tree add` ran in */
-	if (strstr(url, "://") || (strchr(url, ':') && !strchr(url, '/')) ||
-	    (strchr(url, ':') && strchr(url, ':') < strchr(url, '/')))
+	if (url_is_remote(url))
 		tree->url = g_strdup(url);
 	else
 		tree->url = g_canonicalize_filename(url, NULL);
@@ -129,7 +154,7 @@ struct tree *tree_add(const char *data_dir, const char *name, const char *url,
 	}
 	if (!tree_save(tree, error))
 		return NULL;
-	return g_steal_pointer(&tree);
+	return tree;
 }
 
 gboolean tree_update(struct tree *tree, GError **error)

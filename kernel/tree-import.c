@@ -1043,8 +1043,8 @@ struct tree *tree_import_distro(const char *data_dir, const char *tarball,
 		tarball ? tarball : TREE_DISTRO_TARBALL, NULL);
 	g_autofree char *installed = NULL;
 	g_autofree char *trees = g_build_filename(data_dir, "trees", NULL);
-	g_autofree char *lock_path = g_build_filename(
-		trees, "." TREE_DISTRO_NAME ".lock", NULL);
+	g_autofree char *lock_path =
+		g_build_filename(trees, "." TREE_DISTRO_NAME ".lock", NULL);
 	struct tree *tree;
 	int lock;
 

@@ -118,6 +118,10 @@ gboolean tree_save(const struct tree *tree, GError **error);
 struct tree *tree_create(const char *data_dir, const char *name,
 			 enum tree_kind kind, GError **error);
 
+/* Free @tree, removing its directory when it has no key file yet (a
+ * tree_create() whose fetch or import failed). */
+void tree_discard(struct tree *tree);
+
 /* Set @error from libgit2's last error, prefixed with @what. */
 void tree_set_git_error(GError **error, const char *what);
 

@@ -96,4 +96,17 @@ ok $? "and holds c1 again" || sed 's/^/# /' "$TMP/diff"
 "$ARMBOT" --data-dir "$D" tree checkout up no-such-rev "$W" 2> "$TMP/err"
 is "$?" 1 "an unknown revision fails"
 is "$(cat "$TMP/err")" "error: tree 'up' has no revision 'no-such-rev'" "and says which"
+# a hostile tree (made with git mktree) with a .git directory
+E="$TMP/evil"
+git init -q "$E"
+b=$(echo pwned | git -C "$E" hash-object -w --stdin)
+sub=$(printf '100644 blob %s\thooks-x\n' "$b" | git -C "$E" mktree)
+t=$(printf '040000 tree %s\t.git\n100644 blob %s\tok\n' "$sub" "$b" | git -C "$E" mktree)
+git -C "$E" update-ref refs/heads/main "$(git -C "$E" commit-tree -m evil "$t")"
+"$ARMBOT" --data-dir "$D" tree add evil "$E" --branch main > /dev/null
+"$ARMBOT" --data-dir "$D" tree checkout evil main "$TMP/evil-co" 2> "$TMP/err"
+is "$?" 1 "a tree with a .git entry is not checked out"
+is "$(cat "$TMP/err")" "error: refusing to check out '.git/hooks-x'" "and the path is named"
+[ ! -e "$TMP/evil-co/.git" ]
+ok $? "nothing was written under .git"
 done_testing

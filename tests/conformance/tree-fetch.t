@@ -80,4 +80,11 @@ is "$?" 1 "a tree name with a slash is refused"
 is "$?" 129 "tree add without arguments is a usage error"
 "$ARMBOT" --data-dir "$D" tree list | cut -f1 | tr '\n' ' ' > "$TMP/names"
 is "$(cat "$TMP/names")" "all arm " "failed adds leave no tree behind"
+is "$(ls "$D/trees" | tr '\n' ' ')" "all arm " "nor a directory"
+
+# keys the tree file does not know yet (later configuration) survive
+printf 'paths=arch/arm/\n' >> "$D/trees/arm/tree.conf"
+"$ARMBOT" --data-dir "$D" tree update arm > /dev/null
+grep -q '^paths=arch/arm/$' "$D/trees/arm/tree.conf"
+ok $? "tree update keeps keys it does not know"
 done_testing
