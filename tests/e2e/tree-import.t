@@ -15,18 +15,20 @@ REPO="$D/trees/distro-6.1/repo.git"
 ORACLE="$ARMBOT_CACHE_DIR/e2e-tree/linux-source-6.1_$version.tree"
 mkdir -p "$ARMBOT_CACHE_DIR/e2e-tree"
 
-# git's answer, computed once per package version
-if [ ! -s "$ORACLE" ]; then
+# git's answer (tree id, file count), computed once per package version
+if [ "$(wc -l < "$ORACLE" 2>/dev/null)" != 2 ]; then
 	diag "computing git's tree id of the extracted tarball (once per version)"
 	mkdir -p "$TMP/x"
 	tar -C "$TMP/x" -xJf "$TARBALL" &&
 	git init -q --bare "$TMP/oracle.git" &&
 	git --git-dir="$TMP/oracle.git" --work-tree="$TMP/x/linux-source-6.1" add -A -f &&
-	git --git-dir="$TMP/oracle.git" write-tree > "$ORACLE.tmp" &&
+	{ git --git-dir="$TMP/oracle.git" write-tree &&
+	  git --git-dir="$TMP/oracle.git" ls-files | wc -l; } > "$ORACLE.tmp" &&
 	mv "$ORACLE.tmp" "$ORACLE"
 	rm -rf "$TMP/x" "$TMP/oracle.git"
 fi
-expected=$(cat "$ORACLE")
+expected=$(sed -n 1p "$ORACLE")
+files=$(sed -n 2p "$ORACLE")
 is "$(printf %s "$expected" | wc -c)" 40 "git's tree id of the extraction is known"
 
 if git -C "$REPO" rev-parse -q --verify "refs/tags/debian/$version" > /dev/null 2>&1; then
@@ -53,8 +55,7 @@ is "$(git -C "$REPO" log -1 --format=%s distro)" "Import linux-source-6.1.tar.xz
 is "$(git -C "$REPO" ls-tree distro scripts/checkpatch.pl | cut -c1-6)" 100755 "executables keep their mode"
 git -C "$REPO" cat-file -e distro:.gitignore
 ok $? "the top-level .gitignore (ignoring everything) did not hide anything"
-is "$(git -C "$REPO" ls-tree -r distro | wc -l)" \
-	"$(tar -tJvf "$TARBALL" | grep -c '^[-lh]')" "every file and symlink of the tarball is in the tree"
+is "$(git -C "$REPO" ls-tree -r distro | wc -l)" "$files" "as many files as git indexed from the extraction"
 if [ "$fresh" = 1 ]; then
 	git -C "$REPO" verify-pack "$REPO"/objects/pack/*.pack > /dev/null 2> "$TMP/err"
 	ok $? "git verify-pack accepts the pack" || sed 's/^/# /' "$TMP/err"
