@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <libdeflate.h>
+#include <lzma.h>
 #include <openssl/evp.h>
 #include <string.h>
 #include <sys/file.h>
@@ -702,22 +703,117 @@ static gboolean importer_write_tree(struct importer *im, struct node *dir,
 
 /* ---- the tarball ---- */
 
-static void import_progress(struct archive *a, gint64 total, guint files,
+/* ---- xz, decoded on every core ----
+ *
+ * libarchive decodes xz on one thread, and that alone takes longer than
+ * hashing and deflating everything it yields.  Debian's tarball is xz'd in
+ * independent blocks (xz -T), which liblzma's threaded decoder decodes in
+ * parallel; libarchive then only parses the tar stream. */
+
+#define XZ_BUFSIZE (1 << 20)
+
+struct xz_reader {
+	int fd;
+	lzma_stream strm;
+	gboolean eof;
+	guint8 in[XZ_BUFSIZE];
+	guint8 out[XZ_BUFSIZE];
+};
+
+static gboolean is_xz(const char *path)
+{
+	static const guint8 magic[6] = { 0xfd, '7', 'z', 'X', 'Z', 0 };
+	guint8 head[6];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	gboolean xz = fd >= 0 && read(fd, head, 6) == 6 &&
+		      !memcmp(head, magic, 6);
+
+	if (fd >= 0)
+		close(fd);
+	return xz;
+}
+
+static la_ssize_t xz_read(struct archive *a, void *data, const void **buf)
+{
+	struct xz_reader *xz = data;
+
+	xz->strm.next_out = xz->out;
+	xz->strm.avail_out = XZ_BUFSIZE;
+	while (xz->strm.avail_out == XZ_BUFSIZE) {
+		lzma_ret ret;
+
+		if (!xz->strm.avail_in && !xz->eof) {
+			ssize_t n = read(xz->fd, xz->in, XZ_BUFSIZE);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				archive_set_error(a, errno, "read: %s",
+						  g_strerror(errno));
+				return -1;
+			}
+			xz->eof = n == 0;
+			xz->strm.next_in = xz->in;
+			xz->strm.avail_in = n;
+		}
+		ret = lzma_code(&xz->strm, xz->eof ? LZMA_FINISH : LZMA_RUN);
+		if (ret == LZMA_STREAM_END)
+			break;
+		if (ret != LZMA_OK) {
+			archive_set_error(a, EIO,
+					  "xz: corrupt data (liblzma error %d)",
+					  (int)ret);
+			return -1;
+		}
+	}
+	*buf = xz->out;
+	return XZ_BUFSIZE - xz->strm.avail_out;
+}
+
+static void xz_reader_free(struct xz_reader *xz)
+{
+	if (!xz)
+		return;
+	lzma_end(&xz->strm);
+	if (xz->fd >= 0)
+		close(xz->fd);
+	g_free(xz);
+}
+
+/* Open @path for xz_read(), or NULL (libarchive's own reader is used). */
+static struct xz_reader *xz_reader_new(const char *path)
+{
+	struct xz_reader *xz = g_new0(struct xz_reader, 1);
+	lzma_stream init = LZMA_STREAM_INIT;
+	lzma_mt mt = { 0 };
+
+	xz->strm = init;
+	xz->fd = open(path, O_RDONLY | O_CLOEXEC);
+	mt.flags = LZMA_CONCATENATED;
+	mt.threads = CLAMP(g_get_num_processors(), 1, 8);
+	mt.memlimit_threading = 1u << 30;
+	mt.memlimit_stop = UINT64_MAX;
+	if (xz->fd < 0 || lzma_stream_decoder_mt(&xz->strm, &mt) != LZMA_OK) {
+		xz_reader_free(xz);
+		return NULL;
+	}
+	return xz;
+}
+
+static void import_progress(gint64 read, gint64 total, guint files,
 			    gboolean done)
 {
-	gint64 read = archive_filter_bytes(a, -1);
-
 	fprintf(stderr, "\rimporting: %3d%% (%u files)%s",
 		total > 0 ? (int)(MIN(read, total) * 100 / total) : 0, files,
 		done ? ", done.\n" : "");
 }
 
-/* Stream @tarball into @im's tree of nodes, queueing every blob. */
 static gboolean importer_read(struct importer *im, const char *tarball,
 			      GError **error)
 {
 	struct archive *a = archive_read_new();
 	struct archive_entry *entry;
+	struct xz_reader *xz = NULL;
 	gboolean progress = tree_progress_wanted();
 	gint64 last = 0;
 	gint64 total = 0;
@@ -729,7 +825,11 @@ static gboolean importer_read(struct importer *im, const char *tarball,
 		total = st.st_size;
 	archive_read_support_filter_all(a);
 	archive_read_support_format_all(a);
-	if (archive_read_open_filename(a, tarball, 1 << 20) != ARCHIVE_OK) {
+	if (is_xz(tarball))
+		xz = xz_reader_new(tarball);
+	if (xz ? archive_read_open(a, xz, NULL, xz_read, NULL) != ARCHIVE_OK :
+		 archive_read_open_filename(a, tarball, 1 << 20) !=
+			    ARCHIVE_OK) {
 		g_set_error(error, TREE_ERROR, TREE_ERROR_FAILED,
 			    "cannot read '%s': %s", tarball,
 			    archive_error_string(a));
@@ -805,7 +905,9 @@ static gboolean importer_read(struct importer *im, const char *tarball,
 		importer_queue(im, node, data, size);
 		if (progress && g_get_monotonic_time() - last > 250000) {
 			last = g_get_monotonic_time();
-			import_progress(a, total, im->files, FALSE);
+			import_progress(xz ? (gint64)xz->strm.total_in :
+					     archive_filter_bytes(a, -1),
+					total, im->files, FALSE);
 		}
 	}
 	if (r != ARCHIVE_EOF) {
@@ -815,10 +917,11 @@ static gboolean importer_read(struct importer *im, const char *tarball,
 		goto done;
 	}
 	if (progress)
-		import_progress(a, total, im->files, TRUE);
+		import_progress(total, total, im->files, TRUE);
 	ok = TRUE;
 done:
 	archive_read_free(a);
+	xz_reader_free(xz);
 	return ok;
 }
 

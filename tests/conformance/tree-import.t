@@ -133,6 +133,13 @@ is "$(ls "$TMP/race/trees/distro-6.1/repo.git/objects/pack/"*.pack | wc -l)" 1 "
 is "$?" 1 "a missing tarball fails"
 grep -q "^error: cannot import '.*nope.tar'" "$TMP/err"
 ok $? "and says which" || sed 's/^/# /' "$TMP/err"
+head -c 600 "$TMP/pkg-1.0.tar.xz" > "$TMP/cut.tar.xz"
+"$ARMBOT" --data-dir "$D" tree import --tarball "$TMP/cut.tar.xz" --version 2 2> "$TMP/err"
+is "$?" 1 "a truncated tar.xz fails"
+grep -q "^error: cannot import '.*cut.tar.xz'" "$TMP/err"
+ok $? "and says which" || sed 's/^/# /' "$TMP/err"
+ls "$REPO"/objects/pack/ | grep -q tmp_
+is "$?" 1 "no temporary pack is left behind"
 mkdir -p "$TMP/evil/x"
 echo bad > "$TMP/evil/x/f"
 tar -C "$TMP/evil" -cf "$TMP/evil.tar" --transform 's,x/f,x/../../f,' x/f 2>/dev/null
