@@ -821,8 +821,14 @@ static gboolean importer_read(struct importer *im, const char *tarball,
 	int r;
 	gboolean ok = FALSE;
 
-	if (g_stat(tarball, &st) == 0)
-		total = st.st_size;
+	if (g_stat(tarball, &st) < 0) {
+		int saved = errno;
+
+		g_set_error(error, TREE_ERROR, TREE_ERROR_NOT_FOUND, "%s",
+			    g_strerror(saved));
+		goto done;
+	}
+	total = st.st_size;
 	archive_read_support_filter_all(a);
 	archive_read_support_format_all(a);
 	if (is_xz(tarball))
@@ -830,8 +836,7 @@ static gboolean importer_read(struct importer *im, const char *tarball,
 	if (xz ? archive_read_open(a, xz, NULL, xz_read, NULL) != ARCHIVE_OK :
 		 archive_read_open_filename(a, tarball, 1 << 20) !=
 			    ARCHIVE_OK) {
-		g_set_error(error, TREE_ERROR, TREE_ERROR_FAILED,
-			    "cannot read '%s': %s", tarball,
+		g_set_error(error, TREE_ERROR, TREE_ERROR_FAILED, "%s",
 			    archive_error_string(a));
 		goto done;
 	}
@@ -845,7 +850,7 @@ static gboolean importer_read(struct importer *im, const char *tarball,
 
 		if (!path) {
 			g_set_error(error, TREE_ERROR, TREE_ERROR_INVALID,
-				    "'%s': an entry without a name", tarball);
+				    "an entry without a name");
 			goto done;
 		}
 		if (archive_entry_hardlink(entry)) {
@@ -889,9 +894,7 @@ static gboolean importer_read(struct importer *im, const char *tarball,
 					g_set_error(
 						error, TREE_ERROR,
 						TREE_ERROR_FAILED,
-						"cannot read '%s' from "
-						"'%s': %s",
-						path, tarball,
+						"cannot read '%s': %s", path,
 						n < 0 ? archive_error_string(
 								a) :
 							"truncated");
@@ -910,9 +913,20 @@ static gboolean importer_read(struct importer *im, const char *tarball,
 					total, im->files, FALSE);
 		}
 	}
+	/* the tar stream ends before the xz stream does: read the xz stream
+	 * to its end so that a truncated or corrupt tail is an error, as it
+	 * is for `tar -xJf` */
+	if (r == ARCHIVE_EOF && xz) {
+		const void *rest;
+		la_ssize_t n;
+
+		while ((n = xz_read(a, xz, &rest)) > 0)
+			;
+		if (n < 0)
+			r = ARCHIVE_FATAL;
+	}
 	if (r != ARCHIVE_EOF) {
-		g_set_error(error, TREE_ERROR, TREE_ERROR_FAILED,
-			    "cannot read '%s': %s", tarball,
+		g_set_error(error, TREE_ERROR, TREE_ERROR_FAILED, "%s",
 			    archive_error_string(a));
 		goto done;
 	}
@@ -976,7 +990,11 @@ done:
 gboolean tree_import_tarball_tree_id(const char *tarball, git_oid *out,
 				     GError **error)
 {
-	return import_tarball_tree(tarball, NULL, out, NULL, error);
+	if (!import_tarball_tree(tarball, NULL, out, NULL, error)) {
+		g_prefix_error(error, "cannot read '%s': ", tarball);
+		return FALSE;
+	}
+	return TRUE;
 }
 
 gboolean tree_import_tarball(git_repository *repo, const char *tarball,
