@@ -62,4 +62,43 @@ if [ "$fresh" = 1 ]; then
 else
 	skip "the pack was verified when it was imported"
 fi
+
+# a persistent worktree of the real tree (kept in the cache, as armbot keeps
+# its build trees): the first checkout writes everything and equals git's
+# tree; a commit changing one file rewrites that file only
+W="$ARMBOT_CACHE_DIR/e2e-tree/work"
+head=$(git -C "$REPO" rev-parse distro)
+if [ "$(sed -n 's/^commit=//p' "$W/.armbot-checkout" 2>/dev/null)" != "$head" ]; then
+	rm -rf "$W"
+	"$ARMBOT" --data-dir "$D" tree checkout distro-6.1 distro "$W" > "$TMP/out"
+	is "$(cat "$TMP/out")" "$W: $files written, 0 removed, 0 mode changes (full checkout)" \
+		"a first checkout writes every file"
+	git init -q --bare "$TMP/co.git"
+	git --git-dir="$TMP/co.git" --work-tree="$W" add -A -f
+	git --git-dir="$TMP/co.git" rm -q --cached .armbot-checkout
+	is "$(git --git-dir="$TMP/co.git" write-tree)" "$expected" "the checkout holds exactly the tree"
+	rm -rf "$TMP/co.git"
+else
+	skip "the cached worktree is at the head already"
+	skip "it was compared with the tree when it was checked out"
+fi
+# a commit on a side branch that changes one file, made with git plumbing
+export GIT_INDEX_FILE="$TMP/index"
+git -C "$REPO" read-tree distro
+blob=$( { echo "/* armbot e2e */"; git -C "$REPO" cat-file blob distro:arch/arm/kernel/setup.c; } |
+	git -C "$REPO" hash-object -w --stdin)
+git -C "$REPO" update-index --cacheinfo "100644,$blob,arch/arm/kernel/setup.c"
+change=$(GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t \
+	GIT_AUTHOR_DATE=2020-01-01T00:00:00Z GIT_COMMITTER_DATE=2020-01-01T00:00:00Z \
+	git -C "$REPO" commit-tree -p distro -m e2e "$(git -C "$REPO" write-tree)")
+unset GIT_INDEX_FILE
+touch -d '2001-01-01 00:00:00' "$W/Makefile" "$W/arch/arm/kernel/setup.c"
+"$ARMBOT" --data-dir "$D" tree checkout distro-6.1 "$change" "$W" > "$TMP/out"
+is "$(cat "$TMP/out")" "$W: 1 written, 0 removed, 0 mode changes" "a one-file change rewrites one file"
+is "$(head -1 "$W/arch/arm/kernel/setup.c")" "/* armbot e2e */" "with the new content"
+is "$(stat -c %Y "$W/Makefile")" "$(date -d '2001-01-01 00:00:00' +%s)" "and leaves the others' mtime alone"
+"$ARMBOT" --data-dir "$D" tree checkout distro-6.1 distro "$W" > "$TMP/out"
+is "$(cat "$TMP/out")" "$W: 1 written, 0 removed, 0 mode changes" "going back rewrites it again"
+is "$(git -C "$REPO" hash-object "$W/arch/arm/kernel/setup.c")" \
+	"$(git -C "$REPO" rev-parse distro:arch/arm/kernel/setup.c)" "with the distro content"
 done_testing
