@@ -9,7 +9,7 @@ ARMBOT=${ARMBOT:-$TOP/armbot}
 TARBALL=${1:-/usr/src/linux-source-6.1.tar.xz}
 [ -r "$TARBALL" ] || { echo "bench/tree-import.sh: $TARBALL missing (make deps)" >&2; exit 1; }
 W=$(mktemp -d "${TMPDIR:-/tmp}/armbot-bench.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+trap 'cd /; rm -rf "$W"' EXIT
 now() { date +%s.%N; }
 
 t0=$(now)
@@ -26,6 +26,7 @@ t1=$(now)
 top=$(ls "$W/x")
 cd "$W/x/$top"
 git init -q
+git config gc.auto 0	# no detached gc racing the clean-up
 git add -A -f
 GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@b GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@b \
 	git commit -q -m import
