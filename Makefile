@@ -7,14 +7,14 @@
 DEBIAN_PACKAGES = \
 	build-essential pkg-config git xz-utils perl \
 	libglib2.0-dev libetpan-dev libgit2-dev libcurl4-gnutls-dev \
-	libsqlite3-dev libsoup-3.0-dev libarchive-dev \
+	libsqlite3-dev libsoup-3.0-dev libarchive-dev libdeflate-dev liblzma-dev \
 	clang libclang-rt-14-dev \
 	sparse ccache bubblewrap gcc-arm-linux-gnueabihf qemu-system-arm \
 	bc bison flex libssl-dev libelf-dev cpio kmod \
 	linux-source-6.1
 
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
-	libarchive
+	libarchive libdeflate libcrypto liblzma
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 

@@ -1,0 +1,259 @@
+/* `armbot tree`: the kernel trees of the data dir (kernel/tree.h).
+ *
+ *   armbot tree import [--tarball FILE --version V]
+ *   armbot tree list
+ *   armbot tree add NAME URL|PATH [--branch B]...
+ *   armbot tree update NAME
+ *   armbot tree show [NAME [REV]]
+ *   armbot tree checkout NAME REV DIR */
+#include <stdio.h>
+#include <string.h>
+
+#include "bot/command.h"
+#include "kernel/tree.h"
+
+static int tree_fail(GError *error)
+{
+	fprintf(stderr, "error: %s\n", error->message);
+	return 1;
+}
+
+static void oid_hex(char out[GIT_OID_HEXSZ + 1], const git_oid *oid)
+{
+	git_oid_tostr(out, GIT_OID_HEXSZ + 1, oid);
+}
+
+static int usage_error(const char *name, const char *message)
+{
+	fprintf(stderr, "error: %s\nusage: see 'armbot help %s'\n", message,
+		name);
+	return COMMAND_USAGE_ERROR;
+}
+
+static int tree_import_cmd(struct armbot_context *ctx, int argc, char **argv)
+{
+	g_autofree char *tarball = NULL;
+	g_autofree char *version = NULL;
+	GOptionEntry options[] = {
+		{ "tarball", 0, 0, G_OPTION_ARG_FILENAME, &tarball,
+		  "import this tarball (default " TREE_DISTRO_TARBALL ")",
+		  "FILE" },
+		{ "version", 0, 0, G_OPTION_ARG_STRING, &version,
+		  "its version (default: the installed " TREE_DISTRO_PACKAGE
+		  "'s)",
+		  "V" },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(GError) error = NULL;
+	g_autoptr(kernel_tree) tree = NULL;
+	struct tree_import_result result;
+	char commit[GIT_OID_HEXSZ + 1], tree_id[GIT_OID_HEXSZ + 1];
+	gint64 start = g_get_monotonic_time();
+
+	if (!command_parse_options(
+		    "tree import", "",
+		    "Import the distro kernel tree (" TREE_DISTRO_NAME
+		    ") from Debian's " TREE_DISTRO_PACKAGE
+		    " tarball as one commit.",
+		    options, &argc, &argv))
+		return COMMAND_USAGE_ERROR;
+	if (argc > 1)
+		return usage_error("tree", "tree import takes no arguments");
+	if (tarball && !version)
+		return usage_error("tree", "--tarball needs --version");
+	tree = tree_import_distro(command_data_dir(ctx), tarball, version,
+				  &result, &error);
+	if (!tree)
+		return tree_fail(error);
+	oid_hex(commit, &result.commit);
+	oid_hex(tree_id, &result.tree);
+	if (result.unchanged)
+		printf("%s %s: already imported as %s (tree %s)\n", tree->name,
+		       tree->version, commit, tree_id);
+	else
+		printf("%s %s: imported as %s (tree %s), %u files, %u new "
+		       "objects in %.1f s\n",
+		       tree->name, tree->version, commit, tree_id, result.files,
+		       result.objects_written,
+		       (g_get_monotonic_time() - start) / 1e6);
+	return 0;
+}
+
+static int tree_list_cmd(struct armbot_context *ctx, int argc, char **argv)
+{
+	g_autoptr(GError) error = NULL;
+	g_auto(GStrv) names = NULL;
+
+	if (!command_parse_options("tree list", "", "List the kernel trees.",
+				   NULL, &argc, &argv))
+		return COMMAND_USAGE_ERROR;
+	names = tree_list(command_data_dir(ctx), &error);
+	if (!names)
+		return tree_fail(error);
+	for (guint i = 0; names[i]; i++) {
+		g_autoptr(kernel_tree) tree = NULL;
+		g_autoptr(GError) local = NULL;
+		char hex[GIT_OID_HEXSZ + 1] = "-";
+		git_oid head;
+
+		tree = tree_open(command_data_dir(ctx), names[i], &local);
+		if (!tree) {
+			fprintf(stderr, "warning: %s\n", local->message);
+			continue;
+		}
+		if (tree_head(tree, &head, NULL))
+			oid_hex(hex, &head);
+		printf("%s\t%s\t%s\t%.12s\t%s\n", tree->name,
+		       tree->kind == TREE_KIND_DISTRO ? "distro" : "git",
+		       tree->head_branch, hex,
+		       tree->kind == TREE_KIND_DISTRO ?
+			       (tree->version ? tree->version : "") :
+			       (tree->url ? tree->url : ""));
+	}
+	return 0;
+}
+
+static int tree_add_cmd(struct armbot_context *ctx, int argc, char **argv)
+{
+	g_auto(GStrv) branches = NULL;
+	GOptionEntry options[] = {
+		{ "branch", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &branches,
+		  "follow branch B (repeatable; the first is the head; "
+		  "default: every branch, the remote's default as head)",
+		  "B" },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(GError) error = NULL;
+	g_autoptr(kernel_tree) tree = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid head;
+
+	if (!command_parse_options("tree add", "NAME URL|PATH",
+				   "Add a kernel tree fetched from a git "
+				   "repository.",
+				   options, &argc, &argv))
+		return COMMAND_USAGE_ERROR;
+	if (argc != 3)
+		return usage_error("tree", "tree add needs NAME and URL|PATH");
+	tree = tree_add(command_data_dir(ctx), argv[1], argv[2],
+			(const char *const *)branches, &error);
+	if (!tree)
+		return tree_fail(error);
+	if (!tree_head(tree, &head, &error))
+		return tree_fail(error);
+	oid_hex(hex, &head);
+	printf("%s: %s at %s\n", tree->name, tree->head_branch, hex);
+	return 0;
+}
+
+static int tree_update_cmd(struct armbot_context *ctx, int argc, char **argv)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(kernel_tree) tree = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid head;
+
+	if (!command_parse_options("tree update", "NAME",
+				   "Fetch a tree's branches again (the distro "
+				   "tree: import a newer installed package).",
+				   NULL, &argc, &argv))
+		return COMMAND_USAGE_ERROR;
+	if (argc != 2)
+		return usage_error("tree", "tree update needs NAME");
+	tree = tree_open(command_data_dir(ctx), argv[1], &error);
+	if (!tree || !tree_update(tree, &error) ||
+	    !tree_head(tree, &head, &error))
+		return tree_fail(error);
+	oid_hex(hex, &head);
+	printf("%s: %s at %s\n", tree->name, tree->head_branch, hex);
+	return 0;
+}
+
+static int tree_show_cmd(struct armbot_context *ctx, int argc, char **argv)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(kernel_tree) tree = NULL;
+	g_autoptr(git_commit) commit = NULL;
+	char hex[GIT_OID_HEXSZ + 1], tree_hex[GIT_OID_HEXSZ + 1];
+	git_oid id;
+
+	if (!command_parse_options("tree show", "[NAME [REV]]",
+				   "Print a tree's commit and root tree ids "
+				   "(default: the distro tree's head, imported "
+				   "if needed).",
+				   NULL, &argc, &argv))
+		return COMMAND_USAGE_ERROR;
+	if (argc > 3)
+		return usage_error("tree", "tree show takes NAME and REV");
+	tree = tree_open_or_default(command_data_dir(ctx),
+				    argc > 1 ? argv[1] : NULL, &error);
+	if (!tree ||
+	    !tree_resolve(tree, argc > 2 ? argv[2] : NULL, &id, &error))
+		return tree_fail(error);
+	if (git_commit_lookup(&commit, tree->repo, &id) < 0) {
+		tree_set_git_error(&error, "cannot read the commit");
+		return tree_fail(error);
+	}
+	oid_hex(hex, &id);
+	oid_hex(tree_hex, git_commit_tree_id(commit));
+	printf("tree %s\ncommit %s\nroot %s\nrepository %s\n", tree->name, hex,
+	       tree_hex, tree->git_dir);
+	if (tree->version)
+		printf("version %s\n", tree->version);
+	return 0;
+}
+
+static int tree_checkout_cmd(struct armbot_context *ctx, int argc, char **argv)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(kernel_tree) tree = NULL;
+	struct tree_checkout_stats stats;
+
+	if (!command_parse_options(
+		    "tree checkout", "NAME REV DIR",
+		    "Bring DIR to REV of tree NAME, writing only the paths "
+		    "that differ from what DIR holds.",
+		    NULL, &argc, &argv))
+		return COMMAND_USAGE_ERROR;
+	if (argc != 4)
+		return usage_error("tree", "tree checkout needs NAME REV DIR");
+	tree = tree_open_or_default(command_data_dir(ctx), argv[1], &error);
+	if (!tree || !tree_checkout(tree, argv[2], argv[3], &stats, &error))
+		return tree_fail(error);
+	printf("%s: %u written, %u removed, %u mode changes%s\n", argv[3],
+	       stats.written, stats.removed, stats.mode_changed,
+	       stats.full ? " (full checkout)" : "");
+	return 0;
+}
+
+int cmd_tree(struct armbot_context *ctx, int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*run)(struct armbot_context *, int, char **);
+	} subs[] = {
+		{ "import", tree_import_cmd },
+		{ "list", tree_list_cmd },
+		{ "add", tree_add_cmd },
+		{ "update", tree_update_cmd },
+		{ "show", tree_show_cmd },
+		{ "checkout", tree_checkout_cmd },
+	};
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		FILE *out = argc < 2 ? stderr : stdout;
+
+		fprintf(out,
+			"usage: armbot tree import [--tarball FILE --version V]\n"
+			"       armbot tree list\n"
+			"       armbot tree add NAME URL|PATH [--branch B]...\n"
+			"       armbot tree update NAME\n"
+			"       armbot tree show [NAME [REV]]\n"
+			"       armbot tree checkout NAME REV DIR\n");
+		return argc < 2 ? COMMAND_USAGE_ERROR : 0;
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(subs); i++)
+		if (!strcmp(argv[1], subs[i].name))
+			return subs[i].run(ctx, argc - 1, argv + 1);
+	return usage_error("tree", "unknown tree subcommand");
+}
