@@ -8,6 +8,7 @@
 #include "bot/datadir.h"
 
 static const struct armbot_command commands[] = {
+	{ "dirstat", cmd_dirstat, "git's --dirstat, signed, and the arch/arm verdict" },
 	{ NULL, NULL, NULL }
 };
 
