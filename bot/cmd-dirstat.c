@@ -250,6 +250,7 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 	g_autofree char *repo_dir = NULL;
 	g_autofree char *mbox = NULL;
 	g_autofree char *path = NULL;
+	g_autoptr(GPtrArray) rewritten = g_ptr_array_new_with_free_func(g_free);
 	gboolean is_signed = FALSE, json = FALSE, verdict = FALSE;
 	gboolean per_commit = FALSE;
 	int rename_limit = -1;
@@ -270,8 +271,8 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 		  "N" },
 		{ "no-renames", 0, G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK,
 		  on_no_renames, "turn off rename detection", NULL },
-		{ "rename-limit", 'l', 0, G_OPTION_ARG_INT, &rename_limit,
-		  "diff.renameLimit (default 1000)", "N" },
+		{ "rename-limit", 0, 0, G_OPTION_ARG_INT, &rename_limit,
+		  "diff.renameLimit (default 1000); also -l<N>", "N" },
 		{ "signed", 0, 0, G_OPTION_ARG_NONE, &is_signed,
 		  "count each file's net (added minus removed), signed", NULL },
 		{ "json", 0, 0, G_OPTION_ARG_NONE, &json,
@@ -285,7 +286,7 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 		  NULL },
 		{ "mbox", 0, 0, G_OPTION_ARG_FILENAME, &mbox,
 		  "read the series' patches from a mailbox instead", "FILE" },
-		{ NULL, 'C', 0, G_OPTION_ARG_FILENAME, &repo_dir,
+		{ "repo", 'C', 0, G_OPTION_ARG_FILENAME, &repo_dir,
 		  "the repository (default: the current directory)", "REPO" },
 		G_OPTION_ENTRY_NULL
 	};
@@ -299,6 +300,16 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 	git_tree *ta = NULL, *tb = NULL;
 	int status = 1;
 
+	/* git spells the rename limit -l<num>, attached */
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (g_str_has_prefix(argv[i], "-l") && argv[i][2]) {
+			argv[i] = g_strdup_printf("--rename-limit=%s",
+						  argv[i] + 2);
+			g_ptr_array_add(rewritten, argv[i]);
+		}
+	}
 	if (!command_parse_options(
 		    "dirstat", "[<A> <B> | <A>..<B> | --mbox FILE]",
 		    "Print what `git diff --dirstat=PARAMS A B` prints, or its "
