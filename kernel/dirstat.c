@@ -42,9 +42,9 @@ gboolean dirstat_parse_params(struct dirstat_options *opts, const char *params,
 			int permille = strtoul(p, &end, 10) * 10;
 
 			/* only the first decimal counts, the others are
-			 * skipped */
-			if (*end == '.' && g_ascii_isdigit(end[1])) {
-				end++;
+			 * skipped; as in git, a lone trailing dot ("3.") is
+			 * consumed by the test itself and accepted */
+			if (*end == '.' && g_ascii_isdigit(*++end)) {
 				permille += *end - '0';
 				while (g_ascii_isdigit(*++end))
 					;
