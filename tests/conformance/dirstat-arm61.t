@@ -22,7 +22,9 @@ export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
 sed -n -e 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' \
 	-e 's|^--- [^/]*/\([^\t ]*\).*|\1|p' -e 's|^+++ [^/]*/\([^\t ]*\).*|\1|p' \
 	-e 's|^rename \(from\|to\) \(.*\)|\2|p' "$CORPUS"/*/*.patch |
-	sed 's|\.orig$||' | sort -u > "$TMP/paths"
+	sed 's|\.orig$||' > "$TMP/paths.corpus"
+# and a whole platform, for the verdict on a real removal
+{ cat "$TMP/paths.corpus"; echo arch/arm/mach-footbridge; } | sort -u > "$TMP/paths"
 key=$( (cat "$TMP/paths"; ls -l "$TARBALL") | sha1sum | cut -c1-12)
 mkdir -p "$ARMBOT_CACHE_DIR"
 BASE="$ARMBOT_CACHE_DIR/dirstat-arm61-$key"
@@ -114,5 +116,30 @@ for series in "$CORPUS"/*/; do
 		diag "$name: $(head -1 "$TMP/mails.verdict")"
 	fi
 done
+# A real removal: the footbridge platform, every file of it, deleted.
+work="$TMP/removal"
+git clone -q --shared "$BASE" "$work"
+git -C "$work" rm -q -r arch/arm/mach-footbridge
+git -C "$work" commit -q -m "ARM: remove footbridge"
+removed=$(git -C "$work" diff --numstat HEAD~ HEAD | awk '{ n += $2 } END { print n }')
+[ "$removed" -gt 1000 ]; ok $? "footbridge removal deletes $removed lines"
+"$ARMBOT" dirstat -C "$work" --verdict HEAD~ HEAD > "$TMP/got"
+printf 'This series shrinks arch/arm by %s lines (+0 -%s).\n  -%s (+0 -%s) arch/arm/mach-footbridge/\n' \
+	"$removed" "$removed" "$removed" "$removed" > "$TMP/want"
+is_file "$TMP/want" "$TMP/got" "verdict on the removal"
+git -C "$work" format-patch -q -1 HEAD -o "$TMP/removal-mail"
+"$ARMBOT" dirstat --verdict --mbox "$TMP/removal-mail"/*.patch > "$TMP/got.mail"
+is_file "$TMP/want" "$TMP/got.mail" "verdict on the removal, from the mail"
+# every net is negative and equals the damage: git's rows, negated
+"$ARMBOT" dirstat -C "$work" --signed --dirstat=lines,0,cumulative HEAD~ HEAD \
+	> "$TMP/got"
+awk '{ v = $1; sub("%", "", v); printf "%6.1f%% %s\n", -v, $2 }' \
+	"$TMP/got" > "$TMP/got.norm"
+git -C "$work" diff --dirstat=lines,0,cumulative HEAD~ HEAD |
+	awk '{ v = $1; sub("%", "", v); printf "%6.1f%% %s\n", v, $2 }' > "$TMP/want"
+is_file "$TMP/want" "$TMP/got.norm" "signed dirstat of the removal is git's, negated"
+grep -q '^-100.0% arch/arm/mach-footbridge/$' "$TMP/got"
+ok $? "the removed platform is at -100.0%"
+
 diag "$applied patches applied, $skipped skipped; $total comparisons with git diff --dirstat"
 done_testing
