@@ -259,14 +259,14 @@ guint patchstat_parse(const char *text, gsize len, GPtrArray *out)
 			st.fs->status = 'D';
 		} else if (g_str_has_prefix(line, "rename from ") ||
 			   g_str_has_prefix(line, "copy from ")) {
-			const char *s = strchr(line + 5, ' ') + 1;
+			const char *s = strstr(line, "from ") + strlen("from ");
 
 			g_free(st.fs->old_path);
 			st.fs->old_path = take_path(s, s + strlen(s), '\n');
 			st.fs->status = line[0] == 'r' ? 'R' : 'A';
 		} else if (g_str_has_prefix(line, "rename to ") ||
 			   g_str_has_prefix(line, "copy to ")) {
-			const char *s = strchr(line + 5, ' ') + 1;
+			const char *s = strstr(line, "to ") + strlen("to ");
 
 			g_free(st.fs->path);
 			st.fs->path = take_path(s, s + strlen(s), '\n');
