@@ -31,7 +31,9 @@ BASE="$ARMBOT_CACHE_DIR/dirstat-arm61-$key"
 (
 	flock 9
 	if [ ! -e "$BASE/.git/armbot-done" ]; then
-		rm -rf "$BASE" && mkdir -p "$BASE" &&
+		# older bases (another corpus or tarball) are of no use
+		rm -rf "$ARMBOT_CACHE_DIR"/dirstat-arm61-* &&
+		mkdir -p "$BASE" &&
 		sed 's|^|linux-source-6.1/|' "$TMP/paths" > "$TMP/members" &&
 		{ tar -xJf "$TARBALL" -C "$BASE" --strip-components=1 \
 			-T "$TMP/members" 2>/dev/null; true; } &&
