@@ -5,7 +5,9 @@
 . "$(dirname "$0")/../lib/tap.sh"
 
 GEN="$(dirname "$0")/dirstat-gen.pl"
-SEEDS=${DIRSTAT_SEEDS:-"1 2 3 4 5 6"}
+# under ASan the point is memory safety: two seeds are enough
+if [ -n "${ARMBOT_ASAN:-}" ]; then SEEDS=${DIRSTAT_SEEDS:-"1 2"}
+else SEEDS=${DIRSTAT_SEEDS:-"1 2 3 4 5 6"}; fi
 export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
 	GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
 	GIT_COMMITTER_EMAIL=t@example.org
