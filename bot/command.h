@@ -40,3 +40,4 @@ void command_set_data_dir(const char *dir);
 
 int cmd_am(struct armbot_context *ctx, int argc, char **argv);
 int cmd_mailinfo(struct armbot_context *ctx, int argc, char **argv);
+int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv);

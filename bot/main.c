@@ -11,6 +11,7 @@ static const struct armbot_command commands[] = {
 	{ "am", cmd_am, "apply a mailbox of patches as git am, in the object database" },
 	{ "mailinfo", cmd_mailinfo, "split a mail as git mailinfo does" },
 	{ "tree", cmd_tree, "kernel trees: import, add, update, list, checkout" },
+	{ "dirstat", cmd_dirstat, "git's --dirstat, signed, and the arch/arm verdict" },
 	{ NULL, NULL, NULL }
 };
 
