@@ -8,6 +8,8 @@
 #include "bot/datadir.h"
 
 static const struct armbot_command commands[] = {
+	{ "ingest", cmd_ingest, "read mailboxes into the store, assemble series" },
+	{ "series", cmd_series, "list series, or print one as an mbox for git am" },
 	{ NULL, NULL, NULL }
 };
 
