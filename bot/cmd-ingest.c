@@ -10,6 +10,7 @@
 
 struct ingest_counts {
 	guint added, duplicate, unparseable;
+	guint kinds[CLASSIFY_BOT + 1]; /* of the new messages */
 };
 
 static gboolean ingest_path(struct store *st, const char *path,
@@ -47,8 +48,10 @@ static gboolean ingest_path(struct store *st, const char *path,
 		if (!store_add_message(st, msg, info, mailbox_position(mb),
 				       &added, error))
 			return FALSE;
-		if (added)
+		if (added) {
 			counts->added++;
+			counts->kinds[info->kind]++;
+		}
 		else
 			counts->duplicate++;
 	}
@@ -129,6 +132,10 @@ int cmd_ingest(struct armbot_context *ctx, int argc, char **argv)
 	}
 	printf("%u new, %u duplicate, %u unparseable\n", counts.added,
 	       counts.duplicate, counts.unparseable);
+	for (int k = 0; k <= CLASSIFY_BOT; k++)
+		printf("%s%s %u", k ? ", " : "new: ", classify_kind_name(k),
+		       counts.kinds[k]);
+	printf("\n");
 	return 0;
 fail:
 	fprintf(stderr, "error: %s\n", error->message);

@@ -91,13 +91,10 @@ static gboolean collect_trailers(struct store *st, const char *message_id,
 		g_autoptr(message) msg = NULL;
 		g_autoptr(GPtrArray) found = NULL;
 		g_autofree char *body = NULL;
-		const char *data;
-		gsize len;
 
 		if (!raw || !(msg = message_parse(raw, error)))
 			return FALSE;
-		data = message_body(msg, &len);
-		body = g_strndup(data, len);
+		body = message_body_text(msg);
 		found = trailers_parse(body);
 		for (guint j = 0; j < found->len; j++)
 			g_ptr_array_add(out, g_steal_pointer(&found->pdata[j]));

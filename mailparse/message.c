@@ -345,6 +345,36 @@ const char *message_body(const struct message *msg, gsize *len)
 	return data + msg->body_offset;
 }
 
+char *message_body_text(const struct message *msg)
+{
+	const char *cte = message_header(msg, "Content-Transfer-Encoding");
+	const char *type = message_header(msg, "Content-Type");
+	gsize len;
+	const char *body = message_body(msg, &len);
+	int encoding;
+	size_t index = 0, out_len = 0;
+	char *out = NULL;
+	char *text;
+
+	if (!cte || (type && !g_ascii_strncasecmp(type, "multipart/", 10)))
+		goto plain;
+	if (!g_ascii_strcasecmp(cte, "base64"))
+		encoding = MAILMIME_MECHANISM_BASE64;
+	else if (!g_ascii_strcasecmp(cte, "quoted-printable"))
+		encoding = MAILMIME_MECHANISM_QUOTED_PRINTABLE;
+	else
+		goto plain;
+	/* RFC 2045 6: libetpan undoes the encoding */
+	if (mailmime_part_parse(body, len, &index, encoding, &out, &out_len) !=
+	    MAILIMF_NO_ERROR)
+		goto plain;
+	text = g_utf8_make_valid(out, out_len);
+	mmap_string_unref(out);
+	return text;
+plain:
+	return g_utf8_make_valid(body, len);
+}
+
 char *message_author(const struct message *msg)
 {
 	if (msg->from_name && *msg->from_name)

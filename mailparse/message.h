@@ -48,6 +48,12 @@ const char *message_header(const struct message *msg, const char *name);
 /* The body, undecoded, and its length.  Owned by @msg. */
 const char *message_body(const struct message *msg, gsize *len);
 
+/* The body with its Content-Transfer-Encoding (base64, quoted-printable)
+ * undone, for a single-part message; other bodies as they are.  Until
+ * mailparse/mailinfo lands on main this is the text classification and
+ * trailers read.  Newly allocated, NUL-terminated. */
+char *message_body_text(const struct message *msg);
+
 /* "Name <email>", or the address alone.  Newly allocated. */
 char *message_author(const struct message *msg);
 

@@ -41,9 +41,7 @@ struct series_message *series_message_from(const struct message *msg,
 	struct series_message *m = series_message_new();
 	struct subject_tags tags = SUBJECT_TAGS_INIT;
 	struct trailers_info info = { 0 };
-	gsize len;
-	const char *body_raw = message_body(msg, &len);
-	g_autofree char *body = g_strndup(body_raw, len);
+	g_autofree char *body = message_body_text(msg);
 	const char *patch = NULL;
 
 	subject_tags_parse(&tags, msg->subject);
