@@ -66,14 +66,17 @@ is "$(count "$d.json") $(field "$d.json" 0 state) $(field "$d.json" 0 cover)" \
 # v2 in reply to v1's cover, and v3 as a new thread
 d=$TMP/rerolls
 v1cover=$(sed -n 's/^Message-I[dD]: <\(.*\)>/\1/p' "$TMP/shallow.mbox" | head -1)
+# format-patch makes its Message-IDs from the second it runs and the
+# committer's address: each posting gets its own committer address so
+# that the ids differ (format-patch puts the committer in the cover
+# letter's From: redate puts the author back, as send-email would)
 # send-email dates each posting when it is sent: v2 and v3 come later
-redate() { sed "s/^Date: .*/Date: $(date -R -d "@$(($(date +%s) - $1))")/"; }
-fp "$TMP/v2.tmp" --cover-letter --thread -v2 --in-reply-to="$v1cover"
+redate() { sed -e "s/^Date: .*/Date: $(date -R -d "@$(($(date +%s) - $1))")/" \
+	-e 's/^From: A U Thor <.*>$/From: A U Thor <author@example.com>/'; }
+GIT_COMMITTER_EMAIL=v2@example.com fp "$TMP/v2.tmp" --cover-letter --thread -v2 --in-reply-to="$v1cover"
 redate 300 < "$TMP/v2.tmp" > "$TMP/v2.mbox"
-# format-patch makes its Message-IDs from the commit and the second it
-# runs: give v3 its own
-fp "$TMP/v3.tmp" --cover-letter --thread -v3
-sed '/^\(Message-I[dD]\|In-Reply-To\|References\):/s/\.git\./.v3.git./g' "$TMP/v3.tmp" | redate 200 > "$TMP/v3.mbox"
+GIT_COMMITTER_EMAIL=v3@example.com fp "$TMP/v3.tmp" --cover-letter --thread -v3
+redate 200 < "$TMP/v3.tmp" > "$TMP/v3.mbox"
 "$ARMBOT" --data-dir "$d" ingest "$TMP/shallow.mbox" "$TMP/v2.mbox" "$TMP/v3.mbox" > /dev/null
 "$ARMBOT" --data-dir "$d" series --all --json > "$d.json"
 is "$(count "$d.json")" 3 "three versions, three series"
@@ -90,7 +93,7 @@ is "$(count "$d.cur")" 1 "without --all only the current series"
 d=$TMP/partial
 p2=$(sed -n 's/^Message-I[dD]: <\(.*\)>/\1/p' "$TMP/shallow.mbox" | sed -n 3p)
 p1=$(sed -n 's/^Message-I[dD]: <\(.*\)>/\1/p' "$TMP/shallow.mbox" | sed -n 2p)
-git format-patch -q --stdout -v2 --subject-prefix=PATCH -1 HEAD~1 --in-reply-to="$p2" |
+GIT_COMMITTER_EMAIL=p2@example.com git format-patch -q --stdout -v2 --subject-prefix=PATCH -1 HEAD~1 --in-reply-to="$p2" |
 	sed 's/^Subject: \[PATCH v2\]/Subject: [PATCH v2 2\/3]/' > "$TMP/partial.mbox"
 cat > "$TMP/review.mbox" <<EOM
 From reviewer Mon Sep 17 00:00:00 2001
