@@ -36,8 +36,8 @@ static gboolean ingest_path(struct store *st, const char *path,
 		msg = message_parse(raw, &bad);
 		if (!msg) {
 			/* kept anyway, so that nothing received is lost */
-			fprintf(stderr, "error: %s: %s\n",
-				mailbox_position(mb), bad->message);
+			fprintf(stderr, "error: %s: %s\n", mailbox_position(mb),
+				bad->message);
 			if (!store_add_reject(st, raw, mailbox_position(mb),
 					      bad->message, &added, error))
 				return FALSE;
@@ -51,8 +51,7 @@ static gboolean ingest_path(struct store *st, const char *path,
 		if (added) {
 			counts->added++;
 			counts->kinds[info->kind]++;
-		}
-		else
+		} else
 			counts->duplicate++;
 	}
 }

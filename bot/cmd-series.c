@@ -42,8 +42,8 @@ static void json_id(GString *out, gint64 id)
 
 static void json_series(GString *out, const struct store_series *s)
 {
-	g_string_append_printf(out, "{\"id\":%" G_GINT64_FORMAT ",\"state\":",
-			       s->id);
+	g_string_append_printf(
+		out, "{\"id\":%" G_GINT64_FORMAT ",\"state\":", s->id);
 	json_string(out, s->state);
 	g_string_append_printf(out, ",\"expired\":%s,\"version\":",
 			       s->expired ? "true" : "false");
@@ -52,9 +52,11 @@ static void json_series(GString *out, const struct store_series *s)
 				       s->version_minor);
 	else
 		g_string_append_printf(out, "%u", s->version);
-	g_string_append_printf(out, ",\"total\":%u,\"received\":%u,\"rfc\":%s,"
-				    "\"subject\":",
-			       s->total, s->received, s->rfc ? "true" : "false");
+	g_string_append_printf(out,
+			       ",\"total\":%u,\"received\":%u,\"rfc\":%s,"
+			       "\"subject\":",
+			       s->total, s->received,
+			       s->rfc ? "true" : "false");
 	json_string(out, s->subject);
 	g_string_append(out, ",\"author\":");
 	json_string(out, s->author);
@@ -86,8 +88,8 @@ static gboolean collect_trailers(struct store *st, const char *message_id,
 	if (!replies)
 		return FALSE;
 	for (guint i = 0; i < replies->len && depth < 100; i++) {
-		g_autoptr(GBytes) raw =
-			store_message_raw(st, replies->pdata[i], error);
+		g_autoptr(GBytes)
+			raw = store_message_raw(st, replies->pdata[i], error);
 		g_autoptr(message) msg = NULL;
 		g_autoptr(GPtrArray) found = NULL;
 		g_autofree char *body = NULL;
@@ -129,8 +131,8 @@ static gboolean print_mbox(struct store *st, gint64 id, GError **error)
 		g_autoptr(GBytes) raw =
 			store_message_raw(st, s->patches->pdata[i], error);
 		g_autoptr(message) msg = NULL;
-		g_autoptr(GPtrArray) extra =
-			g_ptr_array_new_with_free_func(NULL);
+		g_autoptr(GPtrArray)
+			extra = g_ptr_array_new_with_free_func(NULL);
 		g_autoptr(GPtrArray) own = g_ptr_array_new_with_free_func(
 			(GDestroyNotify)trailer_free);
 		const char *data;
@@ -171,8 +173,8 @@ int cmd_series(struct armbot_context *ctx, int argc, char **argv)
 	GOptionEntry options[] = {
 		{ "all", 'a', 0, G_OPTION_ARG_NONE, &all,
 		  "also list superseded series", NULL },
-		{ "json", 0, 0, G_OPTION_ARG_NONE, &json,
-		  "print a JSON array", NULL },
+		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, "print a JSON array",
+		  NULL },
 		{ "mbox", 0, 0, G_OPTION_ARG_INT64, &mbox,
 		  "print series ID as an mbox for git am, with the trailers "
 		  "given in replies folded in",
@@ -199,15 +201,17 @@ int cmd_series(struct armbot_context *ctx, int argc, char **argv)
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc > 1) {
-		fprintf(stderr, "error: unexpected argument '%s'\n"
-				"usage: see 'armbot help series'\n",
+		fprintf(stderr,
+			"error: unexpected argument '%s'\n"
+			"usage: see 'armbot help series'\n",
 			argv[1]);
 		return COMMAND_USAGE_ERROR;
 	}
 	path = g_build_filename(command_data_dir(ctx), "store.sqlite", NULL);
 	if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
-		fprintf(stderr, "error: no store in '%s': run 'armbot ingest' "
-				"first\n",
+		fprintf(stderr,
+			"error: no store in '%s': run 'armbot ingest' "
+			"first\n",
 			command_data_dir(ctx));
 		return 1;
 	}
@@ -234,12 +238,14 @@ int cmd_series(struct armbot_context *ctx, int argc, char **argv)
 			g_string_append(out, shown ? ",\n" : "\n");
 			json_series(out, s);
 		} else {
-			g_string_append_printf(
-				out,
-				"%" G_GINT64_FORMAT "\t%s%s\tv%u%s\t%u/%u\t%s\n",
-				s->id, s->state, s->expired ? " (expired)" : "",
-				s->version, s->rfc ? " RFC" : "", s->received,
-				s->total, s->subject);
+			g_string_append_printf(out,
+					       "%" G_GINT64_FORMAT
+					       "\t%s%s\tv%u%s\t%u/%u\t%s\n",
+					       s->id, s->state,
+					       s->expired ? " (expired)" : "",
+					       s->version, s->rfc ? " RFC" : "",
+					       s->received, s->total,
+					       s->subject);
 		}
 		shown++;
 	}

@@ -5,7 +5,7 @@
 
 #define STORE_ERROR store_error_quark()
 static GQuark store_error_quark(void);
-G_DEFINE_QUARK(store-error-quark, store_error)
+G_DEFINE_QUARK(store - error - quark, store_error)
 
 /* Schema migrations: entry N takes user_version N to N + 1.  Append only;
  * never edit a migration that has shipped. */
@@ -134,7 +134,8 @@ static const char *const statements[STMT_COUNT_] = {
 	[STMT_SERIES_DELETE] =
 		"DELETE FROM series WHERE id = ?1 AND state IN ('incomplete',"
 		" 'ready', 'superseded')",
-	[STMT_MEMBERS_DELETE] = "DELETE FROM series_members WHERE series_id = ?1",
+	[STMT_MEMBERS_DELETE] =
+		"DELETE FROM series_members WHERE series_id = ?1",
 	[STMT_MEMBER_INSERT] =
 		"INSERT INTO series_members (series_id, position, message_id)"
 		" VALUES (?1, ?2, ?3)",
@@ -160,8 +161,8 @@ struct store {
 
 static gboolean fail(struct store *st, GError **error, const char *what)
 {
-	g_set_error(error, STORE_ERROR, sqlite3_errcode(st->db), "%s: %s",
-		    what, sqlite3_errmsg(st->db));
+	g_set_error(error, STORE_ERROR, sqlite3_errcode(st->db), "%s: %s", what,
+		    sqlite3_errmsg(st->db));
 	return FALSE;
 }
 
@@ -308,8 +309,7 @@ static char *column_text(sqlite3_stmt *s, int i)
 
 gboolean store_add_message(struct store *st, const struct message *msg,
 			   const struct series_message *info,
-			   const char *source, gboolean *added,
-			   GError **error)
+			   const char *source, gboolean *added, GError **error)
 {
 	sqlite3_stmt *s = stmt(st, STMT_MESSAGE_INSERT, error);
 	g_autofree char *refs = NULL;
@@ -402,8 +402,8 @@ GBytes *store_message_raw(struct store *st, const char *message_id,
 	bind_text(s, 1, message_id);
 	if (sqlite3_step(s) != SQLITE_ROW) {
 		sqlite3_reset(s);
-		g_set_error(error, STORE_ERROR, 0, "no message <%s> in the store",
-			    message_id);
+		g_set_error(error, STORE_ERROR, 0,
+			    "no message <%s> in the store", message_id);
 		return NULL;
 	}
 	raw = g_bytes_new(sqlite3_column_blob(s, 0),
@@ -415,8 +415,8 @@ GBytes *store_message_raw(struct store *st, const char *message_id,
 GPtrArray *store_load_series_messages(struct store *st, GError **error)
 {
 	sqlite3_stmt *s = stmt(st, STMT_MESSAGE_LOAD_ALL, error);
-	g_autoptr(GPtrArray) out =
-		g_ptr_array_new_with_free_func((GDestroyNotify)series_message_free);
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)series_message_free);
 	int rc;
 
 	if (!s)
@@ -507,8 +507,8 @@ static gboolean write_members(struct store *st, gint64 id,
 	if (!step_done(st, q, error))
 		return FALSE;
 	for (guint i = 0; i <= order->len; i++) {
-		const struct series_message *m =
-			i ? order->pdata[i - 1] : s->cover;
+		const struct series_message *m = i ? order->pdata[i - 1] :
+						     s->cover;
 
 		if (!m)
 			continue;
@@ -529,8 +529,8 @@ gboolean store_save_assembly(struct store *st,
 {
 	g_autoptr(GHashTable) old_of =
 		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	g_autoptr(GHashTable) unclaimed =
-		g_hash_table_new(g_int64_hash, g_int64_equal);
+	g_autoptr(GHashTable)
+		unclaimed = g_hash_table_new(g_int64_hash, g_int64_equal);
 	g_autoptr(GArray) ids = g_array_new(FALSE, TRUE, sizeof(gint64));
 	g_autoptr(GArray) old_ids = g_array_new(FALSE, TRUE, sizeof(gint64));
 	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
@@ -541,14 +541,15 @@ gboolean store_save_assembly(struct store *st,
 	if (!(s = stmt(st, STMT_MEMBERS_ALL, error)))
 		return FALSE;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		g_hash_table_insert(old_of, column_text(s, 0),
-				    GSIZE_TO_POINTER(sqlite3_column_int64(s, 1)));
+		g_hash_table_insert(
+			old_of, column_text(s, 0),
+			GSIZE_TO_POINTER(sqlite3_column_int64(s, 1)));
 	sqlite3_reset(s);
 	if (!(s = stmt(st, STMT_SERIES_STATES, error)))
 		return FALSE;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		g_array_append_val(old_ids, *(gint64[]){ sqlite3_column_int64(
-						    s, 0) });
+		g_array_append_val(old_ids,
+				   *(gint64[]){ sqlite3_column_int64(s, 0) });
 	sqlite3_reset(s);
 	for (guint i = 0; i < old_ids->len; i++)
 		g_hash_table_add(unclaimed, &g_array_index(old_ids, gint64, i));
@@ -604,17 +605,20 @@ gboolean store_save_assembly(struct store *st,
 		bind_text(s, 11, x->cover ? x->cover->message_id : NULL);
 		bind_text(s, 12, series_base_commit(x));
 		if (x->supersedes)
-			sqlite3_bind_int64(s, 13,
-					   g_array_index(ids, gint64,
-							 x->supersedes->number));
+			sqlite3_bind_int64(
+				s, 13,
+				g_array_index(ids, gint64,
+					      x->supersedes->number));
 		if (x->partial_of)
-			sqlite3_bind_int64(s, 14,
-					   g_array_index(ids, gint64,
-							 x->partial_of->number));
+			sqlite3_bind_int64(
+				s, 14,
+				g_array_index(ids, gint64,
+					      x->partial_of->number));
 		sqlite3_bind_int64(s, 15, x->first_date);
 		sqlite3_bind_int64(s, 16, x->last_activity);
 		sqlite3_bind_int64(s, 17, now);
-		if (!step_done(st, s, error) || !write_members(st, id, x, error))
+		if (!step_done(st, s, error) ||
+		    !write_members(st, id, x, error))
 			return FALSE;
 	}
 	/* series whose messages all went elsewhere */
@@ -685,8 +689,8 @@ static struct store_series *read_series(struct store *st, sqlite3_stmt *s,
 GPtrArray *store_list_series(struct store *st, GError **error)
 {
 	sqlite3_stmt *s = stmt(st, STMT_SERIES_LIST, error);
-	g_autoptr(GPtrArray) out =
-		g_ptr_array_new_with_free_func((GDestroyNotify)store_series_free);
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)store_series_free);
 	int rc;
 
 	if (!s)
@@ -719,8 +723,8 @@ struct store_series *store_get_series(struct store *st, gint64 id,
 	sqlite3_bind_int64(s, 1, id);
 	if (sqlite3_step(s) != SQLITE_ROW) {
 		sqlite3_reset(s);
-		g_set_error(error, STORE_ERROR, 0, "no series %" G_GINT64_FORMAT,
-			    id);
+		g_set_error(error, STORE_ERROR, 0,
+			    "no series %" G_GINT64_FORMAT, id);
 		return NULL;
 	}
 	out = read_series(st, s, error);

@@ -29,8 +29,7 @@ void store_rollback(struct store *st);
  * left alone: ingest is idempotent). */
 gboolean store_add_message(struct store *st, const struct message *msg,
 			   const struct series_message *info,
-			   const char *source, gboolean *added,
-			   GError **error);
+			   const char *source, gboolean *added, GError **error);
 
 /* Keep the bytes of a message that could not be parsed, with why, so that
  * nothing received is lost.  *@added is FALSE for bytes already kept. */
@@ -69,12 +68,12 @@ struct store_series {
 	gboolean rfc;
 	char *subject;
 	char *author;
-	char *cover;	      /* Message-ID or NULL */
-	char *base_commit;    /* or NULL */
-	gint64 supersedes;    /* series id or 0 */
-	gint64 partial_of;    /* series id or 0 */
+	char *cover; /* Message-ID or NULL */
+	char *base_commit; /* or NULL */
+	gint64 supersedes; /* series id or 0 */
+	gint64 partial_of; /* series id or 0 */
 	gint64 first_date, last_activity;
-	GPtrArray *patches;   /* Message-IDs in the order to apply */
+	GPtrArray *patches; /* Message-IDs in the order to apply */
 };
 
 void store_series_free(struct store_series *s);

@@ -99,7 +99,8 @@ char *classify_pull_url(const char *body)
 static gboolean is_bot_sender(const char *email)
 {
 	static const char *const bots[] = {
-		"lkp@intel.com",     "bot@kernelci.org",
+		"lkp@intel.com",
+		"bot@kernelci.org",
 		"patchwork@emeril.freedesktop.org",
 		"noreply@github.com",
 	};
@@ -127,8 +128,7 @@ enum classify_kind classify_message(const struct message *msg,
 	gboolean diff = patch && *patch;
 
 	/* RFC 3834 5: anything but "no" is automatic */
-	if ((auto_submitted &&
-	     g_ascii_strncasecmp(auto_submitted, "no", 2)) ||
+	if ((auto_submitted && g_ascii_strncasecmp(auto_submitted, "no", 2)) ||
 	    is_bot_sender(msg->from_email))
 		return CLASSIFY_BOT;
 	if (tags->reply)

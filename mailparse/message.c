@@ -3,7 +3,7 @@
 #include <libetpan/libetpan.h>
 #include <string.h>
 
-G_DEFINE_QUARK(message-error-quark, message_error)
+G_DEFINE_QUARK(message - error - quark, message_error)
 
 static void header_free(gpointer data)
 {
@@ -114,7 +114,8 @@ static void add_address_list(struct message *msg,
 			   ad->ad_data.ad_group->grp_mb_list) {
 			clist *l = ad->ad_data.ad_group->grp_mb_list->mb_list;
 
-			for (clistiter *g = clist_begin(l); g; g = clist_next(g))
+			for (clistiter *g = clist_begin(l); g;
+			     g = clist_next(g))
 				add_mailbox(msg, clist_content(g), FALSE);
 		}
 	}
@@ -165,8 +166,8 @@ static void take_field(struct message *msg, struct mailimf_field *f)
 	switch (f->fld_type) {
 	case MAILIMF_FIELD_MESSAGE_ID:
 		if (!msg->message_id && f->fld_data.fld_message_id->mid_value)
-			msg->message_id = g_strdup(
-				f->fld_data.fld_message_id->mid_value);
+			msg->message_id =
+				g_strdup(f->fld_data.fld_message_id->mid_value);
 		break;
 	case MAILIMF_FIELD_IN_REPLY_TO:
 		if (!msg->in_reply_to) {
@@ -209,7 +210,8 @@ static void take_field(struct message *msg, struct mailimf_field *f)
 				f->fld_data.fld_subject->sbj_value);
 		break;
 	case MAILIMF_FIELD_OPTIONAL_FIELD: {
-		struct mailimf_optional_field *o = f->fld_data.fld_optional_field;
+		struct mailimf_optional_field *o =
+			f->fld_data.fld_optional_field;
 		struct message_header *h = g_new0(struct message_header, 1);
 
 		h->name = g_strdup(o->fld_name);
@@ -302,14 +304,14 @@ struct message *message_parse(GBytes *raw, GError **error)
 			    "no From, Subject, Date or Message-ID header");
 		return NULL;
 	}
-	if (msg->message_id && (!*msg->message_id || strlen(msg->message_id) >
-							     995)) {
+	if (msg->message_id &&
+	    (!*msg->message_id || strlen(msg->message_id) > 995)) {
 		/* RFC 5322 2.1.1: no line is longer than 998 */
 		g_clear_pointer(&msg->message_id, g_free);
 	}
 	if (!msg->message_id) {
-		g_autofree char *sum = g_compute_checksum_for_bytes(
-			G_CHECKSUM_SHA256, raw);
+		g_autofree char *sum =
+			g_compute_checksum_for_bytes(G_CHECKSUM_SHA256, raw);
 
 		msg->message_id = g_strdup_printf("%s@armbot.invalid", sum);
 		msg->message_id_synthesised = TRUE;

@@ -13,20 +13,20 @@
 #include <glib.h>
 
 struct message {
-	GBytes *raw;		 /* the whole message, as read */
-	char *message_id;	 /* without angle brackets; synthesised from the
+	GBytes *raw; /* the whole message, as read */
+	char *message_id; /* without angle brackets; synthesised from the
 				    SHA-256 of @raw when absent */
 	gboolean message_id_synthesised;
-	char *in_reply_to;	 /* first id of In-Reply-To, or NULL */
-	GPtrArray *references;	 /* ids of References, oldest first */
-	char *from_name;	 /* display name, decoded, or NULL */
-	char *from_email;	 /* address, lowercase, or "" */
-	GPtrArray *to;		 /* addresses of To and Cc */
-	gint64 date;		 /* Date as Unix time, 0 when missing/bad */
-	char *subject;		 /* decoded, unfolded, or "" */
-	GPtrArray *headers;	 /* struct message_header, every header that
+	char *in_reply_to; /* first id of In-Reply-To, or NULL */
+	GPtrArray *references; /* ids of References, oldest first */
+	char *from_name; /* display name, decoded, or NULL */
+	char *from_email; /* address, lowercase, or "" */
+	GPtrArray *to; /* addresses of To and Cc */
+	gint64 date; /* Date as Unix time, 0 when missing/bad */
+	char *subject; /* decoded, unfolded, or "" */
+	GPtrArray *headers; /* struct message_header, every header that
 				    libetpan does not type (List-Id, X-...) */
-	gsize body_offset;	 /* where the body starts in @raw */
+	gsize body_offset; /* where the body starts in @raw */
 };
 
 #define MESSAGE_ERROR message_error_quark()

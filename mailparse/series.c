@@ -51,8 +51,8 @@ struct series_message *series_message_from(const struct message *msg,
 	m->message_id = g_strdup(msg->message_id);
 	m->in_reply_to = g_strdup(msg->in_reply_to);
 	if (msg->references->len)
-		m->references = g_ptr_array_copy(msg->references, copy_string,
-						 NULL);
+		m->references =
+			g_ptr_array_copy(msg->references, copy_string, NULL);
 	m->from_email = g_strdup(msg->from_email);
 	m->author = message_author(msg);
 	m->date = msg->date;
@@ -91,11 +91,11 @@ const char *series_state_name(enum series_state state)
 
 struct assembler {
 	const struct series_options *opts;
-	GHashTable *known;	/* Message-ID -> struct series_message * */
-	GHashTable *phantom;	/* parent Message-ID -> struct series * */
-	GHashTable *by_author;	/* email -> GPtrArray of struct series * */
+	GHashTable *known; /* Message-ID -> struct series_message * */
+	GHashTable *phantom; /* parent Message-ID -> struct series * */
+	GHashTable *by_author; /* email -> GPtrArray of struct series * */
 	struct series_assembly *out;
-	GHashTable *anchor;	/* struct series * -> the message it replied
+	GHashTable *anchor; /* struct series * -> the message it replied
 				   to in another series */
 };
 
@@ -114,14 +114,13 @@ static struct series_message *known_parent(struct assembler *a,
 {
 	struct series_message *p;
 
-	if (m->in_reply_to && (p = g_hash_table_lookup(a->known,
-						       m->in_reply_to)) &&
-	    p != m)
+	if (m->in_reply_to &&
+	    (p = g_hash_table_lookup(a->known, m->in_reply_to)) && p != m)
 		return p;
 	if (m->references)
 		for (guint i = m->references->len; i-- > 0;)
-			if ((p = g_hash_table_lookup(a->known,
-						     m->references->pdata[i])) &&
+			if ((p = g_hash_table_lookup(
+				     a->known, m->references->pdata[i])) &&
 			    p != m)
 				return p;
 	return NULL;
@@ -133,8 +132,8 @@ static GPtrArray *ancestors(struct assembler *a, const struct series_message *m)
 {
 	GPtrArray *ids = g_ptr_array_new();
 	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
-	g_autoptr(GHashTable) walked =
-		g_hash_table_new(g_direct_hash, g_direct_equal);
+	g_autoptr(GHashTable)
+		walked = g_hash_table_new(g_direct_hash, g_direct_equal);
 	const struct series_message *cur = m;
 
 	g_hash_table_add(seen, m->message_id);
@@ -175,7 +174,7 @@ static struct series_message *patch_at(const struct series *s, guint index)
 
 static const struct series_message *first_member(const struct series *s)
 {
-	return s->cover ? s->cover :
+	return s->cover	       ? s->cover :
 	       s->patches->len ? s->patches->pdata[0] :
 				 NULL;
 }
@@ -243,8 +242,7 @@ static void series_add(struct assembler *a, struct series *s,
 	g_hash_table_insert(a->out->by_message, m->message_id, s);
 }
 
-static struct series *series_new(struct assembler *a,
-				 struct series_message *m)
+static struct series *series_new(struct assembler *a, struct series_message *m)
 {
 	struct series *s = g_new0(struct series, 1);
 	GPtrArray *list;
@@ -324,8 +322,8 @@ static void place(struct assembler *a, struct series_message *m)
 	}
 	/* siblings replying to the same message we do not have (a cover
 	 * letter from an earlier archive, a bug report) join this series */
-	if (m->in_reply_to && !g_hash_table_lookup(a->out->by_message,
-						   m->in_reply_to))
+	if (m->in_reply_to &&
+	    !g_hash_table_lookup(a->out->by_message, m->in_reply_to))
 		g_hash_table_insert(a->phantom, m->in_reply_to, s);
 }
 
@@ -352,9 +350,8 @@ static GArray *processing_order(struct assembler *a, GPtrArray *messages)
 {
 	GArray *order = g_array_sized_new(FALSE, FALSE, sizeof(struct order),
 					  messages->len);
-	g_autoptr(GHashTable) done =
-		g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
-				      g_free);
+	g_autoptr(GHashTable) done = g_hash_table_new_full(
+		g_direct_hash, g_direct_equal, NULL, g_free);
 
 	for (guint i = 0; i < messages->len; i++) {
 		struct series_message *m = messages->pdata[i];
@@ -384,10 +381,9 @@ static GArray *processing_order(struct assembler *a, GPtrArray *messages)
 		}
 	}
 	for (guint i = 0; i < messages->len; i++)
-		g_array_append_vals(order,
-				    g_hash_table_lookup(done,
-							messages->pdata[i]),
-				    1);
+		g_array_append_vals(
+			order, g_hash_table_lookup(done, messages->pdata[i]),
+			1);
 	g_array_sort(order, order_cmp);
 	return order;
 }
@@ -484,11 +480,11 @@ static void finish(struct assembler *a)
 			s->supersedes = old;
 			/* one patch rerolled in reply to its old self */
 			if (!s->cover && !s->complete && anchor &&
-			    anchor->kind == CLASSIFY_PATCH &&
-			    s->patches->len && s->total == old->total &&
-			    anchor->index ==
-				    ((struct series_message *)s->patches->pdata[0])
-					    ->index) {
+			    anchor->kind == CLASSIFY_PATCH && s->patches->len &&
+			    s->total == old->total &&
+			    anchor->index == ((struct series_message *)
+						      s->patches->pdata[0])
+						     ->index) {
 				s->partial_of = old;
 				s->complete = covers_all(s, old);
 			}
@@ -526,9 +522,8 @@ struct series_assembly *series_assemble(GPtrArray *messages,
 	a.known = g_hash_table_new(g_str_hash, g_str_equal);
 	a.phantom = g_hash_table_new(g_str_hash, g_str_equal);
 	a.anchor = g_hash_table_new(g_direct_hash, g_direct_equal);
-	a.by_author = g_hash_table_new_full(
-		g_str_hash, g_str_equal, NULL,
-		(GDestroyNotify)g_ptr_array_unref);
+	a.by_author = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+					    (GDestroyNotify)g_ptr_array_unref);
 	for (guint i = 0; i < messages->len; i++) {
 		struct series_message *m = messages->pdata[i];
 

@@ -26,22 +26,22 @@
 /* What the assembler needs to know of one stored message. */
 struct series_message {
 	char *message_id;
-	char *in_reply_to;	/* nearest parent, or NULL */
-	GPtrArray *references;	/* char *, oldest first, may be NULL */
+	char *in_reply_to; /* nearest parent, or NULL */
+	GPtrArray *references; /* char *, oldest first, may be NULL */
 	char *from_email;
-	char *author;		/* "Name <email>" */
-	gint64 date;		/* Date header */
-	gint64 received;	/* when the store got it */
+	char *author; /* "Name <email>" */
+	gint64 date; /* Date header */
+	gint64 received; /* when the store got it */
 	enum classify_kind kind;
 	gboolean has_version;
 	guint version, version_minor;
 	gboolean has_index;
 	guint index, total;
 	gboolean rfc;
-	char *subject;		/* cleaned */
-	char *base_commit;	/* or NULL */
-	char *change_id;	/* or NULL */
-	guint64 seq;		/* arrival order in the store */
+	char *subject; /* cleaned */
+	char *base_commit; /* or NULL */
+	char *change_id; /* or NULL */
+	guint64 seq; /* arrival order in the store */
 };
 
 struct series_message *series_message_new(void);
@@ -64,39 +64,42 @@ enum series_state {
 const char *series_state_name(enum series_state state);
 
 struct series {
-	guint number;		   /* position in the assembly's array */
+	guint number; /* position in the assembly's array */
 	struct series_message *cover; /* or NULL; not owned */
-	GPtrArray *patches;	   /* struct series_message *, by index; not
+	GPtrArray *patches; /* struct series_message *, by index; not
 				      owned */
 	guint version, version_minor;
 	gboolean rfc;
 	guint total;
-	gboolean complete;	   /* patches 1..total all present (extra
+	gboolean complete; /* patches 1..total all present (extra
 				      ones allowed), or with partial_of */
-	gboolean expired;	   /* incomplete for longer than the timeout */
+	gboolean expired; /* incomplete for longer than the timeout */
 	enum series_state state;
 	struct series *supersedes; /* or NULL */
 	struct series *superseded_by; /* or NULL */
 	struct series *partial_of; /* a partial reroll of that series */
 	gint64 first_date, last_activity;
-	gboolean unthreaded;	   /* started by a message without threading */
+	gboolean unthreaded; /* started by a message without threading */
 	/* private to the assembler */
 	struct series *reply_to;
 };
 
 struct series_options {
-	gint64 now;		   /* Unix time the timeout counts to */
+	gint64 now; /* Unix time the timeout counts to */
 	gint64 incomplete_timeout; /* seconds; default 6 h */
-	gint64 group_window;	   /* seconds, for unthreaded patches: 12 h */
-	gint64 version_window;	   /* seconds, an unversioned patch joins a
+	gint64 group_window; /* seconds, for unthreaded patches: 12 h */
+	gint64 version_window; /* seconds, an unversioned patch joins a
 				      versioned series sent within: 1 h */
 };
 
-#define SERIES_OPTIONS_INIT { 0, 6 * 3600, 12 * 3600, 3600 }
+#define SERIES_OPTIONS_INIT                  \
+	{                                    \
+		0, 6 * 3600, 12 * 3600, 3600 \
+	}
 
 struct series_assembly {
-	GPtrArray *series;	   /* struct series *, owned, by first date */
-	GHashTable *by_message;	   /* Message-ID -> struct series *, for
+	GPtrArray *series; /* struct series *, owned, by first date */
+	GHashTable *by_message; /* Message-ID -> struct series *, for
 				      every cover and patch */
 };
 

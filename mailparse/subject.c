@@ -129,7 +129,7 @@ static gsize reply_prefix(const char *s, gboolean *reply)
 		const char *word;
 		gboolean reply;
 	} prefixes[] = {
-		{ "re:", TRUE },   { "aw:", TRUE },  { "sv:", TRUE },
+		{ "re:", TRUE },   { "aw:", TRUE },   { "sv:", TRUE },
 		{ "antw:", TRUE }, { "fwd:", FALSE }, { "fw:", FALSE },
 	};
 

@@ -10,24 +10,27 @@
 #include <glib.h>
 
 struct subject_tags {
-	gboolean reply;		 /* "Re:" (or "Aw:", "Fwd:") in front */
-	gboolean patch;		 /* a PATCH word */
+	gboolean reply; /* "Re:" (or "Aw:", "Fwd:") in front */
+	gboolean patch; /* a PATCH word */
 	gboolean rfc;
 	gboolean resend;
-	gboolean pull;		 /* "GIT PULL" or "PULL" */
-	gboolean has_version;	 /* a version was written ("v2") */
-	guint version;		 /* 1 unless written */
-	guint version_minor;	 /* 1 for "v2.1", else 0 */
-	gboolean has_index;	 /* "N/M" or "N of M" was written */
-	guint index;		 /* 0 for a cover letter */
-	guint total;		 /* 1 unless written */
-	char *topic;		 /* other words, space separated, or NULL */
-	char *prefixes;		 /* every bracket, as written, or NULL */
-	char *clean;		 /* the subject without "Re:" and brackets */
+	gboolean pull; /* "GIT PULL" or "PULL" */
+	gboolean has_version; /* a version was written ("v2") */
+	guint version; /* 1 unless written */
+	guint version_minor; /* 1 for "v2.1", else 0 */
+	gboolean has_index; /* "N/M" or "N of M" was written */
+	guint index; /* 0 for a cover letter */
+	guint total; /* 1 unless written */
+	char *topic; /* other words, space separated, or NULL */
+	char *prefixes; /* every bracket, as written, or NULL */
+	char *clean; /* the subject without "Re:" and brackets */
 };
 
-#define SUBJECT_TAGS_INIT { FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, 1, 0, \
-			    FALSE, 0, 1, NULL, NULL, NULL }
+#define SUBJECT_TAGS_INIT                                                    \
+	{                                                                    \
+		FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, 1, 0, FALSE, 0, 1, \
+			NULL, NULL, NULL                                     \
+	}
 
 /* Parse @subject (already RFC 2047 decoded; NULL is an empty subject) into
  * @out, which the caller clears with subject_tags_clear().  A subject

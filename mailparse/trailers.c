@@ -19,11 +19,16 @@ static const struct {
 	const char *name;
 	enum value_form form;
 } known[] = {
-	{ "Fixes", COMMIT },	     { "Reported-by", PERSON },
-	{ "Suggested-by", PERSON },  { "Co-developed-by", PERSON },
-	{ "Signed-off-by", PERSON }, { "Acked-by", PERSON },
-	{ "Reviewed-by", PERSON },   { "Tested-by", PERSON },
-	{ "Link", URL },	     { "Closes", URL },
+	{ "Fixes", COMMIT },
+	{ "Reported-by", PERSON },
+	{ "Suggested-by", PERSON },
+	{ "Co-developed-by", PERSON },
+	{ "Signed-off-by", PERSON },
+	{ "Acked-by", PERSON },
+	{ "Reviewed-by", PERSON },
+	{ "Tested-by", PERSON },
+	{ "Link", URL },
+	{ "Closes", URL },
 };
 
 static gboolean value_fits(const char *value, enum value_form form)
@@ -100,7 +105,8 @@ void trailers_info_parse(struct trailers_info *out, const char *text)
 	g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
 
 	if (!out->prerequisite_patch_ids)
-		out->prerequisite_patch_ids = g_ptr_array_new_with_free_func(g_free);
+		out->prerequisite_patch_ids =
+			g_ptr_array_new_with_free_func(g_free);
 	if (!out->prerequisite_message_ids)
 		out->prerequisite_message_ids =
 			g_ptr_array_new_with_free_func(g_free);

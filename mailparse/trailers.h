@@ -7,7 +7,7 @@
 #include <glib.h>
 
 struct trailer {
-	char *name;  /* canonical spelling: "Reviewed-by" */
+	char *name; /* canonical spelling: "Reviewed-by" */
 	char *value; /* as written, trimmed */
 };
 
@@ -27,7 +27,7 @@ struct trailers_info {
 	char *change_id;
 	char *supersedes;
 	char *based_on;
-	GPtrArray *prerequisite_patch_ids;   /* char * */
+	GPtrArray *prerequisite_patch_ids; /* char * */
 	GPtrArray *prerequisite_message_ids; /* char *, without brackets */
 };
 

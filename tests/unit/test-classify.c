@@ -23,8 +23,9 @@ static enum classify_kind kind_of(const char *text)
 
 static void test_kinds(void)
 {
-	g_assert_cmpint(kind_of("From: a@x\nSubject: [PATCH 1/2] x\n\nmsg\n---\n" DIFF),
-			==, CLASSIFY_PATCH);
+	g_assert_cmpint(
+		kind_of("From: a@x\nSubject: [PATCH 1/2] x\n\nmsg\n---\n" DIFF),
+		==, CLASSIFY_PATCH);
 	g_assert_cmpint(kind_of("From: a@x\nSubject: [PATCH 0/2] x\n\ncover\n"),
 			==, CLASSIFY_COVER);
 	g_assert_cmpint(kind_of("From: a@x\nSubject: Re: [PATCH 1/2] x\n"
@@ -37,8 +38,9 @@ static void test_kinds(void)
 				"git://git.kernel.org/pub/x.git tags/t\n\n"
 				"for you to fetch changes\n"),
 			==, CLASSIFY_PULL);
-	g_assert_cmpint(kind_of("From: lkp@intel.com\nSubject: Re: [PATCH] x\n\nbuild\n"),
-			==, CLASSIFY_BOT);
+	g_assert_cmpint(
+		kind_of("From: lkp@intel.com\nSubject: Re: [PATCH] x\n\nbuild\n"),
+		==, CLASSIFY_BOT);
 	g_assert_cmpint(kind_of("From: a@x\nAuto-Submitted: auto-generated\n"
 				"Subject: report\n\nx\n"),
 			==, CLASSIFY_BOT);
@@ -49,7 +51,8 @@ static void test_kinds(void)
 static void test_quoted_diff(void)
 {
 	g_assert_false(classify_has_diff("> diff --git a/f b/f\n> --- a/f\n"));
-	g_assert_true(classify_has_diff("Index: f\n====\n--- f\n+++ f\n@@ -1 +1 @@\n"));
+	g_assert_true(classify_has_diff(
+		"Index: f\n====\n--- f\n+++ f\n@@ -1 +1 @@\n"));
 }
 
 int main(int argc, char **argv)

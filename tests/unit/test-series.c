@@ -28,8 +28,8 @@ static struct series_message *msg(GPtrArray *all, const char *id,
 
 static void test_partition(void)
 {
-	g_autoptr(GPtrArray) all =
-		g_ptr_array_new_with_free_func((GDestroyNotify)series_message_free);
+	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)series_message_free);
 	struct series_options opts = SERIES_OPTIONS_INIT;
 	g_autoptr(series_assembly) a = NULL;
 	struct series *s1, *s2;

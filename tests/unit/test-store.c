@@ -22,8 +22,8 @@ static void test_idempotent(void)
 		gboolean added;
 
 		g_assert_no_error(error);
-		g_assert_true(store_add_message(st, msg, info, "t", &added,
-						&error));
+		g_assert_true(
+			store_add_message(st, msg, info, "t", &added, &error));
 		g_assert_no_error(error);
 		g_assert_cmpint(added, ==, round == 0);
 		g_assert_true(store_count(st, &n, &r, &error));
