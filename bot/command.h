@@ -21,6 +21,8 @@ struct armbot_command {
 };
 
 int cmd_tree(struct armbot_context *ctx, int argc, char **argv);
+int cmd_ingest(struct armbot_context *ctx, int argc, char **argv);
+int cmd_series(struct armbot_context *ctx, int argc, char **argv);
 
 /* Parse @argv with @options for command @name; on a usage error print it
  * with the command's help hint and return FALSE.  Shared by every cmd-*.c so

@@ -12,6 +12,8 @@ static const struct armbot_command commands[] = {
 	{ "mailinfo", cmd_mailinfo, "split a mail as git mailinfo does" },
 	{ "tree", cmd_tree, "kernel trees: import, add, update, list, checkout" },
 	{ "dirstat", cmd_dirstat, "git's --dirstat, signed, and the arch/arm verdict" },
+	{ "ingest", cmd_ingest, "read mailboxes into the store, assemble series" },
+	{ "series", cmd_series, "list series, or print one as an mbox for git am" },
 	{ NULL, NULL, NULL }
 };
 
