@@ -29,6 +29,7 @@ WARNINGS = -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Wno-format-nonliteral -Wvla
 BASE_CFLAGS = -std=gnu11 -O2 -g $(WARNINGS) -I. $(PKG_CFLAGS) \
 	-DARMBOT_VERSION='"$(VERSION)"' -DG_LOG_DOMAIN='"armbot"' \
+	-DARMBOT_SOURCE_DIR='"$(CURDIR)"' \
 	-DGLIB_VERSION_MIN_REQUIRED=GLIB_VERSION_2_74
 ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined

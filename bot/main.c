@@ -8,6 +8,7 @@
 #include "bot/datadir.h"
 
 static const struct armbot_command commands[] = {
+	{ "boot", cmd_boot, "build a tree, boot it in QEMU, run the runtime-PM KUnit suite" },
 	{ NULL, NULL, NULL }
 };
 
