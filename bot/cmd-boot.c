@@ -217,8 +217,12 @@ static gboolean print_boot(const char *label, struct boot_run *run,
 		why = "no userspace";
 	else
 		why = "init did not finish";
-	printf("%sboot failed: %s (qemu %s after %.1f s)\n", label, why,
-	       vm->how, vm->seconds);
+	if (vm->timed_out)
+		printf("%sboot failed: %s after %.1f s\n", label, why,
+		       vm->seconds);
+	else
+		printf("%sboot failed: %s (qemu %s after %.1f s)\n", label, why,
+		       vm->how, vm->seconds);
 	if (verbose) {
 		g_autofree char *tail =
 			runner_tail_lines(vm->console->str, CONSOLE_TAIL);
@@ -257,6 +261,7 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	g_auto(GStrv) patches = NULL;
 	gint timeout_s = 60, jobs = 0;
 	gboolean no_base = FALSE;
+	g_autofree char *save_console = NULL;
 	GOptionEntry options[] = {
 		{ "source", 0, 0, G_OPTION_ARG_FILENAME, &source,
 		  "the kernel tree to build (a source directory)", "DIR" },
@@ -268,6 +273,8 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 		  "parallel make jobs (default: the number of cores)", "N" },
 		{ "no-base", 0, 0, G_OPTION_ARG_NONE, &no_base,
 		  "do not boot the tree without the patches to compare", NULL },
+		{ "console", 0, 0, G_OPTION_ARG_FILENAME, &save_console,
+		  "save the console of the (patched) boot here", "FILE" },
 		{ "config", 0, 0, G_OPTION_ARG_FILENAME, &config,
 		  "config fragment (default qemu/virt.config)", "FILE" },
 		{ "rpm-test", 0, 0, G_OPTION_ARG_FILENAME, &rpm_test,
@@ -411,11 +418,18 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	}
 	printf("built in %.1f s + module %.1f s\n", run.build.seconds,
 	       run.module_seconds);
+	if (save_console &&
+	    !g_file_set_contents(save_console, run.vm.console->str,
+				 run.vm.console->len, &error))
+		goto error;
 	if (!print_boot("", &run, TRUE))
 		status = BOOT_REGRESSION;
 
 	ktap_compare(have_base ? base.ktap : NULL, run.ktap, &diff);
-	if (have_base) {
+	if (!run.ktap->cases->len) {
+		printf("kunit: no results\n");
+		status = BOOT_REGRESSION;
+	} else if (have_base) {
 		printf("kunit: %u passed, %u new failures, %u fixed, "
 		       "%u still failing, %u skipped, %u not run\n",
 		       diff.passed->len, diff.new_failures->len,
@@ -434,10 +448,6 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 		print_cases("failed", diff.new_failures, TRUE);
 		if (ktap_has_failures(run.ktap))
 			status = BOOT_REGRESSION;
-	}
-	if (!run.ktap->cases->len) {
-		printf("kunit: no results\n");
-		status = BOOT_REGRESSION;
 	}
 	ktap_diff_clear(&diff);
 	goto out;

@@ -383,14 +383,28 @@ static void rpm_test_exit(struct kunit *test)
 /* a bus device with all layers but the class (see rpm_test_new_dev_in) */
 #define ALL_LAYERS (RPM_TEST_DOMAIN | RPM_TEST_TYPE | RPM_TEST_BUS_PM)
 
+static const char *const rpm_test_layer_names[RPM_L_COUNT] = {
+	"domain", "type", "class", "bus", "driver"
+};
+
+static const char *const rpm_test_cb_names[RPM_CB_COUNT] = {
+	"runtime_suspend", "runtime_resume", "runtime_idle"
+};
+
+/* Only @layer's @cb ran, @n times; every other layer's @cb never. */
 static void expect_only(struct kunit *test, struct device *dev, int layer,
 			int cb, int n)
 {
 	int l;
 
-	for (l = 0; l < RPM_L_COUNT; l++)
-		KUNIT_EXPECT_EQ_MSG(test, counts(dev)->n[l][cb],
-				    l == layer ? n : 0, "layer %d", l);
+	for (l = 0; l < RPM_L_COUNT; l++) {
+		int want = l == layer ? n : 0;
+
+		KUNIT_EXPECT_EQ_MSG(test, counts(dev)->n[l][cb], want,
+				    "calls of the %s's %s",
+				    rpm_test_layer_names[l],
+				    rpm_test_cb_names[cb]);
+	}
 }
 
 static void rpm_test_domain_resume(struct kunit *test)

@@ -93,6 +93,35 @@ static void test_real_oops_hang(void)
 	g_assert_cmpint(s->status, ==, KTAP_CRASHED);
 }
 
+/* The kernel with the bus's callbacks winning over the PM domain's: six
+ * cases fail, each with KUnit's expectation messages as diagnostics. */
+static void test_real_failures(void)
+{
+	g_autofree char *text = fixture("precedence.log");
+	g_autoptr(ktap_report) r = ktap_parse(text);
+	const struct ktap_case *c;
+
+	g_assert_false(r->crashed);
+	g_assert_cmpuint(r->cases->len, ==, 40);
+	g_assert_cmpuint(ktap_count(r, KTAP_FAIL), ==, 6);
+	g_assert_cmpuint(ktap_count(r, KTAP_PASS), ==, 34);
+	c = ktap_find(r, "rpm_domain", "rpm_test_domain_resume");
+	g_assert_nonnull(c);
+	g_assert_cmpint(c->status, ==, KTAP_FAIL);
+	g_assert_true(
+		diagnostics_contain(c, "calls of the domain's runtime_resume"));
+	g_assert_true(diagnostics_contain(
+		c, "# rpm_test_domain_resume: EXPECTATION FAILED at"));
+	assert_case(r, "rpm_platform", "rpm_test_platform_domain", KTAP_FAIL);
+	assert_case(r, "rpm_genpd", "rpm_test_genpd_power_on", KTAP_PASS);
+	c = ktap_find(r, "rpm_genpd", "rpm_test_genpd_power_on");
+	g_assert_cmpuint(c->diagnostics->len, ==, 0);
+	g_assert_cmpint(((struct ktap_suite *)r->suites->pdata[0])->status, ==,
+			KTAP_FAIL);
+	g_assert_cmpint(((struct ktap_suite *)r->suites->pdata[3])->status, ==,
+			KTAP_PASS);
+}
+
 /* A failed expectation as KUnit 6.1 prints it: the "#" line and its
  * continuation lines belong to the case. */
 static void test_failure_diagnostics(void)
@@ -216,6 +245,7 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/ktap/real-pass", test_real_pass);
 	g_test_add_func("/ktap/real-oops-hang", test_real_oops_hang);
+	g_test_add_func("/ktap/real-failures", test_real_failures);
 	g_test_add_func("/ktap/failure-diagnostics", test_failure_diagnostics);
 	g_test_add_func("/ktap/spec-shapes", test_spec_shapes);
 	g_test_add_func("/ktap/crash-mid-suite", test_crash_mid_suite);
