@@ -1,6 +1,6 @@
-/* The bubblewrap sandbox.  bwrap reports on --json-status-fd once the
- * sandboxed program has started ("child-pid"); a run without that report
- * failed to set up and is an error, never a result. */
+/* The bubblewrap sandbox.  bwrap reports on --json-status-fd how the
+ * sandboxed program ended ("exit-code"); a run without that report failed
+ * to set up (or to exec) and is an error, never a result. */
 #include "kernel/sandbox.h"
 
 #include <errno.h>
@@ -114,7 +114,11 @@ gboolean sandbox_run(struct sandbox *sb, const char *const *argv,
 	close(status_pipe[0]);
 	if (!ran)
 		return FALSE;
-	if (!strstr(status, "\"child-pid\"")) {
+	/* bwrap reports "exit-code" when the program it exec'd exits; a
+	 * failed setup or exec ends with none.  A run we killed (timeout)
+	 * has none either, but it got as far as "child-pid". */
+	if (!strstr(status, "\"exit-code\"") &&
+	    !(strstr(status, "\"child-pid\"") && !out->exited)) {
 		g_autofree char *how = runner_result_describe(out);
 
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
