@@ -9,7 +9,8 @@ DEBIAN_PACKAGES = \
 	libglib2.0-dev libetpan-dev libgit2-dev libcurl4-gnutls-dev \
 	libsqlite3-dev libsoup-3.0-dev libarchive-dev \
 	clang libclang-rt-14-dev \
-	sparse ccache bubblewrap gcc-arm-linux-gnueabihf qemu-system-arm \
+	sparse ccache bubblewrap gcc-arm-linux-gnueabihf libc6-dev-armhf-cross \
+	qemu-system-arm \
 	bc bison flex libssl-dev libelf-dev cpio kmod \
 	linux-source-6.1
 
