@@ -342,6 +342,8 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	vm_sandbox = sandbox_new(&error);
 	if (!vm_sandbox)
 		goto error;
+	/* qemu reads the image and the initramfs from the build dir */
+	sandbox_add_readonly(vm_sandbox, kb->build_dir);
 	bc.kb = kb;
 	bc.vm_sandbox = vm_sandbox;
 	bc.rpm_test_dir = rpm_test;

@@ -45,6 +45,7 @@ struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
 	kb->sandbox = sandbox_new(error);
 	if (!kb->sandbox)
 		return NULL;
+	sandbox_add_readonly(kb->sandbox, kb->src_dir);
 	sandbox_add_writable(kb->sandbox, kb->build_dir);
 	if (kb->ccache_dir)
 		sandbox_add_writable(kb->sandbox, kb->ccache_dir);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 struct sandbox {
+	GPtrArray *readonly;
 	GPtrArray *writable;
 };
 
@@ -53,6 +54,12 @@ static GPtrArray *bwrap_argv(struct sandbox *sb, const char *cwd)
 
 	for (guint i = 0; i < G_N_ELEMENTS(fixed); i++)
 		g_ptr_array_add(a, g_strdup(fixed[i]));
+	/* after --tmpfs /tmp, so that directories under /tmp show through */
+	for (guint i = 0; sb && i < sb->readonly->len; i++) {
+		g_ptr_array_add(a, g_strdup("--ro-bind"));
+		g_ptr_array_add(a, g_strdup(sb->readonly->pdata[i]));
+		g_ptr_array_add(a, g_strdup(sb->readonly->pdata[i]));
+	}
 	for (guint i = 0; sb && i < sb->writable->len; i++) {
 		g_ptr_array_add(a, g_strdup("--bind"));
 		g_ptr_array_add(a, g_strdup(sb->writable->pdata[i]));
@@ -141,6 +148,7 @@ struct sandbox *sandbox_new(GError **error)
 	g_auto(GStrv) env = runner_env_new(NULL);
 
 	sb->writable = g_ptr_array_new_with_free_func(g_free);
+	sb->readonly = g_ptr_array_new_with_free_func(g_free);
 	o.env = (const char *const *)env;
 	o.timeout_ms = 30000;
 	if (!sandbox_run(sb, probe, &o, &r, error)) {
@@ -164,10 +172,16 @@ void sandbox_add_writable(struct sandbox *sb, const char *dir)
 	g_ptr_array_add(sb->writable, g_strdup(dir));
 }
 
+void sandbox_add_readonly(struct sandbox *sb, const char *dir)
+{
+	g_ptr_array_add(sb->readonly, g_strdup(dir));
+}
+
 void sandbox_free(struct sandbox *sb)
 {
 	if (!sb)
 		return;
+	g_ptr_array_unref(sb->readonly);
 	g_ptr_array_unref(sb->writable);
 	g_free(sb);
 }

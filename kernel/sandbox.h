@@ -18,6 +18,10 @@ struct sandbox *sandbox_new(GError **error);
 /* Let the sandboxed programs write to @dir (bound at the same path). */
 void sandbox_add_writable(struct sandbox *sb, const char *dir);
 
+/* Make @dir visible read-only even where the sandbox hides the host (its
+ * private /tmp). */
+void sandbox_add_readonly(struct sandbox *sb, const char *dir);
+
 /* runner_run() of @argv inside the sandbox.  @opts->env is the whole
  * environment inside; @opts->cwd must be visible in the sandbox.  FALSE
  * with @error when the program cannot start or the sandbox was not set up

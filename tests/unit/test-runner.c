@@ -171,6 +171,7 @@ static void test_sandbox(void)
 	dir = g_dir_make_tmp("armbot-sandbox-XXXXXX", &error);
 	g_assert_no_error(error);
 	sandbox_add_writable(sb, dir);
+	sandbox_add_readonly(sb, "/usr/share");
 	script = g_strdup_printf(
 		"tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '; "
 		"touch /usr/armbot-sandbox-test 2>/dev/null && echo host-rw || "
