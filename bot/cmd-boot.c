@@ -9,7 +9,10 @@
  * a run was killed in between.  (Named trees and revisions come with the
  * tree model; until then the tree is a source directory.) */
 #include <errno.h>
+#include <fcntl.h>
 #include <gio/gio.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
@@ -175,6 +178,39 @@ static gboolean revert_journal(struct boot_ctx *bc, GError **error)
 	return TRUE;
 }
 
+/* Serialise the runs on one tree, whatever their data dirs: a run applies
+ * its patches to the tree for its build.  The lock is an flock on a file
+ * named after the tree in the temporary directory, released at exit.
+ * Returns the fd to keep, or -1 with @error. */
+static int lock_tree(const char *tree_hash, GError **error)
+{
+	g_autofree char *name =
+		g_strdup_printf("armbot-tree-%.16s.lock", tree_hash);
+	g_autofree char *path = g_build_filename(g_get_tmp_dir(), name, NULL);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno),
+			    "cannot open '%s': %s", path, g_strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		fprintf(stderr, "waiting for another armbot boot on this "
+				"tree\n");
+		while (flock(fd, LOCK_EX) != 0) {
+			if (errno != EINTR) {
+				g_set_error(error, G_IO_ERROR,
+					    g_io_error_from_errno(errno),
+					    "cannot lock '%s': %s", path,
+					    g_strerror(errno));
+				close(fd);
+				return -1;
+			}
+		}
+	}
+	return fd;
+}
+
 static void print_lines(const char *text, const char *indent)
 {
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
@@ -302,6 +338,7 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	struct ktap_diff diff = { 0 };
 	gboolean have_base = FALSE;
 	int status = BOOT_OK;
+	int lock_fd = -1;
 
 	if (!command_parse_options("boot", "[FILE.mbox...]",
 				   "Build a kernel tree with the runtime-PM "
@@ -331,6 +368,9 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	canon = g_canonicalize_filename(source, NULL);
 	hash = g_compute_checksum_for_string(G_CHECKSUM_SHA1, canon, -1);
 	key = g_strdup_printf("src-%.12s", hash);
+	lock_fd = lock_tree(hash, &error);
+	if (lock_fd < 0)
+		goto error;
 	build_dir = kbuild_dir(command_data_dir(ctx), key, BOOT_CONFIG_NAME);
 	cache = cache_dir();
 	ccache = g_build_filename(cache, "ccache", NULL);
@@ -466,5 +506,7 @@ error:
 out:
 	boot_run_clear(&base);
 	boot_run_clear(&run);
+	if (lock_fd >= 0)
+		close(lock_fd);
 	return status;
 }
