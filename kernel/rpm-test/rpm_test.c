@@ -309,7 +309,7 @@ static bool rpm_test_wait_status(struct device *dev, enum rpm_status status)
 	while (READ_ONCE(dev->power.runtime_status) != status) {
 		if (time_after(jiffies, timeout))
 			return false;
-		msleep(5);
+		usleep_range(5000, 10000);
 	}
 	return true;
 }
