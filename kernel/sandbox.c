@@ -1,6 +1,10 @@
 /* The bubblewrap sandbox.  bwrap reports on --json-status-fd how the
  * sandboxed program ended ("exit-code"); a run without that report failed
- * to set up (or to exec) and is an error, never a result. */
+ * to set up (or to exec) and is an error, never a result.
+ *
+ * The runner's timeout kills bwrap's process group; the program itself is
+ * in a session of its own (--new-session) but dies with bwrap: it is
+ * --die-with-parent, and the PID namespace ends with its init. */
 #include "kernel/sandbox.h"
 
 #include <errno.h>
