@@ -6,7 +6,19 @@
 
 make_patch init/main.c 's/(\tdo_sysctl_args\(\);\n)/$1\tpanic("armbot e2e: injected panic");\n/' "$TMP/panic.patch"
 ok $? "make the panicking patch"
-run_boot --no-base --patch "$TMP/panic.patch"
+# as a one-patch mbox, the way a series arrives
+{
+	echo "From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001"
+	echo "From: Test <test@example.org>"
+	echo "Subject: [PATCH] init: panic before running init"
+	echo
+	echo "Injected by armbot's end-to-end tests."
+	echo "---"
+	cat "$TMP/panic.patch"
+	echo "-- "
+	echo "2.39.5"
+} > "$TMP/panic.mbox"
+run_boot --no-base "$TMP/panic.mbox"
 is "$status" 1 "armbot boot exits 1"
 grep -q '^boot failed: kernel panic' "$TMP/out"; ok $? "reported as a kernel panic"
 grep -q '^last 30 console lines:$' "$TMP/out"; ok $? "with the console's tail"
