@@ -343,7 +343,11 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	if (!command_parse_options("boot", "[FILE.mbox...]",
 				   "Build a kernel tree with the runtime-PM "
 				   "KUnit suite, boot it in qemu -M virt and "
-				   "compare its results with the base's.",
+				   "compare its results with the base's.\n"
+				   "Exit status: 0 booted with no new failure, "
+				   "1 a regression (no boot, new failures, "
+				   "a broken build, a patch that does not "
+				   "apply), 2 an error.",
 				   options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (!source) {
