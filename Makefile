@@ -9,7 +9,8 @@ DEBIAN_PACKAGES = \
 	libglib2.0-dev libetpan-dev libgit2-dev libcurl4-gnutls-dev \
 	libsqlite3-dev libsoup-3.0-dev libarchive-dev libdeflate-dev liblzma-dev \
 	clang libclang-rt-14-dev \
-	sparse ccache bubblewrap gcc-arm-linux-gnueabihf qemu-system-arm \
+	sparse ccache bubblewrap gcc-arm-linux-gnueabihf libc6-dev-armhf-cross \
+	qemu-system-arm \
 	bc bison flex libssl-dev libelf-dev cpio kmod \
 	linux-source-6.1
 
@@ -29,6 +30,7 @@ WARNINGS = -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Wno-format-nonliteral -Wvla
 BASE_CFLAGS = -std=gnu11 -O2 -g $(WARNINGS) -I. $(PKG_CFLAGS) \
 	-DARMBOT_VERSION='"$(VERSION)"' -DG_LOG_DOMAIN='"armbot"' \
+	-DARMBOT_SOURCE_DIR='"$(CURDIR)"' \
 	-DGLIB_VERSION_MIN_REQUIRED=GLIB_VERSION_2_74
 ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined

@@ -37,6 +37,8 @@ gboolean command_parse_options(const char *name, const char *parameters,
  * command's options are parsed.  Owned by @ctx. */
 const char *command_data_dir(struct armbot_context *ctx);
 
+int cmd_boot(struct armbot_context *ctx, int argc, char **argv);
+
 /* Set the global --data-dir given before the command name. */
 void command_set_data_dir(const char *dir);
 

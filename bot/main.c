@@ -14,6 +14,7 @@ static const struct armbot_command commands[] = {
 	{ "dirstat", cmd_dirstat, "git's --dirstat, signed, and the arch/arm verdict" },
 	{ "ingest", cmd_ingest, "read mailboxes into the store, assemble series" },
 	{ "series", cmd_series, "list series, or print one as an mbox for git am" },
+	{ "boot", cmd_boot, "build a tree, boot it in QEMU, run the runtime-PM KUnit suite" },
 	{ NULL, NULL, NULL }
 };
 

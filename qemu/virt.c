@@ -1,0 +1,91 @@
+/* qemu-system-arm -M virt: the machine's PSCI powers it off when init
+ * calls reboot(RB_POWER_OFF); with panic=-1 a panicking kernel reboots at
+ * once and -no-reboot turns that into qemu exiting. */
+#include "qemu/virt.h"
+
+#include <string.h>
+
+#define INIT_PREFIX "armbot-init: "
+
+static void scan_console(struct virt_result *out)
+{
+	const char *up =
+		strstr(out->console->str, INIT_PREFIX "userspace up uptime=");
+
+	out->uptime = -1;
+	if (up) {
+		out->userspace = TRUE;
+		out->uptime = g_ascii_strtod(
+			up + strlen(INIT_PREFIX "userspace up uptime="), NULL);
+	}
+	out->init_done = strstr(out->console->str, INIT_PREFIX "done") != NULL;
+	out->panicked =
+		strstr(out->console->str, "Kernel panic - not syncing") != NULL;
+}
+
+gboolean virt_boot(struct sandbox *sb, const struct virt_opts *opts,
+		   struct virt_result *out, GError **error)
+{
+	g_autofree char *mem =
+		g_strdup_printf("%u", opts->mem_mb ? opts->mem_mb : 256);
+	g_autofree char *append =
+		g_strconcat("console=ttyAMA0 panic=-1 kunit.enable=1",
+			    opts->append ? " " : "",
+			    opts->append ? opts->append : "", NULL);
+	const char *argv[] = { "qemu-system-arm",
+			       "-M",
+			       "virt",
+			       "-m",
+			       mem,
+			       "-display",
+			       "none",
+			       "-monitor",
+			       "none",
+			       "-serial",
+			       "stdio",
+			       "-nic",
+			       "none",
+			       "-no-reboot",
+			       "-kernel",
+			       opts->kernel,
+			       "-initrd",
+			       opts->initrd,
+			       "-append",
+			       append,
+			       NULL };
+	g_auto(GStrv) env = runner_env_new(NULL);
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	struct runner_result r;
+
+	memset(out, 0, sizeof(*out));
+	o.env = (const char *const *)env;
+	o.timeout_ms = (opts->timeout_s ? opts->timeout_s : 60) * 1000;
+	o.merge_stderr = TRUE;
+	o.output_cap = 16u << 20;
+	if (!sandbox_run(sb, argv, &o, &r, error)) {
+		g_prefix_error(error, "cannot boot '%s': ", opts->kernel);
+		return FALSE;
+	}
+	out->how = runner_result_describe(&r);
+	out->timed_out = r.timed_out;
+	out->exited_ok = runner_result_ok(&r);
+	out->seconds = r.elapsed_us / 1e6;
+	out->console = g_steal_pointer(&r.output);
+	runner_result_clear(&r);
+	scan_console(out);
+	return TRUE;
+}
+
+gboolean virt_result_ok(const struct virt_result *result)
+{
+	return result->exited_ok && result->userspace && result->init_done &&
+	       !result->panicked;
+}
+
+void virt_result_clear(struct virt_result *result)
+{
+	if (result->console)
+		g_string_free(result->console, TRUE);
+	g_free(result->how);
+	memset(result, 0, sizeof(*result));
+}

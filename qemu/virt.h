@@ -1,0 +1,39 @@
+/* Booting a test kernel with `qemu-system-arm -M virt`: no network, the
+ * PL011 console captured, a timeout, inside the sandbox. */
+#pragma once
+
+#include <glib.h>
+
+#include "kernel/sandbox.h"
+
+struct virt_opts {
+	const char *kernel; /* zImage */
+	const char *initrd; /* cpio archive */
+	const char *append; /* extra kernel command line, may be NULL */
+	guint timeout_s; /* 0: 60 */
+	guint mem_mb; /* 0: 256 */
+};
+
+/* What the boot did, read from the console: an outcome. */
+struct virt_result {
+	GString *console;
+	char *how; /* how qemu ended ("exit status 0", ...) */
+	gboolean timed_out;
+	gboolean exited_ok; /* qemu exited 0 by itself */
+	double seconds; /* wall clock of the whole run */
+	gboolean userspace; /* init printed its first line */
+	double uptime; /* kernel uptime when init started; -1 */
+	gboolean init_done; /* init finished its work */
+	gboolean panicked; /* "Kernel panic - not syncing" seen */
+};
+
+/* Boot and wait for the machine to power off, panic (panic=-1 and
+ * -no-reboot make qemu exit) or time out.  FALSE with @error only when
+ * qemu cannot be started. */
+gboolean virt_boot(struct sandbox *sb, const struct virt_opts *opts,
+		   struct virt_result *out, GError **error);
+
+/* Booted to userspace, init did its work and the machine powered off. */
+gboolean virt_result_ok(const struct virt_result *result);
+
+void virt_result_clear(struct virt_result *result);
