@@ -20,9 +20,13 @@ struct armbot_command {
 	const char *summary; /* one line for `armbot help` */
 };
 
-int cmd_tree(struct armbot_context *ctx, int argc, char **argv);
 int cmd_ingest(struct armbot_context *ctx, int argc, char **argv);
 int cmd_series(struct armbot_context *ctx, int argc, char **argv);
+int cmd_mailinfo(struct armbot_context *ctx, int argc, char **argv);
+int cmd_tree(struct armbot_context *ctx, int argc, char **argv);
+int cmd_am(struct armbot_context *ctx, int argc, char **argv);
+int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv);
+int cmd_boot(struct armbot_context *ctx, int argc, char **argv);
 
 /* Parse @argv with @options for command @name; on a usage error print it
  * with the command's help hint and return FALSE.  Shared by every cmd-*.c so
@@ -37,11 +41,6 @@ gboolean command_parse_options(const char *name, const char *parameters,
  * command's options are parsed.  Owned by @ctx. */
 const char *command_data_dir(struct armbot_context *ctx);
 
-int cmd_boot(struct armbot_context *ctx, int argc, char **argv);
-
 /* Set the global --data-dir given before the command name. */
 void command_set_data_dir(const char *dir);
 
-int cmd_am(struct armbot_context *ctx, int argc, char **argv);
-int cmd_mailinfo(struct armbot_context *ctx, int argc, char **argv);
-int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv);

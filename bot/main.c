@@ -8,12 +8,12 @@
 #include "bot/datadir.h"
 
 static const struct armbot_command commands[] = {
-	{ "am", cmd_am, "apply a mailbox of patches as git am, in the object database" },
-	{ "mailinfo", cmd_mailinfo, "split a mail as git mailinfo does" },
-	{ "tree", cmd_tree, "kernel trees: import, add, update, list, checkout" },
-	{ "dirstat", cmd_dirstat, "git's --dirstat, signed, and the arch/arm verdict" },
 	{ "ingest", cmd_ingest, "read mailboxes into the store, assemble series" },
 	{ "series", cmd_series, "list series, or print one as an mbox for git am" },
+	{ "mailinfo", cmd_mailinfo, "split a mail as git mailinfo does" },
+	{ "tree", cmd_tree, "kernel trees: import, add, update, list, checkout" },
+	{ "am", cmd_am, "apply a mailbox of patches as git am, in the object database" },
+	{ "dirstat", cmd_dirstat, "git's --dirstat, signed, and the arch/arm verdict" },
 	{ "boot", cmd_boot, "build a tree, boot it in QEMU, run the runtime-PM KUnit suite" },
 	{ NULL, NULL, NULL }
 };
