@@ -5,6 +5,7 @@
 
 #include "bot/command.h"
 #include "kernel/am.h"
+#include "kernel/tree.h"
 
 /* "Name <email>" into its parts; FALSE when malformed */
 static gboolean parse_ident(const char *ident, char **name, char **email)
@@ -76,7 +77,10 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 	struct am_options opts = AM_OPTIONS_INIT;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(am_series) s = NULL;
-	git_repository *repo = NULL;
+	g_autofree char *head_ref = NULL;
+	struct tree *tree = NULL;
+	git_repository *repo = NULL; /* -C: opened here */
+	git_repository *target; /* repo, or the tree's own */
 	const char *head_rev = "HEAD";
 	int status = 1;
 
@@ -89,6 +93,11 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	if (argc != 2) {
 		fprintf(stderr, "error: one mailbox expected\n"
+				"usage: see 'armbot help am'\n");
+		return COMMAND_USAGE_ERROR;
+	}
+	if (repo_path && tree_name) {
+		fprintf(stderr, "error: -C and --tree are exclusive\n"
 				"usage: see 'armbot help am'\n");
 		return COMMAND_USAGE_ERROR;
 	}
@@ -110,19 +119,26 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 	opts.threeway = threeway;
 	opts.keep_cr = keep_cr;
 	git_libgit2_init();
-	if (!repo_path) {
-		(void)ctx;
-		fprintf(stderr, "error: --tree is not available yet; use -C "
-				"REPO\n");
-		goto done;
+	if (repo_path) {
+		if (git_repository_open_ext(&repo, repo_path,
+					    GIT_REPOSITORY_OPEN_NO_SEARCH,
+					    NULL) < 0) {
+			fprintf(stderr,
+				"error: cannot open repository '%s': %s\n",
+				repo_path, git_error_last()->message);
+			goto done;
+		}
+	} else {
+		tree = tree_open_or_default(command_data_dir(ctx), tree_name,
+					    &error);
+		if (!tree) {
+			fprintf(stderr, "error: %s\n", error->message);
+			goto done;
+		}
+		head_rev = head_ref = tree_head_ref(tree);
 	}
-	if (git_repository_open_ext(&repo, repo_path,
-				    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0) {
-		fprintf(stderr, "error: cannot open repository '%s': %s\n",
-			repo_path, git_error_last()->message);
-		goto done;
-	}
-	if (!am_apply_mbox(&s, repo, head_rev, argv[1], &opts, &error)) {
+	target = tree ? tree->repo : repo;
+	if (!am_apply_mbox(&s, target, head_rev, argv[1], &opts, &error)) {
 		fprintf(stderr, "error: %s\n", error->message);
 		goto done;
 	}
@@ -133,7 +149,7 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 		g_autofree char *ref = g_strconcat("refs/heads/", branch, NULL);
 		git_reference *r = NULL;
 
-		if (git_reference_create(&r, repo, ref, &s->head, 1,
+		if (git_reference_create(&r, target, ref, &s->head, 1,
 					 "armbot am") < 0) {
 			fprintf(stderr, "error: cannot update %s: %s\n", ref,
 				git_error_last()->message);
@@ -143,6 +159,7 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 	}
 	status = s->failed ? 1 : 0;
 done:
+	tree_free(tree);
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	return status;

@@ -11,27 +11,8 @@ TARBALL=/usr/src/linux-source-6.1.tar.xz
 [ -r "$TARBALL" ] || skip_all "$TARBALL not installed"
 command -v flock > /dev/null || skip_all "flock not available"
 
-# The oracle repository: the extracted tarball committed by git itself
-# (ignore rules off: the top-level .gitignore ignores everything), made
-# once and cached; the lock keeps parallel test runs from racing.
 D=$ARMBOT_CACHE_DIR/distro-git
-mkdir -p "$ARMBOT_CACHE_DIR"
-exec 9> "$ARMBOT_CACHE_DIR/distro-git.lock"
-flock 9
-if [ ! -f "$D/.armbot-complete" ]; then
-	diag "creating the oracle repository $D (once)"
-	rm -rf "$D"
-	mkdir -p "$D"
-	tar -xJf "$TARBALL" -C "$D" --strip-components=1 &&
-	git -C "$D" init -q -b distro &&
-	git -C "$D" -c core.excludesFile=/dev/null add -A -f . &&
-	GIT_AUTHOR_DATE="2024-01-01 00:00:00 +0000" \
-	GIT_COMMITTER_DATE="2024-01-01 00:00:00 +0000" \
-	git -C "$D" -c user.name=armbot -c user.email=armbot@localhost \
-		commit -q -m "linux-source-6.1" &&
-	touch "$D/.armbot-complete"
-fi
-[ -f "$D/.armbot-complete" ] || { fail "the distro oracle repository"; done_testing; exit 1; }
+am_distro_git "$D" "$TARBALL" || { fail "the distro oracle repository"; done_testing; exit 1; }
 BASE=$(git -C "$D" rev-parse distro)
 
 # git am needs a worktree: the oracle repository's own, reset to the base

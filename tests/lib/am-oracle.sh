@@ -125,3 +125,29 @@ am_compare() {
 		_i=$((_i + 1))
 	done
 }
+
+# am_distro_git DIR TARBALL: the oracle repository of the distro tree, the
+# extracted tarball committed by git itself on branch "distro" (ignore
+# rules off: the top-level .gitignore ignores everything), made once and
+# cached.  Its tree equals armbot's import (tests/e2e/tree-import.t).  The
+# lock on fd 9 is held until the test exits: tests run git am in its
+# worktree, so parallel runs take turns.  Returns non-zero on failure.
+am_distro_git() {
+	mkdir -p "$(dirname "$1")"
+	exec 9> "$1.lock"
+	flock 9
+	if [ ! -f "$1/.armbot-complete" ]; then
+		diag "creating the oracle repository $1 (once)"
+		rm -rf "$1"
+		mkdir -p "$1"
+		tar -xJf "$2" -C "$1" --strip-components=1 &&
+		git -C "$1" init -q -b distro &&
+		git -C "$1" -c core.excludesFile=/dev/null add -A -f . &&
+		GIT_AUTHOR_DATE="2024-01-01 00:00:00 +0000" \
+		GIT_COMMITTER_DATE="2024-01-01 00:00:00 +0000" \
+		git -C "$1" -c user.name=armbot -c user.email=armbot@localhost \
+			commit -q -m "linux-source-6.1" &&
+		touch "$1/.armbot-complete"
+	fi
+	[ -f "$1/.armbot-complete" ]
+}
