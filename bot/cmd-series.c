@@ -96,7 +96,7 @@ static gboolean collect_trailers(struct store *st, const char *message_id,
 
 		if (!raw || !(msg = message_parse(raw, error)))
 			return FALSE;
-		body = message_body_text(msg);
+		body = message_body_text(msg, NULL);
 		found = trailers_parse(body);
 		for (guint j = 0; j < found->len; j++)
 			g_ptr_array_add(out, g_steal_pointer(&found->pdata[j]));

@@ -3,6 +3,8 @@
 #include <libetpan/libetpan.h>
 #include <string.h>
 
+#include "mailparse/mailinfo.h"
+
 G_DEFINE_QUARK(message - error - quark, message_error)
 
 static void header_free(gpointer data)
@@ -347,34 +349,17 @@ const char *message_body(const struct message *msg, gsize *len)
 	return data + msg->body_offset;
 }
 
-char *message_body_text(const struct message *msg)
+char *message_body_text(const struct message *msg, char **patch)
 {
-	const char *cte = message_header(msg, "Content-Transfer-Encoding");
-	const char *type = message_header(msg, "Content-Type");
-	gsize len;
-	const char *body = message_body(msg, &len);
-	int encoding;
-	size_t index = 0, out_len = 0;
-	char *out = NULL;
-	char *text;
+	struct mailinfo_options opts = MAILINFO_OPTIONS_INIT;
+	/* mailinfo_run(), which never fails: a mail git am refuses (a
+	 * header in an unknown charset) still has its text and patch */
+	g_autoptr(mailinfo_result) mi = mailinfo_run(msg->raw, &opts);
 
-	if (!cte || (type && !g_ascii_strncasecmp(type, "multipart/", 10)))
-		goto plain;
-	if (!g_ascii_strcasecmp(cte, "base64"))
-		encoding = MAILMIME_MECHANISM_BASE64;
-	else if (!g_ascii_strcasecmp(cte, "quoted-printable"))
-		encoding = MAILMIME_MECHANISM_QUOTED_PRINTABLE;
-	else
-		goto plain;
-	/* RFC 2045 6: libetpan undoes the encoding */
-	if (mailmime_part_parse(body, len, &index, encoding, &out, &out_len) !=
-	    MAILIMF_NO_ERROR)
-		goto plain;
-	text = g_utf8_make_valid(out, out_len);
-	mmap_string_unref(out);
-	return text;
-plain:
-	return g_utf8_make_valid(body, len);
+	if (patch)
+		*patch = g_utf8_make_valid(mi->patch->str, mi->patch->len);
+	g_string_append_len(mi->msg, mi->patch->str, mi->patch->len);
+	return g_utf8_make_valid(mi->msg->str, mi->msg->len);
 }
 
 char *message_author(const struct message *msg)

@@ -48,11 +48,13 @@ const char *message_header(const struct message *msg, const char *name);
 /* The body, undecoded, and its length.  Owned by @msg. */
 const char *message_body(const struct message *msg, gsize *len);
 
-/* The body with its Content-Transfer-Encoding (base64, quoted-printable)
- * undone, for a single-part message; other bodies as they are.  Until
- * mailparse/mailinfo lands on main this is the text classification and
- * trailers read.  Newly allocated, NUL-terminated. */
-char *message_body_text(const struct message *msg);
+/* The body as git am reads it (git mailinfo, mailparse/mailinfo.h):
+ * transfer encodings undone, text re-coded to UTF-8, MIME parts (a patch
+ * sent as an attachment) taken in order.  Returns the whole text, the
+ * commit message followed by the patch; *@patch (unless NULL) gets the
+ * patch alone, from the line git mailinfo starts it at ("" when none).
+ * Both newly allocated, valid UTF-8. */
+char *message_body_text(const struct message *msg, char **patch);
 
 /* "Name <email>", or the address alone.  Newly allocated. */
 char *message_author(const struct message *msg);

@@ -41,13 +41,15 @@ struct series_message *series_message_from(const struct message *msg,
 	struct series_message *m = series_message_new();
 	struct subject_tags tags = SUBJECT_TAGS_INIT;
 	struct trailers_info info = { 0 };
-	g_autofree char *body = message_body_text(msg);
+	g_autofree char *patch_text = NULL;
+	g_autofree char *body = message_body_text(msg, &patch_text);
 	const char *patch = NULL;
 
 	subject_tags_parse(&tags, msg->subject);
-	/* the diff starts at the first line git apply would take */
-	if (classify_has_diff(body))
-		patch = body;
+	/* a patch is what git mailinfo splits off, when git apply would
+	 * find a diff in it (not only notes after a "---") */
+	if (classify_has_diff(patch_text))
+		patch = patch_text;
 	m->message_id = g_strdup(msg->message_id);
 	m->in_reply_to = g_strdup(msg->in_reply_to);
 	if (msg->references->len)

@@ -8,13 +8,15 @@ static enum classify_kind kind_of(const char *text)
 	g_autoptr(GBytes) raw = g_bytes_new_static(text, strlen(text));
 	g_autoptr(message) msg = message_parse(raw, NULL);
 	struct subject_tags tags = SUBJECT_TAGS_INIT;
-	g_autofree char *body = message_body_text(msg);
+	g_autofree char *patch = NULL;
+	g_autofree char *body = NULL;
 	enum classify_kind k;
 
 	g_assert_nonnull(msg);
+	body = message_body_text(msg, &patch);
 	subject_tags_parse(&tags, msg->subject);
 	k = classify_message(msg, &tags, body,
-			     classify_has_diff(body) ? body : NULL);
+			     classify_has_diff(patch) ? patch : NULL);
 	subject_tags_clear(&tags);
 	return k;
 }
