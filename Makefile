@@ -156,10 +156,23 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h' | grep -v '^kernel/rpm-test/')
 
+# The main job on the embedded defaults: import the distro tree (first time
+# only), then take a series (SERIES=file.mbox, else the demonstration series
+# made from that tree by bot/demo-series.sh), apply it with git am semantics
+# and print the signed dirstat and the arch/arm verdict.
 SERIES ?=
+RUN_DATA_DIR = $(or $(ARMBOT_DATA_DIR),$(or $(XDG_DATA_HOME),$(HOME)/.local/share)/armbot)
+RUN_SERIES = $(or $(SERIES),$(BUILD)/demo-series.mbox)
 run: deps
 	$(MAKE) all
-	./armbot check $(SERIES)
+	./armbot --data-dir "$(RUN_DATA_DIR)" tree import
+	@if [ -z "$(SERIES)" ]; then \
+		bot/demo-series.sh "$(RUN_DATA_DIR)/trees/distro-6.1/repo.git" \
+			$(BUILD)/demo-series.mbox && \
+		echo "demonstration series: $(BUILD)/demo-series.mbox"; fi
+	./armbot --data-dir "$(RUN_DATA_DIR)" am --tree distro-6.1 $(RUN_SERIES)
+	./armbot dirstat --signed --dirstat=lines,cumulative,3 --mbox $(RUN_SERIES)
+	./armbot dirstat --verdict --mbox $(RUN_SERIES)
 
 bench: all
 	@for b in bench/*.sh; do echo "== $$b"; sh $$b || exit 1; done
