@@ -20,10 +20,12 @@ PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 CC ?= cc
-# libetpan's .pc drags in Debian's no-pie link specs: drop them so that
+comma = ,
+# libetpan's .pc drags in Debian's no-pie link specs and -z now (every
+# symbol of every library bound at start-up): drop them so that
 # sanitizer and PIE builds link.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKG_MODULES) 2>/dev/null)
-PKG_LIBS = $(filter-out -specs=%,$(shell pkg-config --libs $(PKG_MODULES) 2>/dev/null))
+PKG_LIBS = -Wl,--as-needed $(filter-out -specs=% -Wl$(comma)-z$(comma)now,$(shell pkg-config --libs $(PKG_MODULES) 2>/dev/null))
 
 WARNINGS = -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Wmissing-prototypes -Wstrict-prototypes -Wshadow -Wformat=2 \
