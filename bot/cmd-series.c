@@ -4,33 +4,10 @@
 #include <string.h>
 
 #include "bot/command.h"
+#include "bot/json.h"
 #include "bot/store.h"
 #include "mailparse/message.h"
 #include "mailparse/trailers.h"
-
-static void json_string(GString *out, const char *s)
-{
-	if (!s) {
-		g_string_append(out, "null");
-		return;
-	}
-	g_string_append_c(out, '"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			g_string_append_printf(out, "\\%c", c);
-		else if (c == '\n')
-			g_string_append(out, "\\n");
-		else if (c == '\t')
-			g_string_append(out, "\\t");
-		else if (c < 0x20)
-			g_string_append_printf(out, "\\u%04x", c);
-		else
-			g_string_append_c(out, c);
-	}
-	g_string_append_c(out, '"');
-}
 
 static void json_id(GString *out, gint64 id)
 {
@@ -44,7 +21,7 @@ static void json_series(GString *out, const struct store_series *s)
 {
 	g_string_append_printf(
 		out, "{\"id\":%" G_GINT64_FORMAT ",\"state\":", s->id);
-	json_string(out, s->state);
+	json_append_string(out, s->state);
 	g_string_append_printf(out, ",\"expired\":%s,\"version\":",
 			       s->expired ? "true" : "false");
 	if (s->version_minor)
@@ -57,19 +34,19 @@ static void json_series(GString *out, const struct store_series *s)
 			       "\"subject\":",
 			       s->total, s->received,
 			       s->rfc ? "true" : "false");
-	json_string(out, s->subject);
+	json_append_string(out, s->subject);
 	g_string_append(out, ",\"author\":");
-	json_string(out, s->author);
+	json_append_string(out, s->author);
 	g_string_append(out, ",\"cover\":");
-	json_string(out, s->cover);
+	json_append_string(out, s->cover);
 	g_string_append(out, ",\"patches\":[");
 	for (guint i = 0; i < s->patches->len; i++) {
 		if (i)
 			g_string_append_c(out, ',');
-		json_string(out, s->patches->pdata[i]);
+		json_append_string(out, s->patches->pdata[i]);
 	}
 	g_string_append(out, "],\"base_commit\":");
-	json_string(out, s->base_commit);
+	json_append_string(out, s->base_commit);
 	g_string_append(out, ",\"supersedes\":");
 	json_id(out, s->supersedes);
 	g_string_append(out, ",\"partial_of\":");

@@ -1,6 +1,7 @@
 /* The arch/arm verdict: Linus' 2011 question, "is this a lot of code
  * removed?", answered in lines per directory. */
 #include "kernel/dirstat-verdict.h"
+#include "bot/json.h"
 
 #include <string.h>
 
@@ -179,14 +180,14 @@ char *dirstat_verdict_to_json(const struct dirstat_verdict *v)
 	g_autofree char *sentence = dirstat_verdict_sentence(v);
 	GString *out = g_string_new("{\"path\":");
 
-	dirstat_json_string(out, v->path);
+	json_append_string(out, v->path);
 	g_string_append_printf(
 		out,
 		",\"verdict\":\"%s\",\"files\":%u,\"added\":%" G_GUINT64_FORMAT
 		",\"removed\":%" G_GUINT64_FORMAT ",\"net\":%" G_GINT64_FORMAT
 		",\"sentence\":",
 		kind_name(v->kind), v->files, v->added, v->deleted, v->net);
-	dirstat_json_string(out, sentence);
+	json_append_string(out, sentence);
 	g_string_append(out, ",\"directories\":[");
 	for (guint i = 0; i < v->dirs->len; i++) {
 		const struct dirstat_verdict_dir *d = v->dirs->pdata[i];
@@ -194,7 +195,7 @@ char *dirstat_verdict_to_json(const struct dirstat_verdict *v)
 		if (i)
 			g_string_append_c(out, ',');
 		g_string_append(out, "{\"path\":");
-		dirstat_json_string(out, d->path);
+		json_append_string(out, d->path);
 		g_string_append_printf(out,
 				       ",\"added\":%" G_GUINT64_FORMAT
 				       ",\"removed\":%" G_GUINT64_FORMAT

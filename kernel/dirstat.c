@@ -1,6 +1,7 @@
 /* git's dirstat (diff.c of git 2.39) and armbot's signed dirstat; see
  * kernel/dirstat.h for the contract and README.md for the definition. */
 #include "kernel/dirstat.h"
+#include "bot/json.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -489,26 +490,6 @@ char *dirstat_report_format(const struct dirstat_report *report)
 	return g_string_free(out, FALSE);
 }
 
-void dirstat_json_string(GString *out, const char *s)
-{
-	g_string_append_c(out, '"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			g_string_append_printf(out, "\\%c", c);
-		else if (c == '\n')
-			g_string_append(out, "\\n");
-		else if (c == '\t')
-			g_string_append(out, "\\t");
-		else if (c < 0x20)
-			g_string_append_printf(out, "\\u%04x", c);
-		else
-			g_string_append_c(out, c);
-	}
-	g_string_append_c(out, '"');
-}
-
 static const char *mode_name(enum dirstat_mode mode)
 {
 	return mode == DIRSTAT_LINES ? "lines" :
@@ -535,7 +516,7 @@ char *dirstat_report_to_json(const struct dirstat_report *report)
 		if (i)
 			g_string_append_c(out, ',');
 		g_string_append(out, "{\"path\":");
-		dirstat_json_string(out, row->dir);
+		json_append_string(out, row->dir);
 		g_string_append_printf(
 			out,
 			",\"value\":%" G_GINT64_FORMAT

@@ -100,5 +100,3 @@ char *dirstat_report_format(const struct dirstat_report *report);
 /* The same as a JSON object, for the store and the web page. */
 char *dirstat_report_to_json(const struct dirstat_report *report);
 
-/* Append @s to @out as a JSON string literal. */
-void dirstat_json_string(GString *out, const char *s);

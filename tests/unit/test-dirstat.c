@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kernel/diffcount.h"
+#include "bot/json.h"
 #include "kernel/diffrename.h"
 #include "kernel/dirstat-verdict.h"
 #include "kernel/dirstat.h"
@@ -261,7 +262,7 @@ static void test_json_string(void)
 {
 	g_autoptr(GString) out = g_string_new(NULL);
 
-	dirstat_json_string(out, "a\"b\\c\n\001");
+	json_append_string(out, "a\"b\\c\n\001");
 	g_assert_cmpstr(out->str, ==, "\"a\\\"b\\\\c\\n\\u0001\"");
 }
 
