@@ -309,7 +309,7 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	g_autofree char *build_dir = NULL;
 	g_autofree char *state_dir = NULL;
 	const char *mbox = NULL;
-	const char *data_dir = command_data_dir(ctx);
+	const char *data_dir;
 	struct am_options am_opts = AM_OPTIONS_INIT;
 	struct boot_run base = { 0 }, run = { 0 };
 	struct boot_ctx bc = { 0 };
@@ -347,6 +347,7 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 		init_src = g_build_filename(source_dir(), "qemu", "initramfs",
 					    "init.c", NULL);
 
+	data_dir = command_data_dir(ctx);
 	git_libgit2_init();
 	tree = tree_open_or_default(data_dir, tree_name, &error);
 	if (!tree)
