@@ -405,8 +405,9 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 			goto error;
 		if (series->base_note)
 			printf("warning: %s\n", series->base_note);
-		printf("base: %s\nseries: %u patches, head %s\n",
-		       git_oid_tostr_s(&series->base), series->patches->len,
+		/* git_oid_tostr_s() has one buffer: one id per call */
+		printf("base: %s\n", git_oid_tostr_s(&series->base));
+		printf("series: %u patches, head %s\n", series->patches->len,
 		       git_oid_tostr_s(&series->head));
 		if (series->failed || !series->patches->len) {
 			if (series->patches->len)
