@@ -20,10 +20,12 @@ PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 CC ?= cc
-# libetpan's .pc drags in Debian's no-pie link specs: drop them so that
+comma = ,
+# libetpan's .pc drags in Debian's no-pie link specs and -z now (every
+# symbol of every library bound at start-up): drop them so that
 # sanitizer and PIE builds link.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKG_MODULES) 2>/dev/null)
-PKG_LIBS = $(filter-out -specs=%,$(shell pkg-config --libs $(PKG_MODULES) 2>/dev/null))
+PKG_LIBS = -Wl,--as-needed $(filter-out -specs=% -Wl$(comma)-z$(comma)now,$(shell pkg-config --libs $(PKG_MODULES) 2>/dev/null))
 
 WARNINGS = -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Wmissing-prototypes -Wstrict-prototypes -Wshadow -Wformat=2 \
@@ -156,10 +158,23 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h' | grep -v '^kernel/rpm-test/')
 
+# The main job on the embedded defaults: import the distro tree (first time
+# only), then take a series (SERIES=file.mbox, else the demonstration series
+# made from that tree by bot/demo-series.sh), apply it with git am semantics
+# and print the signed dirstat and the arch/arm verdict.
 SERIES ?=
+RUN_DATA_DIR = $(or $(ARMBOT_DATA_DIR),$(or $(XDG_DATA_HOME),$(HOME)/.local/share)/armbot)
+RUN_SERIES = $(or $(SERIES),$(BUILD)/demo-series.mbox)
 run: deps
 	$(MAKE) all
-	./armbot check $(SERIES)
+	./armbot --data-dir "$(RUN_DATA_DIR)" tree import
+	@if [ -z "$(SERIES)" ]; then \
+		bot/demo-series.sh "$(RUN_DATA_DIR)/trees/distro-6.1/repo.git" \
+			$(BUILD)/demo-series.mbox && \
+		echo "demonstration series: $(BUILD)/demo-series.mbox"; fi
+	./armbot --data-dir "$(RUN_DATA_DIR)" am --tree distro-6.1 $(RUN_SERIES)
+	./armbot dirstat --signed --dirstat=lines,cumulative,3 --mbox $(RUN_SERIES)
+	./armbot dirstat --verdict --mbox $(RUN_SERIES)
 
 bench: all
 	@for b in bench/*.sh; do echo "== $$b"; sh $$b || exit 1; done

@@ -61,31 +61,6 @@ static gboolean set_policy_explicit(const char *name, const char *value,
 	return TRUE;
 }
 
-static gboolean read_stdin(GBytes **out, GError **error)
-{
-	g_autoptr(GByteArray) buf = g_byte_array_new();
-	guint8 chunk[65536];
-
-	for (;;) {
-		ssize_t n = read(0, chunk, sizeof(chunk));
-
-		if (n == 0)
-			break;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			g_set_error(error, G_FILE_ERROR,
-				    g_file_error_from_errno(errno),
-				    "cannot read standard input: %s",
-				    g_strerror(errno));
-			return FALSE;
-		}
-		g_byte_array_append(buf, chunk, n);
-	}
-	*out = g_byte_array_free_to_bytes(g_steal_pointer(&buf));
-	return TRUE;
-}
-
 /* Write @data to @path as fopen("w") does: in place, so that /dev/null and
  * other special files work as for git. */
 static gboolean write_file(const char *path, const GString *data,
@@ -354,7 +329,7 @@ int cmd_mailinfo(struct armbot_context *ctx, int argc, char **argv)
 	if (each)
 		return run_each(argv[1], argv[2], mboxrd, &opts);
 
-	if (!read_stdin(&raw, &error)) {
+	if (!mailbox_read_stdin(&raw, &error)) {
 		fprintf(stderr, "error: %s\n", error->message);
 		return 1;
 	}

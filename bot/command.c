@@ -28,7 +28,9 @@ gboolean command_parse_options(const char *name, const char *parameters,
 	g_autoptr(GError) error = NULL;
 	g_autofree char *title = g_strdup_printf("armbot %s", name);
 	g_autoptr(GOptionContext) context = g_option_context_new(parameters);
-	GOptionGroup *group = g_option_group_new(name, title, "", NULL, NULL);
+	GOptionGroup *group = g_option_group_new(
+		"global", "Global options (any command):", "Show the global options",
+		NULL, NULL);
 
 	g_option_group_add_entries(group, global);
 	g_option_context_add_group(context, group);

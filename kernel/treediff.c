@@ -1,5 +1,5 @@
-/* Tree-to-tree file pairs for diffcore: libgit2 walks the trees, the
- * pairs keep git's filespec semantics for the rename and dirstat code. */
+/* Tree-to-tree file pairs for diffcore, walked as git's diff_tree() does;
+ * the pairs keep git's filespec semantics for the rename and dirstat code. */
 #include "kernel/treediff.h"
 
 #include <string.h>
@@ -62,43 +62,150 @@ static struct treediff_pair *pair_add(struct treediff *q,
 	return p;
 }
 
+/* git's base_name_compare(): tree entries sort by name, a subtree as if
+ * its name ended in '/'.  Walking both trees in this order yields the pairs
+ * in full-path order, as git's diff_tree() does. */
+static gboolean is_tree(const git_tree_entry *e)
+{
+	return e && git_tree_entry_type(e) == GIT_OBJECT_TREE;
+}
+
+static int entry_compare(const git_tree_entry *a, const git_tree_entry *b)
+{
+	const char *na = git_tree_entry_name(a), *nb = git_tree_entry_name(b);
+	size_t la = strlen(na), lb = strlen(nb), len = MIN(la, lb);
+	int cmp = memcmp(na, nb, len);
+	unsigned char ca, cb;
+
+	if (cmp)
+		return cmp;
+	ca = la > len ? (unsigned char)na[len] : is_tree(a) ? '/' : 0;
+	cb = lb > len ? (unsigned char)nb[len] : is_tree(b) ? '/' : 0;
+	return (int)ca - (int)cb;
+}
+
+static gboolean walk(struct treediff *q, const char *prefix, git_tree *old_tree,
+		     git_tree *new_tree, GError **error);
+
+/* A whole subtree added (@old_side FALSE) or deleted (TRUE). */
+static gboolean walk_one_side(struct treediff *q, const char *path,
+			      const git_tree_entry *e, gboolean old_side,
+			      GError **error)
+{
+	git_object *obj = NULL;
+	gboolean ok;
+
+	if (git_tree_entry_to_object(&obj, q->repo, e) < 0) {
+		const git_error *err = git_error_last();
+
+		g_set_error(error, TREEDIFF_ERROR, 1, "cannot read tree '%s': %s",
+			    path, err ? err->message : "unknown error");
+		return FALSE;
+	}
+	ok = old_side ? walk(q, path, (git_tree *)obj, NULL, error)
+		      : walk(q, path, NULL, (git_tree *)obj, error);
+	git_object_free(obj);
+	return ok;
+}
+
+/* Compare two trees below @prefix, descending only into subtrees whose ids
+ * differ (git's diff_tree(); libgit2's git_diff_tree_to_tree reads every
+ * tree of both sides, 80 ms on the kernel even for identical trees).  A
+ * blob that becomes a symlink or gitlink is one 'T' pair, a blob that
+ * becomes a tree a deletion plus creations, as in git.  No blob is read. */
+static gboolean walk(struct treediff *q, const char *prefix, git_tree *old_tree,
+		     git_tree *new_tree, GError **error)
+{
+	size_t n_old = old_tree ? git_tree_entrycount(old_tree) : 0;
+	size_t n_new = new_tree ? git_tree_entrycount(new_tree) : 0;
+	size_t i = 0, j = 0;
+
+	while (i < n_old || j < n_new) {
+		const git_tree_entry *o =
+			i < n_old ? git_tree_entry_byindex(old_tree, i) : NULL;
+		const git_tree_entry *n =
+			j < n_new ? git_tree_entry_byindex(new_tree, j) : NULL;
+		int cmp = !o ? 1 : !n ? -1 : entry_compare(o, n);
+		const git_tree_entry *e = cmp <= 0 ? o : n;
+		g_autofree char *path =
+			*prefix ? g_strconcat(prefix, "/", git_tree_entry_name(e),
+					      NULL)
+				: g_strdup(git_tree_entry_name(e));
+
+		if (cmp < 0) {
+			i++;
+			if (is_tree(o)) {
+				if (!walk_one_side(q, path, o, TRUE, error))
+					return FALSE;
+			} else {
+				pair_add(q,
+					 treediff_spec_add(q, path,
+							   git_tree_entry_id(o),
+							   git_tree_entry_filemode(o),
+							   TRUE),
+					 treediff_spec_add(q, path, NULL, 0,
+							   FALSE));
+			}
+			continue;
+		}
+		if (cmp > 0) {
+			j++;
+			if (is_tree(n)) {
+				if (!walk_one_side(q, path, n, FALSE, error))
+					return FALSE;
+			} else {
+				pair_add(q,
+					 treediff_spec_add(q, path, NULL, 0,
+							   FALSE),
+					 treediff_spec_add(q, path,
+							   git_tree_entry_id(n),
+							   git_tree_entry_filemode(n),
+							   TRUE));
+			}
+			continue;
+		}
+		i++;
+		j++;
+		if (git_oid_equal(git_tree_entry_id(o), git_tree_entry_id(n)) &&
+		    git_tree_entry_filemode(o) == git_tree_entry_filemode(n))
+			continue;
+		if (is_tree(o)) {
+			git_object *ot = NULL, *nt = NULL;
+			gboolean ok;
+
+			if (git_tree_entry_to_object(&ot, q->repo, o) < 0 ||
+			    git_tree_entry_to_object(&nt, q->repo, n) < 0) {
+				const git_error *err = git_error_last();
+
+				git_object_free(ot);
+				g_set_error(error, TREEDIFF_ERROR, 1,
+					    "cannot read tree '%s': %s", path,
+					    err ? err->message : "unknown error");
+				return FALSE;
+			}
+			ok = walk(q, path, (git_tree *)ot, (git_tree *)nt, error);
+			git_object_free(ot);
+			git_object_free(nt);
+			if (!ok)
+				return FALSE;
+			continue;
+		}
+		pair_add(q,
+			 treediff_spec_add(q, path, git_tree_entry_id(o),
+					   git_tree_entry_filemode(o), TRUE),
+			 treediff_spec_add(q, path, git_tree_entry_id(n),
+					   git_tree_entry_filemode(n), TRUE));
+	}
+	return TRUE;
+}
+
 struct treediff *treediff_new(git_repository *repo, git_tree *old_tree,
 			      git_tree *new_tree, GError **error)
 {
-	git_diff_options opts;
 	g_autoptr(treediff) q = treediff_alloc(repo);
-	git_diff *diff = NULL;
-	size_t n;
 
-	/* a blob that becomes a symlink is one 'T' pair in git, while a
-	 * blob that becomes a tree is a deletion plus creations, as here;
-	 * no blob is read to decide binary-ness at this stage */
-	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-	opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_SKIP_BINARY_CHECK;
-	if (git_diff_tree_to_tree(&diff, repo, old_tree, new_tree, &opts) < 0) {
-		const git_error *e = git_error_last();
-
-		g_set_error(error, TREEDIFF_ERROR, 1, "cannot diff trees: %s",
-			    e ? e->message : "unknown error");
+	if (!walk(q, "", old_tree, new_tree, error))
 		return NULL;
-	}
-	n = git_diff_num_deltas(diff);
-	for (size_t i = 0; i < n; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		gboolean old_valid = d->status != GIT_DELTA_ADDED;
-		gboolean new_valid = d->status != GIT_DELTA_DELETED;
-		const char *path = new_valid ? d->new_file.path :
-					       d->old_file.path;
-
-		pair_add(q,
-			 treediff_spec_add(q, path, &d->old_file.id,
-					   old_valid ? d->old_file.mode : 0,
-					   old_valid),
-			 treediff_spec_add(q, path, &d->new_file.id,
-					   new_valid ? d->new_file.mode : 0,
-					   new_valid));
-	}
-	git_diff_free(diff);
 	return g_steal_pointer(&q);
 }
 

@@ -117,7 +117,7 @@ GPtrArray *mailbox_split_mbox(GBytes *data, gboolean mboxrd, gboolean keep_cr)
 	return out;
 }
 
-static gboolean read_all_stdin(GBytes **out, GError **error)
+gboolean mailbox_read_stdin(GBytes **out, GError **error)
 {
 	g_autoptr(GByteArray) buf = g_byte_array_new();
 	char chunk[65536];
@@ -248,7 +248,7 @@ struct mailbox *mailbox_open(const char *path,
 			return NULL;
 		return g_steal_pointer(&mb);
 	}
-	if (!strcmp(path, "-") ? !read_all_stdin(&data, error) :
+	if (!strcmp(path, "-") ? !mailbox_read_stdin(&data, error) :
 				 !read_file(path, &data, error))
 		return NULL;
 	if (format == MAILBOX_AUTO) {

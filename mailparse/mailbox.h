@@ -55,5 +55,8 @@ GPtrArray *mailbox_split_mbox(GBytes *data, gboolean mboxrd, gboolean keep_cr);
  * as git's is_from_line()? */
 gboolean mailbox_is_from_line(const char *line, gsize len);
 
+/* Read all of standard input, as it is (no splitting, no CR stripping). */
+gboolean mailbox_read_stdin(GBytes **out, GError **error);
+
 void mailbox_free(struct mailbox *mb);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(mailbox, mailbox_free)

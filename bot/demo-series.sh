@@ -1,0 +1,53 @@
+#!/bin/sh
+# Make the demonstration series of `make run` from the distro tree that
+# armbot imported: two patches made with real git format-patch, one removing
+# an ARM board file (arch/arm shrinks), one adding documentation elsewhere.
+# usage: bot/demo-series.sh TREE-REPO OUT.mbox
+set -eu
+repo=$1
+out=$2
+work=$(mktemp -d "${TMPDIR:-/tmp}/armbot-demo.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+git clone -q --shared --no-checkout "$repo" "$work/linux"
+cd "$work/linux"
+git read-tree HEAD
+export GIT_AUTHOR_NAME='Arm Bot Demo' GIT_AUTHOR_EMAIL='demo@armbot.invalid'
+export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+export GIT_AUTHOR_DATE='2026-12-01T12:00:00Z' GIT_COMMITTER_DATE='2026-12-01T12:00:00Z'
+
+# 1: drop the EBSA-285 board file and its PCI glue from mach-footbridge
+mk=arch/arm/mach-footbridge/Makefile
+git show "HEAD:$mk" | sed -e '/ebsa285-pci\.o/d' \
+	-e 's/ebsa285\.o dc21285-timer\.o/dc21285-timer.o/' > "$work/Makefile"
+git update-index --cacheinfo "100644,$(git hash-object -w "$work/Makefile"),$mk"
+git rm -q --cached arch/arm/mach-footbridge/ebsa285.c \
+	arch/arm/mach-footbridge/ebsa285-pci.c
+git commit -q -m 'ARM: footbridge: remove the EBSA-285 board file' -m \
+'The EBSA-285 evaluation board has had no users for years; its board
+file and PCI glue go, the common footbridge code stays.' -m \
+'Signed-off-by: Arm Bot Demo <demo@armbot.invalid>'
+
+# 2: document it outside arch/arm
+doc=Documentation/arm/footbridge-removed.rst
+cat > "$work/doc" <<'DOC'
+.. SPDX-License-Identifier: GPL-2.0
+
+=====================================
+Footbridge boards that were removed
+=====================================
+
+EBSA-285
+   The Intel EBSA-285 evaluation board.  Its board file and PCI glue
+   were removed; the DC21285 support shared with the NetWinder and
+   CATS boards stays in arch/arm/mach-footbridge.
+DOC
+git update-index --add --cacheinfo "100644,$(git hash-object -w "$work/doc"),$doc"
+git commit -q -m 'Documentation: arm: list the removed footbridge boards' -m \
+'Signed-off-by: Arm Bot Demo <demo@armbot.invalid>'
+
+git format-patch -q --cover-letter --thread --stdout \
+	--subject-prefix='PATCH' --base=HEAD~2 HEAD~2 |
+sed -e 's/^Subject: \[PATCH 0\/2\] \*\*\* SUBJECT HERE \*\*\*/Subject: [PATCH 0\/2] ARM: footbridge: remove EBSA-285/' \
+    -e 's/^\*\*\* BLURB HERE \*\*\*/Remove a board file nobody uses, and say so in the documentation./' \
+	> "$out"
