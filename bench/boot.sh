@@ -1,23 +1,23 @@
 #!/bin/sh
 # armbot boot, cold and warm: a cold build of the runtime-PM test kernel
-# (fresh build dir, empty ccache) with its boot and KUnit suite, then a
-# warm rebuild after a one-file ARM change with its boot and suite.  Prints
-# each phase and the ratio to the issue's goals (cold 5 min, warm 20 s).
-# Uses 2 make jobs at nice 10: the machine is shared.
+# from the distro tree (fresh worktree and build dir, empty ccache) with
+# its boot and KUnit suite, then a warm rebuild of a one-file ARM series
+# (applied with am, the worktree checked out at its head) with its boot
+# and suite.  Prints each phase and the ratio to the issue's goals (cold
+# 5 min, warm 20 s).  Uses 2 make jobs at nice 10: the machine is shared.
+# The distro tree is imported once into $ARMBOT_CACHE_DIR/bench-boot/data
+# (not timed); the worktree and build dir are made fresh each run.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 ARMBOT=${ARMBOT:-$TOP/armbot}
 CACHE=${ARMBOT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/armbot}
-TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-SRC=$CACHE/boot/linux-source-6.1
+DATA=$CACHE/bench-boot/data
+REPO=$DATA/trees/distro-6.1/repo.git
 
 [ -x "$ARMBOT" ] || { echo "build armbot first (make)"; exit 1; }
-if [ ! -f "$SRC/Makefile" ]; then
-	mkdir -p "$CACHE/boot/src.tmp"
-	tar -xJf "$TARBALL" -C "$CACHE/boot/src.tmp"
-	mv "$CACHE/boot/src.tmp/linux-source-6.1" "$SRC"
-	rmdir "$CACHE/boot/src.tmp"
-fi
+mkdir -p "$DATA"
+"$ARMBOT" --data-dir "$DATA" tree show > /dev/null
+rm -rf "$DATA/worktrees" "$DATA/kbuild" "$DATA/boot"
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/armbot-bench-boot.XXXXXX")
 trap 'rm -rf "$W"' EXIT
@@ -26,33 +26,37 @@ mkdir -p "$W/cache"
 
 now() { date +%s.%N; }
 phase() {	# phase NAME OUTPUT START END
-	printf '%-34s %7.1f s\n' "$1" "$(echo "$4 - $3" | bc)"
-	sed -n 's/^\(built in\|boot \|kunit: \)/    &/p' "$2"
+	printf '%-40s %7.1f s\n' "$1" "$(echo "$4 - $3" | bc)"
+	sed -n 's/^\(checkout \|built in\|boot \|kunit: \)/    &/p' "$2"
 }
 
 t0=$(now)
-ARMBOT_CACHE_DIR=$W/cache "$ARMBOT" --data-dir "$W/data" boot \
-	--source "$SRC" --jobs 2 > "$W/cold.out" || {
-	cat "$W/cold.out"; exit 1; }
+ARMBOT_CACHE_DIR=$W/cache "$ARMBOT" --data-dir "$DATA" boot --jobs 2 \
+	> "$W/cold.out" || { cat "$W/cold.out"; exit 1; }
 t1=$(now)
-phase "cold: build + module + boot + suite" "$W/cold.out" "$t0" "$t1"
+phase "cold: checkout + build + module + boot" "$W/cold.out" "$t0" "$t1"
 
-# one ARM file changed: the boot banner of arch/arm/kernel/setup.c
-mkdir -p "$W/a/arch/arm/kernel" "$W/b/arch/arm/kernel"
-cp "$SRC/arch/arm/kernel/setup.c" "$W/a/arch/arm/kernel/"
-cp "$SRC/arch/arm/kernel/setup.c" "$W/b/arch/arm/kernel/"
-perl -0pi -e 's/"CPU: %s \[%08x\]/"CPU (armbot bench): %s [%08x]/' \
-	"$W/b/arch/arm/kernel/setup.c"
-(cd "$W" && diff -u a/arch/arm/kernel/setup.c b/arch/arm/kernel/setup.c \
-	> one-file.patch) || true
-[ -s "$W/one-file.patch" ] || { echo "bench patch did not change setup.c"; exit 1; }
+# one ARM file changed, as a one-patch mbox: the boot banner of
+# arch/arm/kernel/setup.c
+F=arch/arm/kernel/setup.c
+git -C "$REPO" show "distro:$F" > "$W/a.c"
+perl -0pe 's/"CPU: %s \[%08x\]/"CPU (armbot bench): %s [%08x]/' "$W/a.c" > "$W/b.c"
+{
+	echo "From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001"
+	echo "From: Bench <bench@example.org>"
+	echo "Date: Mon, 1 Jan 2024 00:00:00 +0000"
+	echo "Subject: [PATCH] ARM: setup: mark the CPU banner"
+	echo
+	echo "---"
+	diff -u --label "a/$F" --label "b/$F" "$W/a.c" "$W/b.c" || true
+} > "$W/one-file.mbox"
+grep -q '^+.*armbot bench' "$W/one-file.mbox" || { echo "bench patch did not change $F"; exit 1; }
 
 t2=$(now)
-ARMBOT_CACHE_DIR=$W/cache "$ARMBOT" --data-dir "$W/data" boot \
-	--source "$SRC" --jobs 2 --no-base --patch "$W/one-file.patch" \
-	> "$W/warm.out" || { cat "$W/warm.out"; exit 1; }
+ARMBOT_CACHE_DIR=$W/cache "$ARMBOT" --data-dir "$DATA" boot --jobs 2 \
+	--no-base "$W/one-file.mbox" > "$W/warm.out" || { cat "$W/warm.out"; exit 1; }
 t3=$(now)
-phase "warm: one-file rebuild + boot + suite" "$W/warm.out" "$t2" "$t3"
+phase "warm: am + checkout + rebuild + boot" "$W/warm.out" "$t2" "$t3"
 
 cold=$(echo "$t1 - $t0" | bc)
 warm=$(echo "$t3 - $t2" | bc)

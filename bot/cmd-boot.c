@@ -1,13 +1,15 @@
 /* armbot boot: build a kernel tree with the runtime-PM test config, boot
  * it in qemu -M virt with the rpm-test KUnit module, and compare the
- * KUnit results with those of the base (the tree without the patches).
+ * KUnit results with those of the base (the tree without the series).
  *
- *   armbot boot --source DIR [--patch FILE]... [FILE.mbox]
+ *   armbot boot [--tree NAME] [--rev REV | FILE.mbox]
  *
- * Patches are applied to DIR with `git apply` for the build and reverted
- * afterwards; a journal in the build dir lets the next run revert them if
- * a run was killed in between.  (Named trees and revisions come with the
- * tree model; until then the tree is a source directory.) */
+ * Each tree has one persistent worktree, DATA/worktrees/NAME, and one
+ * build dir per config, DATA/kbuild/NAME/CONFIG.  A series is applied as
+ * `git am` would, in the tree's object database (kernel/am.h); the
+ * worktree is checked out at the base and then at the series' head with
+ * tree_checkout(), which rewrites only the paths that differ, so kbuild
+ * rebuilds only what the series touched and nothing needs reverting. */
 #include <errno.h>
 #include <fcntl.h>
 #include <gio/gio.h>
@@ -19,8 +21,10 @@
 
 #include "bot/command.h"
 #include "bot/runner.h"
+#include "kernel/am.h"
 #include "kernel/kbuild.h"
 #include "kernel/sandbox.h"
+#include "kernel/tree.h"
 #include "qemu/initramfs.h"
 #include "qemu/ktap.h"
 #include "qemu/virt.h"
@@ -37,6 +41,7 @@
 enum { BOOT_OK = 0, BOOT_REGRESSION = 1, BOOT_ERROR = 2 };
 
 struct boot_ctx {
+	struct tree *tree;
 	struct kbuild *kb;
 	struct sandbox *vm_sandbox;
 	const char *rpm_test_dir;
@@ -120,73 +125,11 @@ static gboolean build_and_boot(struct boot_ctx *bc, struct boot_run *run,
 	return TRUE;
 }
 
-static char *journal_path(struct boot_ctx *bc)
+/* Serialise the runs on one tree's worktree: a run checks the worktree
+ * out at the revisions it builds.  The lock is an flock on @path,
+ * released at exit.  Returns the fd to keep, or -1 with @error. */
+static int lock_worktree(const char *path, GError **error)
 {
-	return g_build_filename(bc->kb->build_dir, "armbot-applied.patch",
-				NULL);
-}
-
-/* git apply [-R] @patch in the tree.  The tree is read-only to builds, so
- * this runs outside the sandbox, on our own patch file. */
-static gboolean git_apply(struct boot_ctx *bc, const char *patch,
-			  gboolean reverse, char **why, GError **error)
-{
-	const char *argv[] = { "git",
-			       "apply",
-			       "--whitespace=nowarn",
-			       reverse ? "-R" : patch,
-			       reverse ? patch : NULL,
-			       NULL };
-	g_autofree char *parent = g_path_get_dirname(bc->kb->src_dir);
-	g_autofree char *ceiling =
-		g_strconcat("GIT_CEILING_DIRECTORIES=", parent, NULL);
-	const char *extra[] = { ceiling, NULL };
-	g_auto(GStrv) env = runner_env_new(extra);
-	struct runner_opts o = RUNNER_OPTS_INIT;
-	struct runner_result r;
-	gboolean ok;
-
-	o.cwd = bc->kb->src_dir;
-	o.env = (const char *const *)env;
-	o.timeout_ms = 120000;
-	o.merge_stderr = TRUE;
-	if (!runner_run(argv, &o, &r, error))
-		return FALSE;
-	ok = runner_result_ok(&r);
-	if (!ok && why)
-		*why = g_strdup(g_strstrip(r.output->str));
-	runner_result_clear(&r);
-	if (!ok && !why) {
-		g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
-			    "cannot revert '%s' in '%s'", patch,
-			    bc->kb->src_dir);
-		return FALSE;
-	}
-	return TRUE;
-}
-
-/* Undo what a killed run left applied. */
-static gboolean revert_journal(struct boot_ctx *bc, GError **error)
-{
-	g_autofree char *journal = journal_path(bc);
-
-	if (!g_file_test(journal, G_FILE_TEST_EXISTS))
-		return TRUE;
-	if (!git_apply(bc, journal, TRUE, NULL, error))
-		return FALSE;
-	g_unlink(journal);
-	return TRUE;
-}
-
-/* Serialise the runs on one tree, whatever their data dirs: a run applies
- * its patches to the tree for its build.  The lock is an flock on a file
- * named after the tree in the temporary directory, released at exit.
- * Returns the fd to keep, or -1 with @error. */
-static int lock_tree(const char *tree_hash, GError **error)
-{
-	g_autofree char *name =
-		g_strdup_printf("armbot-tree-%.16s.lock", tree_hash);
-	g_autofree char *path = g_build_filename(g_get_tmp_dir(), name, NULL);
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 
 	if (fd < 0) {
@@ -209,6 +152,22 @@ static int lock_tree(const char *tree_hash, GError **error)
 		}
 	}
 	return fd;
+}
+
+/* Bring the worktree to @commit and build and boot it. */
+static gboolean checkout_build_boot(struct boot_ctx *bc, const git_oid *commit,
+				    struct boot_run *run, GError **error)
+{
+	struct tree_checkout_stats stats;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), commit);
+	if (!tree_checkout(bc->tree, hex, bc->kb->src_dir, &stats, error))
+		return FALSE;
+	if (stats.full)
+		printf("checkout %.12s: %u files written (full checkout)\n",
+		       hex, stats.written);
+	return build_and_boot(bc, run, error);
 }
 
 static void print_lines(const char *text, const char *indent)
@@ -288,27 +247,43 @@ static gboolean ktap_has_failures(const struct ktap_report *r)
 	return ktap_count(r, KTAP_FAIL) || ktap_count(r, KTAP_CRASHED);
 }
 
+/* The patches of @s that did not apply, as `armbot am` prints them. */
+static void print_am_failures(const struct am_series *s)
+{
+	printf("series does not apply:\n");
+	for (guint i = 0; i < s->patches->len; i++) {
+		const struct am_patch *p = s->patches->pdata[i];
+
+		if (!p->applied)
+			printf("| %u/%u %s: %s\n", p->number, s->patches->len,
+			       p->subject, p->reason);
+	}
+}
+
 int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 {
-	g_autofree char *source = NULL;
+	g_autofree char *tree_name = NULL;
+	g_autofree char *rev = NULL;
 	g_autofree char *config = NULL;
 	g_autofree char *rpm_test = NULL;
 	g_autofree char *init_src = NULL;
-	g_auto(GStrv) patches = NULL;
 	gint timeout_s = 60, jobs = 0;
 	gboolean no_base = FALSE;
 	g_autofree char *save_console = NULL;
 	GOptionEntry options[] = {
-		{ "source", 0, 0, G_OPTION_ARG_FILENAME, &source,
-		  "the kernel tree to build (a source directory)", "DIR" },
-		{ "patch", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &patches,
-		  "apply this patch or mbox on top (repeatable)", "FILE" },
+		{ "tree", 0, 0, G_OPTION_ARG_STRING, &tree_name,
+		  "the tree to build (default: the distro tree)", "NAME" },
+		{ "rev", 0, 0, G_OPTION_ARG_STRING, &rev,
+		  "the revision to boot, or with FILE.mbox the base to apply "
+		  "it on (default: the tree's head, or the series' "
+		  "base-commit)",
+		  "REV" },
 		{ "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_s,
 		  "seconds a boot may take (default 60)", "S" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
 		  "parallel make jobs (default: the number of cores)", "N" },
 		{ "no-base", 0, 0, G_OPTION_ARG_NONE, &no_base,
-		  "do not boot the tree without the patches to compare", NULL },
+		  "do not boot the base of the series to compare", NULL },
 		{ "console", 0, 0, G_OPTION_ARG_FILENAME, &save_console,
 		  "save the console of the (patched) boot here", "FILE" },
 		{ "config", 0, 0, G_OPTION_ARG_FILENAME, &config,
@@ -322,42 +297,46 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GError) error = NULL;
-	g_autoptr(GPtrArray) all_patches = g_ptr_array_new();
+	g_autoptr(kernel_tree) tree = NULL;
+	g_autoptr(am_series) series = NULL;
 	g_autoptr(kbuild) kb = NULL;
 	g_autoptr(sandbox) vm_sandbox = NULL;
 	g_autofree char *cache = NULL;
 	g_autofree char *ccache = NULL;
-	g_autofree char *key = NULL;
-	g_autofree char *hash = NULL;
-	g_autofree char *canon = NULL;
+	g_autofree char *worktrees = NULL;
+	g_autofree char *worktree = NULL;
+	g_autofree char *lock_path = NULL;
 	g_autofree char *build_dir = NULL;
 	g_autofree char *state_dir = NULL;
-	g_autofree char *journal = NULL;
+	const char *mbox = NULL;
+	const char *data_dir;
+	struct am_options am_opts = AM_OPTIONS_INIT;
 	struct boot_run base = { 0 }, run = { 0 };
 	struct boot_ctx bc = { 0 };
 	struct ktap_diff diff = { 0 };
+	git_oid commit;
 	gboolean have_base = FALSE;
 	int status = BOOT_OK;
 	int lock_fd = -1;
 
-	if (!command_parse_options("boot", "[FILE.mbox...]",
-				   "Build a kernel tree with the runtime-PM "
-				   "KUnit suite, boot it in qemu -M virt and "
-				   "compare its results with the base's.\n"
+	if (!command_parse_options("boot", "[FILE.mbox]",
+				   "Build a kernel tree (or a series applied "
+				   "to it) with the runtime-PM KUnit suite, "
+				   "boot it in qemu -M virt and compare its "
+				   "results with the base's.\n"
 				   "Exit status: 0 booted with no new failure, "
 				   "1 a regression (no boot, new failures, "
-				   "a broken build, a patch that does not "
+				   "a broken build, a series that does not "
 				   "apply), 2 an error.",
 				   options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
-	if (!source) {
-		fprintf(stderr, "error: boot needs --source DIR\n");
+	if (argc > 2) {
+		fprintf(stderr, "error: one mailbox at most\n"
+				"usage: see 'armbot help boot'\n");
 		return COMMAND_USAGE_ERROR;
 	}
-	for (guint i = 0; patches && patches[i]; i++)
-		g_ptr_array_add(all_patches, patches[i]);
-	for (int i = 1; i < argc; i++)
-		g_ptr_array_add(all_patches, argv[i]);
+	if (argc == 2)
+		mbox = argv[1];
 	if (!config)
 		config = g_build_filename(source_dir(), "qemu", "virt.config",
 					  NULL);
@@ -368,18 +347,36 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 		init_src = g_build_filename(source_dir(), "qemu", "initramfs",
 					    "init.c", NULL);
 
-	/* one build dir per (tree, config): the tree is its path for now */
-	canon = g_canonicalize_filename(source, NULL);
-	hash = g_compute_checksum_for_string(G_CHECKSUM_SHA1, canon, -1);
-	key = g_strdup_printf("src-%.12s", hash);
-	lock_fd = lock_tree(hash, &error);
+	data_dir = command_data_dir(ctx);
+	git_libgit2_init();
+	tree = tree_open_or_default(data_dir, tree_name, &error);
+	if (!tree)
+		goto error;
+	/* one persistent worktree per tree, one build dir per (tree,
+	 * config): a series rebuilds only what it changed */
+	worktrees = g_build_filename(data_dir, "worktrees", NULL);
+	if (g_mkdir_with_parents(worktrees, 0755) != 0) {
+		g_set_error(&error, G_IO_ERROR, g_io_error_from_errno(errno),
+			    "cannot create '%s': %s", worktrees,
+			    g_strerror(errno));
+		goto error;
+	}
+	worktree = g_build_filename(worktrees, tree->name, NULL);
+	lock_path = g_strconcat(worktree, ".lock", NULL);
+	lock_fd = lock_worktree(lock_path, &error);
 	if (lock_fd < 0)
 		goto error;
-	build_dir = kbuild_dir(command_data_dir(ctx), key, BOOT_CONFIG_NAME);
+	if (g_mkdir_with_parents(worktree, 0755) != 0) {
+		g_set_error(&error, G_IO_ERROR, g_io_error_from_errno(errno),
+			    "cannot create '%s': %s", worktree,
+			    g_strerror(errno));
+		goto error;
+	}
+	build_dir = kbuild_dir(data_dir, tree->name, BOOT_CONFIG_NAME);
 	cache = cache_dir();
 	ccache = g_build_filename(cache, "ccache", NULL);
-	state_dir = g_build_filename(command_data_dir(ctx), "boot", NULL);
-	kb = kbuild_new(canon, build_dir, config, ccache, &error);
+	state_dir = g_build_filename(data_dir, "boot", NULL);
+	kb = kbuild_new(worktree, build_dir, config, ccache, &error);
 	if (!kb)
 		goto error;
 	kb->jobs = jobs > 0 ? (guint)jobs : 0;
@@ -388,18 +385,47 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 		goto error;
 	/* qemu reads the image and the initramfs from the build dir */
 	sandbox_add_readonly(vm_sandbox, kb->build_dir);
+	bc.tree = tree;
 	bc.kb = kb;
 	bc.vm_sandbox = vm_sandbox;
 	bc.rpm_test_dir = rpm_test;
 	bc.init_src = init_src;
 	bc.state_dir = state_dir;
 	bc.timeout_s = timeout_s > 0 ? (guint)timeout_s : 60;
-	if (!revert_journal(&bc, &error))
-		goto error;
 
-	printf("tree: %s\nbuild: %s\n", canon, build_dir);
-	if (all_patches->len && !no_base) {
-		if (!build_and_boot(&bc, &base, &error))
+	printf("tree: %s\nbuild: %s\n", tree->name, build_dir);
+	if (mbox) {
+		g_autofree char *head_ref = tree_head_ref(tree);
+
+		/* the series becomes commits in the tree's object database
+		 * (no ref moves): the worktree is then only checked out */
+		am_opts.base = rev;
+		if (!am_apply_mbox(&series, tree->repo, head_ref, mbox,
+				   &am_opts, &error))
+			goto error;
+		if (series->base_note)
+			printf("warning: %s\n", series->base_note);
+		/* git_oid_tostr_s() has one buffer: one id per call */
+		printf("base: %s\n", git_oid_tostr_s(&series->base));
+		printf("series: %u patches, head %s\n", series->patches->len,
+		       git_oid_tostr_s(&series->head));
+		if (series->failed || !series->patches->len) {
+			if (series->patches->len)
+				print_am_failures(series);
+			else
+				printf("series does not apply: no patches\n");
+			status = BOOT_REGRESSION;
+			goto out;
+		}
+		commit = series->head;
+	} else {
+		if (!tree_resolve(tree, rev, &commit, &error))
+			goto error;
+		printf("commit: %s\n", git_oid_tostr_s(&commit));
+	}
+
+	if (series && !no_base) {
+		if (!checkout_build_boot(&bc, &series->base, &base, &error))
 			goto error;
 		if (!base.built) {
 			print_build_failure("base", &base.build);
@@ -417,46 +443,8 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 		       ktap_count(base.ktap, KTAP_SKIP));
 	}
 
-	if (all_patches->len) {
-		GString *cat = g_string_new(NULL);
-		g_autofree char *why = NULL;
-
-		for (guint i = 0; i < all_patches->len; i++) {
-			g_autofree char *text = NULL;
-
-			if (!g_file_get_contents(all_patches->pdata[i], &text,
-						 NULL, &error)) {
-				g_string_free(cat, TRUE);
-				goto error;
-			}
-			g_string_append(cat, text);
-			if (cat->len && cat->str[cat->len - 1] != '\n')
-				g_string_append_c(cat, '\n');
-		}
-		journal = journal_path(&bc);
-		if (!g_file_set_contents(journal, cat->str, cat->len, &error)) {
-			g_string_free(cat, TRUE);
-			goto error;
-		}
-		g_string_free(cat, TRUE);
-		if (!git_apply(&bc, journal, FALSE, &why, &error))
-			goto error;
-		if (why) {
-			g_unlink(journal);
-			printf("patch does not apply:\n");
-			print_lines(why, "| ");
-			status = BOOT_REGRESSION;
-			goto out;
-		}
-	}
-
-	if (!build_and_boot(&bc, &run, &error))
+	if (!checkout_build_boot(&bc, &commit, &run, &error))
 		goto error;
-	/* the tree goes back to the base before anything is reported */
-	if (journal) {
-		if (!revert_journal(&bc, &error))
-			goto error;
-	}
 	if (!run.built) {
 		print_build_failure("kernel", &run.build);
 		status = BOOT_REGRESSION;
@@ -501,16 +489,11 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 error:
 	fprintf(stderr, "error: %s\n", error->message);
 	status = BOOT_ERROR;
-	if (journal && kb) {
-		g_autoptr(GError) revert_error = NULL;
-
-		if (!revert_journal(&bc, &revert_error))
-			fprintf(stderr, "error: %s\n", revert_error->message);
-	}
 out:
 	boot_run_clear(&base);
 	boot_run_clear(&run);
 	if (lock_fd >= 0)
 		close(lock_fd);
+	git_libgit2_shutdown();
 	return status;
 }

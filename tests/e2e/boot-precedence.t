@@ -1,16 +1,18 @@
 #!/bin/sh
-# A patch that makes the bus type's callbacks win over the PM domain's
+# A series that makes the bus type's callbacks win over the PM domain's
 # (undoing "PM: Make power domain callbacks take precedence over subsystem
 # ones"): the kernel still boots, the precedence cases fail and armbot
-# reports them as new failures against the base; the tree is reverted.
+# reports them as new failures against the base (the distro tree, built
+# and booted first from the same worktree).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/boot-lib.sh"
 
 F=drivers/base/power/runtime.c
-make_patch $F 's/\tif \(dev->pm_domain\)\n\t\tops = &dev->pm_domain->ops;\n\telse if \(dev->type/\tif (dev->type/; s/(\t\tops = dev->bus->pm;\n)/$1\telse if (dev->pm_domain)\n\t\tops = &dev->pm_domain->ops;\n/' "$TMP/precedence.patch"
-ok $? "make the precedence-breaking patch"
+make_mbox $F 's/\tif \(dev->pm_domain\)\n\t\tops = &dev->pm_domain->ops;\n\telse if \(dev->type/\tif (dev->type/; s/(\t\tops = dev->bus->pm;\n)/$1\telse if (dev->pm_domain)\n\t\tops = &dev->pm_domain->ops;\n/' \
+	"PM: runtime: let the bus type's callbacks win over the domain's" "$TMP/precedence.mbox"
+ok $? "make the precedence-breaking series"
 
-run_boot --patch "$TMP/precedence.patch"
+run_boot "$TMP/precedence.mbox"
 is "$status" 1 "armbot boot exits 1 on a regression"
 grep -q '^base: boot ok' "$TMP/out"; ok $? "the base boots"
 grep -q '^boot ok' "$TMP/out"; ok $? "the patched kernel boots too"
@@ -29,6 +31,7 @@ grep -qx "kunit: $((n - 6)) passed, 6 new failures, 0 fixed, 0 still failing, 0 
 ok $? "the summary counts them"
 grep -q '^ *# rpm_test_domain_resume: EXPECTATION FAILED' "$TMP/out"
 ok $? "with KUnit's diagnostics"
-cmp -s "$SRC/$F" "$TMP/a/$F"; ok $? "the tree is back to the base"
-[ ! -e "$DATA/kbuild"/*/rpm-virt/armbot-applied.patch ]; ok $? "and the journal is gone"
+is "$(sed -n 's/^base: //p' "$TMP/out" | head -1)" "$(git -C "$REPO" rev-parse distro)" \
+	"the series went onto the distro tree's head"
+worktree_at_series "PM: runtime: let the bus type's callbacks win over the domain's"
 done_testing
