@@ -5,7 +5,7 @@
 # usage: bot/demo-series.sh TREE-REPO OUT.mbox
 set -eu
 repo=$1
-out=$2
+case $2 in /*) out=$2 ;; *) out=$PWD/$2 ;; esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/armbot-demo.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
