@@ -13,24 +13,22 @@ void command_set_data_dir(const char *dir)
 	global_data_dir = g_strdup(dir);
 }
 
-
 /* The one place where every command's options are parsed, so that the global
  * --data-dir is accepted after the command name too. */
 gboolean command_parse_options(const char *name, const char *parameters,
 			       const char *description, GOptionEntry *options,
 			       int *argc, char ***argv)
 {
-	GOptionEntry global[] = {
-		{ "data-dir", 0, 0, G_OPTION_ARG_FILENAME, &global_data_dir,
-		  "where armbot keeps its state", "DIR" },
-		G_OPTION_ENTRY_NULL
-	};
+	GOptionEntry global[] = { { "data-dir", 0, 0, G_OPTION_ARG_FILENAME,
+				    &global_data_dir,
+				    "where armbot keeps its state", "DIR" },
+				  G_OPTION_ENTRY_NULL };
 	g_autoptr(GError) error = NULL;
 	g_autofree char *title = g_strdup_printf("armbot %s", name);
 	g_autoptr(GOptionContext) context = g_option_context_new(parameters);
-	GOptionGroup *group = g_option_group_new(
-		"global", "Global options (any command):", "Show the global options",
-		NULL, NULL);
+	GOptionGroup *group =
+		g_option_group_new("global", "Global options (any command):",
+				   "Show the global options", NULL, NULL);
 
 	g_option_group_add_entries(group, global);
 	g_option_context_add_group(context, group);
@@ -41,8 +39,9 @@ gboolean command_parse_options(const char *name, const char *parameters,
 	/* GOptionContext uses g_get_prgname() for its usage line */
 	g_set_prgname(title);
 	if (!g_option_context_parse(context, argc, argv, &error)) {
-		fprintf(stderr, "error: %s\n"
-				"usage: see 'armbot help %s'\n",
+		fprintf(stderr,
+			"error: %s\n"
+			"usage: see 'armbot help %s'\n",
 			error->message, name);
 		return FALSE;
 	}

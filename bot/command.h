@@ -43,4 +43,3 @@ const char *command_data_dir(struct armbot_context *ctx);
 
 /* Set the global --data-dir given before the command name. */
 void command_set_data_dir(const char *dir);
-

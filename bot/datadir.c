@@ -17,8 +17,9 @@ char *datadir_resolve(const char *option)
 
 char *datadir_ensure(const char *data_dir, const char *subdir, GError **error)
 {
-	g_autofree char *path = subdir ? g_build_filename(data_dir, subdir, NULL)
-				       : g_strdup(data_dir);
+	g_autofree char *path =
+		subdir ? g_build_filename(data_dir, subdir, NULL) :
+			 g_strdup(data_dir);
 
 	if (g_mkdir_with_parents(path, 0755) < 0) {
 		int saved = errno;

@@ -8,13 +8,19 @@
 #include "bot/datadir.h"
 
 static const struct armbot_command commands[] = {
-	{ "ingest", cmd_ingest, "read mailboxes into the store, assemble series" },
-	{ "series", cmd_series, "list series, or print one as an mbox for git am" },
+	{ "ingest", cmd_ingest,
+	  "read mailboxes into the store, assemble series" },
+	{ "series", cmd_series,
+	  "list series, or print one as an mbox for git am" },
 	{ "mailinfo", cmd_mailinfo, "split a mail as git mailinfo does" },
-	{ "tree", cmd_tree, "kernel trees: import, add, update, list, checkout" },
-	{ "am", cmd_am, "apply a mailbox of patches as git am, in the object database" },
-	{ "dirstat", cmd_dirstat, "git's --dirstat, signed, and the arch/arm verdict" },
-	{ "boot", cmd_boot, "build a tree, boot it in QEMU, run the runtime-PM KUnit suite" },
+	{ "tree", cmd_tree,
+	  "kernel trees: import, add, update, list, checkout" },
+	{ "am", cmd_am,
+	  "apply a mailbox of patches as git am, in the object database" },
+	{ "dirstat", cmd_dirstat,
+	  "git's --dirstat, signed, and the arch/arm verdict" },
+	{ "boot", cmd_boot,
+	  "build a tree, boot it in QEMU, run the runtime-PM KUnit suite" },
 	{ NULL, NULL, NULL }
 };
 
@@ -69,7 +75,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--version")) {
 			printf("armbot version %s\n", ARMBOT_VERSION);
 			return 0;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		} else if (!strcmp(argv[i], "--help") ||
+			   !strcmp(argv[i], "-h")) {
 			print_usage(stdout);
 			return 0;
 		} else if (!strcmp(argv[i], "--data-dir") && i + 1 < argc) {
@@ -77,7 +84,8 @@ int main(int argc, char **argv)
 		} else if (g_str_has_prefix(argv[i], "--data-dir=")) {
 			command_set_data_dir(argv[i] + strlen("--data-dir="));
 		} else {
-			fprintf(stderr, "error: unknown option '%s'\n", argv[i]);
+			fprintf(stderr, "error: unknown option '%s'\n",
+				argv[i]);
 			print_usage(stderr);
 			return COMMAND_USAGE_ERROR;
 		}

@@ -99,4 +99,3 @@ char *dirstat_report_format(const struct dirstat_report *report);
 
 /* The same as a JSON object, for the store and the web page. */
 char *dirstat_report_to_json(const struct dirstat_report *report);
-

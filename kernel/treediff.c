@@ -98,12 +98,13 @@ static gboolean walk_one_side(struct treediff *q, const char *path,
 	if (git_tree_entry_to_object(&obj, q->repo, e) < 0) {
 		const git_error *err = git_error_last();
 
-		g_set_error(error, TREEDIFF_ERROR, 1, "cannot read tree '%s': %s",
-			    path, err ? err->message : "unknown error");
+		g_set_error(error, TREEDIFF_ERROR, 1,
+			    "cannot read tree '%s': %s", path,
+			    err ? err->message : "unknown error");
 		return FALSE;
 	}
-	ok = old_side ? walk(q, path, (git_tree *)obj, NULL, error)
-		      : walk(q, path, NULL, (git_tree *)obj, error);
+	ok = old_side ? walk(q, path, (git_tree *)obj, NULL, error) :
+			walk(q, path, NULL, (git_tree *)obj, error);
 	git_object_free(obj);
 	return ok;
 }
@@ -128,9 +129,9 @@ static gboolean walk(struct treediff *q, const char *prefix, git_tree *old_tree,
 		int cmp = !o ? 1 : !n ? -1 : entry_compare(o, n);
 		const git_tree_entry *e = cmp <= 0 ? o : n;
 		g_autofree char *path =
-			*prefix ? g_strconcat(prefix, "/", git_tree_entry_name(e),
-					      NULL)
-				: g_strdup(git_tree_entry_name(e));
+			*prefix ? g_strconcat(prefix, "/",
+					      git_tree_entry_name(e), NULL) :
+				  g_strdup(git_tree_entry_name(e));
 
 		if (cmp < 0) {
 			i++;
@@ -139,10 +140,10 @@ static gboolean walk(struct treediff *q, const char *prefix, git_tree *old_tree,
 					return FALSE;
 			} else {
 				pair_add(q,
-					 treediff_spec_add(q, path,
-							   git_tree_entry_id(o),
-							   git_tree_entry_filemode(o),
-							   TRUE),
+					 treediff_spec_add(
+						 q, path, git_tree_entry_id(o),
+						 git_tree_entry_filemode(o),
+						 TRUE),
 					 treediff_spec_add(q, path, NULL, 0,
 							   FALSE));
 			}
@@ -157,10 +158,10 @@ static gboolean walk(struct treediff *q, const char *prefix, git_tree *old_tree,
 				pair_add(q,
 					 treediff_spec_add(q, path, NULL, 0,
 							   FALSE),
-					 treediff_spec_add(q, path,
-							   git_tree_entry_id(n),
-							   git_tree_entry_filemode(n),
-							   TRUE));
+					 treediff_spec_add(
+						 q, path, git_tree_entry_id(n),
+						 git_tree_entry_filemode(n),
+						 TRUE));
 			}
 			continue;
 		}
@@ -180,10 +181,12 @@ static gboolean walk(struct treediff *q, const char *prefix, git_tree *old_tree,
 				git_object_free(ot);
 				g_set_error(error, TREEDIFF_ERROR, 1,
 					    "cannot read tree '%s': %s", path,
-					    err ? err->message : "unknown error");
+					    err ? err->message :
+						  "unknown error");
 				return FALSE;
 			}
-			ok = walk(q, path, (git_tree *)ot, (git_tree *)nt, error);
+			ok = walk(q, path, (git_tree *)ot, (git_tree *)nt,
+				  error);
 			git_object_free(ot);
 			git_object_free(nt);
 			if (!ok)

@@ -35,11 +35,11 @@ static void test_from_line(void)
 
 static void test_split_mboxo(void)
 {
-	g_autoptr(GPtrArray) msgs = split(
-		"\n\nFrom a Mon Sep 17 00:00:00 2001\nSubject: one\n\n"
-		">From here\nFrom the body, not a separator\n"
-		"From b Tue Sep 18 00:00:00 2001\r\nSubject: two\r\n",
-		FALSE, FALSE);
+	g_autoptr(GPtrArray) msgs =
+		split("\n\nFrom a Mon Sep 17 00:00:00 2001\nSubject: one\n\n"
+		      ">From here\nFrom the body, not a separator\n"
+		      "From b Tue Sep 18 00:00:00 2001\r\nSubject: two\r\n",
+		      FALSE, FALSE);
 
 	g_assert_cmpuint(msgs->len, ==, 2);
 	assert_message(msgs, 0,
