@@ -2,7 +2,8 @@
 # armbot dirstat against git diff --dirstat on the same ranges, in each
 # mode: every arm61 patch applied to the distro files it touches, the
 # whole series, and the removal of arch/arm/mach-footbridge.  Prints the
-# time of each and the ratio armbot/git (goal: <= 1).
+# time of each and the ratio armbot/git (goal: <= 1), per command and in
+# batch (one process for all ranges on each side).
 # Needs the base tree that tests/conformance/dirstat-arm61.t caches.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -87,4 +88,35 @@ for mode in changes lines files "changes --no-renames" "lines,cumulative,0"; do
 		label = $1; for (i = 2; i <= n - 5; i++) label = label " " $i;
 		w = (g - sg > 0.001) ? (a - sa) / (g - sg) : 0;
 		printf "%-28s %9.3fs %9.3fs %7.2f %16.2f\n", label, g, a, a / g, w }'
+done
+
+# Batch: every range of every round in one process on each side, as the
+# daemon computes them (git diff-tree --stdin, -M for git diff's default
+# renames, against armbot dirstat --stdin): the dirstat work itself.
+pairs="$TMP/pairs"
+: > "$pairs"
+r=0
+while [ "$r" -lt "$ROUNDS" ]; do
+	for range in $ranges; do
+		echo "$(git -C "$repo" rev-parse "${range%%..*}") $(git -C "$repo" rev-parse "${range##*..}")" >> "$pairs"
+	done
+	r=$((r + 1))
+done
+echo "batch, one process each side ($(wc -l < "$pairs") ranges):"
+printf '%-28s %10s %10s %7s\n' mode git armbot ratio
+for mode in changes lines files "changes --no-renames" "lines,cumulative,0"; do
+	set -- $mode
+	params=$1
+	shift
+	rename=-M
+	[ "${1:-}" != --no-renames ] || rename=
+	t0=$(now)
+	git -C "$repo" diff-tree $rename --stdin --dirstat="$params" < "$pairs" > "$TMP/g"
+	t1=$(now)
+	"$ARMBOT" dirstat -C "$repo" --stdin "$@" --dirstat="$params" < "$pairs" > "$TMP/a"
+	t2=$(now)
+	cmp -s "$TMP/g" "$TMP/a" || echo "  (outputs differ for $mode!)"
+	echo "$mode $t0 $t1 $t2" | awk '{ n = NF; g = $(n-1) - $(n-2); a = $n - $(n-1);
+		label = $1; for (i = 2; i <= n - 3; i++) label = label " " $i;
+		printf "%-28s %9.3fs %9.3fs %7.2f\n", label, g, a, a / g }'
 done

@@ -254,110 +254,28 @@ static int run_mbox(const char *mbox, gboolean verdict, const char *path,
 	return print_report(report, json);
 }
 
-int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
+struct range_request {
+	gboolean verdict;
+	gboolean per_commit;
+	gboolean json;
+	const char *path;
+};
+
+/* Print the dirstat, signed dirstat or verdict of one range.  Returns the
+ * exit status: 0 when it was printed. */
+static int run_range(git_repository *repo, const char *from, const char *to,
+		     gboolean three_dot, const struct range_request *req)
 {
-	g_autofree char *repo_dir = NULL;
-	g_autofree char *mbox = NULL;
-	g_autofree char *path = NULL;
-	g_autoptr(GPtrArray) rewritten = g_ptr_array_new_with_free_func(g_free);
-	gboolean is_signed = FALSE, json = FALSE, verdict = FALSE;
-	gboolean per_commit = FALSE;
-	int rename_limit = -1;
-	GOptionEntry options[] = {
-		{ "dirstat", 'X', G_OPTION_FLAG_OPTIONAL_ARG,
-		  G_OPTION_ARG_CALLBACK, on_dirstat,
-		  "git's dirstat parameters: changes, lines, files, "
-		  "cumulative, noncumulative, a cut-off percentage",
-		  "PARAMS" },
-		{ "cumulative", 0, G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK,
-		  on_dirstat, "same as --dirstat=cumulative", NULL },
-		{ "dirstat-by-file", 0, G_OPTION_FLAG_OPTIONAL_ARG,
-		  G_OPTION_ARG_CALLBACK, on_dirstat,
-		  "same as --dirstat=files,PARAMS", "PARAMS" },
-		{ "find-renames", 'M', G_OPTION_FLAG_OPTIONAL_ARG,
-		  G_OPTION_ARG_CALLBACK, on_find_renames,
-		  "detect renames (the default), with a similarity threshold",
-		  "N" },
-		{ "no-renames", 0, G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK,
-		  on_no_renames, "turn off rename detection", NULL },
-		{ "rename-limit", 0, 0, G_OPTION_ARG_INT, &rename_limit,
-		  "diff.renameLimit (default 1000); also -l<N>", "N" },
-		{ "signed", 0, 0, G_OPTION_ARG_NONE, &is_signed,
-		  "count each file's net (added minus removed), signed", NULL },
-		{ "json", 0, 0, G_OPTION_ARG_NONE, &json,
-		  "print JSON for the store and the web page", NULL },
-		{ "verdict", 0, 0, G_OPTION_ARG_NONE, &verdict,
-		  "say whether the change shrinks or grows --path", NULL },
-		{ "path", 0, 0, G_OPTION_ARG_STRING, &path,
-		  "the directory of the verdict (default arch/arm)", "DIR" },
-		{ "per-commit", 0, 0, G_OPTION_ARG_NONE, &per_commit,
-		  "verdict: add up each commit of A..B as its own patch",
-		  NULL },
-		{ "mbox", 0, 0, G_OPTION_ARG_FILENAME, &mbox,
-		  "read the series' patches from a mailbox instead", "FILE" },
-		{ "repo", 'C', 0, G_OPTION_ARG_FILENAME, &repo_dir,
-		  "the repository (default: the current directory)", "REPO" },
-		G_OPTION_ENTRY_NULL
-	};
 	g_autoptr(GError) error = NULL;
 	g_autoptr(treediff) q = NULL;
 	g_autoptr(dirstat_report) report = NULL;
 	g_autoptr(GPtrArray) filestats = NULL;
-	g_autofree char *from = NULL, *to = NULL;
-	gboolean three_dot = FALSE;
-	git_repository *repo = NULL;
 	git_tree *ta = NULL, *tb = NULL;
+	gboolean verdict = req->verdict, json = req->json;
+	const char *path = req->path;
 	int status = 1;
 
-	/* git spells the rename limit -l<num>, attached */
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (g_str_has_prefix(argv[i], "-l") && argv[i][2]) {
-			argv[i] = g_strdup_printf("--rename-limit=%s",
-						  argv[i] + 2);
-			g_ptr_array_add(rewritten, argv[i]);
-		}
-	}
-	if (!command_parse_options(
-		    "dirstat", "[<A> <B> | <A>..<B> | --mbox FILE]",
-		    "Print what `git diff --dirstat=PARAMS A B` prints, or its "
-		    "signed variant, or the\narch/arm verdict.",
-		    options, &argc, &argv))
-		return COMMAND_USAGE_ERROR;
-	dirstat_opts.is_signed = is_signed;
-	if (rename_limit >= 0)
-		rename_opts.rename_limit = rename_limit;
-	if (mbox) {
-		if (argc != 1) {
-			fprintf(stderr, "error: --mbox takes no revisions\n");
-			return COMMAND_USAGE_ERROR;
-		}
-		return run_mbox(mbox, verdict, path, json);
-	}
-	if (argc == 3) {
-		from = g_strdup(argv[1]);
-		to = g_strdup(argv[2]);
-	} else if (argc == 2 && strstr(argv[1], "..")) {
-		const char *dots = strstr(argv[1], "..");
-
-		three_dot = dots[2] == '.';
-		from = g_strndup(argv[1], dots - argv[1]);
-		to = g_strdup(dots + (three_dot ? 3 : 2));
-	} else {
-		fprintf(stderr,
-			"error: give two revisions, <A> <B> or <A>..<B>\n"
-			"usage: see 'armbot help dirstat'\n");
-		return COMMAND_USAGE_ERROR;
-	}
-
-	git_libgit2_init();
-	if (git_repository_open_ext(&repo, repo_dir ? repo_dir : ".", 0, NULL) <
-	    0) {
-		print_git_error("cannot open repository");
-		goto done;
-	}
-	if (verdict && per_commit) {
+	if (verdict && req->per_commit) {
 		filestats = per_commit_filestats(repo, from, to, &error);
 		if (!filestats) {
 			fprintf(stderr, "error: %s\n", error->message);
@@ -392,9 +310,156 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 	}
 	status = print_report(report, json);
 done:
-	g_clear_pointer(&q, treediff_free);
 	git_tree_free(ta);
 	git_tree_free(tb);
+	return status;
+}
+
+/* --stdin, as `git diff-tree --stdin`: each line names two revisions; the
+ * first is printed on a line of its own, then that range's output.  One
+ * process for many ranges, the way the daemon computes them. */
+static int run_stdin(git_repository *repo, const struct range_request *req)
+{
+	char line[4096];
+	int status = 0;
+
+	while (fgets(line, sizeof(line), stdin)) {
+		g_auto(GStrv)
+			words = g_strsplit_set(g_strstrip(line), " \t", 0);
+
+		if (!words[0] || !*words[0])
+			continue;
+		if (g_strv_length(words) != 2) {
+			fprintf(stderr,
+				"error: --stdin wants two revisions a line, "
+				"got '%s'\n",
+				line);
+			status = 1;
+			continue;
+		}
+		printf("%s\n", words[0]);
+		if (run_range(repo, words[0], words[1], FALSE, req))
+			status = 1;
+		fflush(stdout);
+	}
+	return status;
+}
+
+int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
+{
+	g_autofree char *repo_dir = NULL;
+	g_autofree char *mbox = NULL;
+	g_autofree char *path = NULL;
+	g_autoptr(GPtrArray) rewritten = g_ptr_array_new_with_free_func(g_free);
+	gboolean is_signed = FALSE, json = FALSE, verdict = FALSE;
+	gboolean per_commit = FALSE, read_stdin = FALSE;
+	int rename_limit = -1;
+	GOptionEntry options[] = {
+		{ "dirstat", 'X', G_OPTION_FLAG_OPTIONAL_ARG,
+		  G_OPTION_ARG_CALLBACK, on_dirstat,
+		  "git's dirstat parameters: changes, lines, files, "
+		  "cumulative, noncumulative, a cut-off percentage",
+		  "PARAMS" },
+		{ "cumulative", 0, G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK,
+		  on_dirstat, "same as --dirstat=cumulative", NULL },
+		{ "dirstat-by-file", 0, G_OPTION_FLAG_OPTIONAL_ARG,
+		  G_OPTION_ARG_CALLBACK, on_dirstat,
+		  "same as --dirstat=files,PARAMS", "PARAMS" },
+		{ "find-renames", 'M', G_OPTION_FLAG_OPTIONAL_ARG,
+		  G_OPTION_ARG_CALLBACK, on_find_renames,
+		  "detect renames (the default), with a similarity threshold",
+		  "N" },
+		{ "no-renames", 0, G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK,
+		  on_no_renames, "turn off rename detection", NULL },
+		{ "rename-limit", 0, 0, G_OPTION_ARG_INT, &rename_limit,
+		  "diff.renameLimit (default 1000); also -l<N>", "N" },
+		{ "signed", 0, 0, G_OPTION_ARG_NONE, &is_signed,
+		  "count each file's net (added minus removed), signed", NULL },
+		{ "json", 0, 0, G_OPTION_ARG_NONE, &json,
+		  "print JSON for the store and the web page", NULL },
+		{ "verdict", 0, 0, G_OPTION_ARG_NONE, &verdict,
+		  "say whether the change shrinks or grows --path", NULL },
+		{ "path", 0, 0, G_OPTION_ARG_STRING, &path,
+		  "the directory of the verdict (default arch/arm)", "DIR" },
+		{ "per-commit", 0, 0, G_OPTION_ARG_NONE, &per_commit,
+		  "verdict: add up each commit of A..B as its own patch",
+		  NULL },
+		{ "mbox", 0, 0, G_OPTION_ARG_FILENAME, &mbox,
+		  "read the series' patches from a mailbox instead", "FILE" },
+		{ "stdin", 0, 0, G_OPTION_ARG_NONE, &read_stdin,
+		  "read pairs of revisions from standard input, as git "
+		  "diff-tree --stdin",
+		  NULL },
+		{ "repo", 'C', 0, G_OPTION_ARG_FILENAME, &repo_dir,
+		  "the repository (default: the current directory)", "REPO" },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autofree char *from = NULL, *to = NULL;
+	gboolean three_dot = FALSE;
+	git_repository *repo = NULL;
+	struct range_request req = { 0 };
+	int status = 1;
+
+	/* git spells the rename limit -l<num>, attached */
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (g_str_has_prefix(argv[i], "-l") && argv[i][2]) {
+			argv[i] = g_strdup_printf("--rename-limit=%s",
+						  argv[i] + 2);
+			g_ptr_array_add(rewritten, argv[i]);
+		}
+	}
+	if (!command_parse_options(
+		    "dirstat", "[<A> <B> | <A>..<B> | --mbox FILE]",
+		    "Print what `git diff --dirstat=PARAMS A B` prints, or its "
+		    "signed variant, or the\narch/arm verdict.",
+		    options, &argc, &argv))
+		return COMMAND_USAGE_ERROR;
+	dirstat_opts.is_signed = is_signed;
+	if (rename_limit >= 0)
+		rename_opts.rename_limit = rename_limit;
+	if (mbox) {
+		if (argc != 1) {
+			fprintf(stderr, "error: --mbox takes no revisions\n");
+			return COMMAND_USAGE_ERROR;
+		}
+		return run_mbox(mbox, verdict, path, json);
+	}
+	req.verdict = verdict;
+	req.per_commit = per_commit;
+	req.json = json;
+	req.path = path;
+	if (read_stdin) {
+		if (argc != 1) {
+			fprintf(stderr, "error: --stdin takes no revisions\n");
+			return COMMAND_USAGE_ERROR;
+		}
+	} else if (argc == 3) {
+		from = g_strdup(argv[1]);
+		to = g_strdup(argv[2]);
+	} else if (argc == 2 && strstr(argv[1], "..")) {
+		const char *dots = strstr(argv[1], "..");
+
+		three_dot = dots[2] == '.';
+		from = g_strndup(argv[1], dots - argv[1]);
+		to = g_strdup(dots + (three_dot ? 3 : 2));
+	} else {
+		fprintf(stderr,
+			"error: give two revisions, <A> <B> or <A>..<B>\n"
+			"usage: see 'armbot help dirstat'\n");
+		return COMMAND_USAGE_ERROR;
+	}
+
+	git_libgit2_init();
+	if (git_repository_open_ext(&repo, repo_dir ? repo_dir : ".", 0, NULL) <
+	    0) {
+		print_git_error("cannot open repository");
+		goto done;
+	}
+	status = read_stdin ? run_stdin(repo, &req) :
+			      run_range(repo, from, to, three_dot, &req);
+done:
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	return status;
