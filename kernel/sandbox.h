@@ -1,7 +1,8 @@
 /* Untrusted work (a series' kernel build, the kernel it boots) runs in a
  * bubblewrap sandbox: its own network, IPC, PID and UTS namespaces, the
  * host read-only, only the directories named writable plus a private
- * /tmp, a new session, resource limits.  If bwrap cannot set the sandbox
+ * /tmp, a new session, resource limits (processes, CPU time per process
+ * as long as the timeout, file size).  If bwrap cannot set the sandbox
  * up, nothing runs: there is no unsandboxed fallback. */
 #pragma once
 
@@ -17,6 +18,13 @@ struct sandbox *sandbox_new(GError **error);
 
 /* Let the sandboxed programs write to @dir (bound at the same path). */
 void sandbox_add_writable(struct sandbox *sb, const char *dir);
+
+/* At most this many processes at once inside (SANDBOX_MAX_PROCS by
+ * default): a pids cgroup per run when one can be created (which also
+ * lets every leftover process be killed after the run), else
+ * RLIMIT_NPROC. */
+#define SANDBOX_MAX_PROCS 512u
+void sandbox_set_max_procs(struct sandbox *sb, guint max);
 
 /* Make @dir visible read-only even where the sandbox hides the host (its
  * private /tmp). */
