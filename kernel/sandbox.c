@@ -161,7 +161,7 @@ static guint64 cgroup_destroy(const char *dir)
 				kill((pid_t)atoi(pids[i]), SIGKILL);
 				any = TRUE;
 			}
-		if (!any && g_rmdir(dir) == 0)
+		if (!any)
 			break;
 		g_usleep(10000);
 	}
@@ -171,7 +171,10 @@ static guint64 cgroup_destroy(const char *dir)
 		if (m)
 			refused = g_ascii_strtoull(m + 4, NULL, 10);
 	}
-	g_rmdir(dir);
+	/* a killed process leaves the cgroup a moment after it is gone
+	 * from cgroup.procs */
+	for (int round = 0; round < 200 && g_rmdir(dir) != 0; round++)
+		g_usleep(10000);
 	return refused;
 }
 
