@@ -260,9 +260,12 @@ gboolean sandbox_run(struct sandbox *sb, const char *const *argv,
 		g_ptr_array_add(args, g_strdup(argv[i]));
 	g_ptr_array_add(args, NULL);
 	child.max_procs = sb->max_procs;
-	/* CPU time per process: a spinning process ends even if the
-	 * wall-clock timeout is off */
-	child.cpu_s = o.timeout_ms ? o.timeout_ms / 1000 + 1 : 0;
+	/* CPU time per process, a backstop behind the wall-clock timeout:
+	 * a process with a thread per core (QEMU) could use cores x wall
+	 * time, and must still end by the timeout, not by SIGXCPU */
+	child.cpu_s = o.timeout_ms ? (o.timeout_ms / 1000 + 1) *
+					     g_get_num_processors() :
+				     0;
 	if (sb->cgroup_root) {
 		cgroup = cgroup_make(sb->cgroup_root, sb->max_procs);
 		if (!cgroup) {

@@ -1,8 +1,8 @@
 /* Untrusted work (a series' kernel build, the kernel it boots) runs in a
  * bubblewrap sandbox: its own network, IPC, PID and UTS namespaces, the
  * host read-only, only the directories named writable plus a private
- * /tmp, a new session, resource limits (processes, CPU time per process
- * as long as the timeout, file size).  If bwrap cannot set the sandbox
+ * /tmp, a new session, resource limits (processes, file size, CPU time
+ * per process as a backstop: cores x the timeout).  If bwrap cannot set the sandbox
  * up, nothing runs: there is no unsandboxed fallback. */
 #pragma once
 
