@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <gio/gio.h>
+#include <glib-unix.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -25,15 +26,22 @@ struct run_state {
 
 struct setup_data {
 	const struct runner_opts *opts;
+	int pid_fd; /* the child writes its pid here */
 };
 
 /* In the child: a session of its own, so that killing -pgid reaches every
  * process it starts (make's jobs, the compilers, qemu). */
 static void child_setup(gpointer data)
 {
-	const struct runner_opts *opts = ((struct setup_data *)data)->opts;
+	const struct setup_data *setup = data;
+	const struct runner_opts *opts = setup->opts;
+	pid_t pid = getpid();
 
 	setsid();
+	/* GSubprocess forgets the pid once it has reaped the child, which
+	 * may be before we ask (a child that exits at once): the child
+	 * tells us, so that its group can still be killed on timeout */
+	(void)!write(setup->pid_fd, &pid, sizeof(pid));
 	if (opts->nice)
 		(void)!nice(opts->nice);
 	if (opts->child_setup)
@@ -143,6 +151,9 @@ gboolean runner_run(const char *const *argv, const struct runner_opts *opts,
 	g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GSource) timer = NULL;
 	struct setup_data setup;
+	int pid_pipe[2];
+	pid_t child_pid = 0;
+	ssize_t got;
 	struct run_state st = { 0 };
 	GSubprocessFlags flags = G_SUBPROCESS_FLAGS_STDOUT_PIPE;
 	gint64 start;
@@ -190,6 +201,14 @@ gboolean runner_run(const char *const *argv, const struct runner_opts *opts,
 		g_subprocess_launcher_take_fd(launcher, fd, 3 + (int)i);
 	}
 	setup.opts = opts;
+	/* close-on-exec: GLib keeps it open up to the child setup (gspawn
+	 * marks fds close-on-exec rather than closing them when there is
+	 * a child setup) */
+	if (!g_unix_open_pipe(pid_pipe, FD_CLOEXEC, error)) {
+		g_prefix_error(error, "cannot run '%s': ", argv[0]);
+		return FALSE;
+	}
+	setup.pid_fd = pid_pipe[1];
 	g_subprocess_launcher_set_child_setup(launcher, child_setup, &setup,
 					      NULL);
 
@@ -204,6 +223,12 @@ gboolean runner_run(const char *const *argv, const struct runner_opts *opts,
 	start = g_get_monotonic_time();
 	st.proc = g_subprocess_launcher_spawnv(
 		launcher, (const char *const *)args->pdata, error);
+	close(pid_pipe[1]);
+	/* the child wrote its pid before exec; EOF if it never got there */
+	while ((got = read(pid_pipe[0], &child_pid, sizeof(child_pid))) < 0 &&
+	       errno == EINTR)
+		;
+	close(pid_pipe[0]);
 	if (!st.proc) {
 		g_prefix_error(error, "cannot run '%s': ", argv[0]);
 		g_main_context_pop_thread_default(st.context);
@@ -214,8 +239,7 @@ gboolean runner_run(const char *const *argv, const struct runner_opts *opts,
 		return FALSE;
 	}
 	/* setsid() in the child made its pid the group id */
-	st.pgid = (pid_t)g_ascii_strtoll(g_subprocess_get_identifier(st.proc),
-					 NULL, 10);
+	st.pgid = got == sizeof(child_pid) ? child_pid : 0;
 	start_reader(&st, g_subprocess_get_stdout_pipe(st.proc), FALSE);
 	start_reader(&st, g_subprocess_get_stderr_pipe(st.proc), TRUE);
 	st.pending++;
