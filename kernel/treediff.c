@@ -248,6 +248,7 @@ gboolean treediff_spec_load(struct treediff *q, struct treediff_spec *spec,
 						(gsize)git_blob_rawsize(blob),
 						(GDestroyNotify)git_blob_free,
 						blob);
+	spec->blob = blob;
 	spec->size = g_bytes_get_size(spec->data);
 	spec->has_size = TRUE;
 	return TRUE;
@@ -300,6 +301,7 @@ void treediff_spec_unload(struct treediff_spec *spec)
 	if (spec->data && spec->valid) {
 		g_bytes_unref(spec->data);
 		spec->data = NULL;
+		spec->blob = NULL;
 	}
 }
 

@@ -18,6 +18,7 @@ struct treediff_spec {
 	int rename_used; /* diffcore-rename: how many pairs use this source */
 	/* loaded on demand by treediff_spec_load() */
 	GBytes *data;
+	git_blob *blob; /* the blob behind data, owned by it; or NULL */
 	gsize size;
 	gboolean has_size;
 	int is_binary; /* -1 until known */
