@@ -47,6 +47,7 @@ void treediff_free(struct treediff *q)
 		return;
 	g_ptr_array_unref(q->pairs);
 	g_ptr_array_unref(q->specs);
+	git_odb_free(q->odb);
 	g_free(q);
 }
 
@@ -254,9 +255,25 @@ gboolean treediff_spec_load(struct treediff *q, struct treediff_spec *spec,
 	return TRUE;
 }
 
+/* The size of a blob not loaded is read from its object header only, as
+ * git's diff_populate_filespec() with CHECK_SIZE_ONLY does: rename
+ * detection rejects most candidates on their sizes without inflating
+ * them. */
 gboolean treediff_spec_size(struct treediff *q, struct treediff_spec *spec,
 			    gsize *out, GError **error)
 {
+	if (!spec->has_size && spec->valid &&
+	    spec->mode != GIT_FILEMODE_COMMIT) {
+		size_t size;
+		git_object_t type;
+
+		if ((q->odb || git_repository_odb(&q->odb, q->repo) == 0) &&
+		    git_odb_read_header(&size, &type, q->odb, &spec->oid) ==
+			    0) {
+			spec->size = size;
+			spec->has_size = TRUE;
+		}
+	}
 	if (!spec->has_size && !treediff_spec_load(q, spec, error))
 		return FALSE;
 	*out = spec->size;

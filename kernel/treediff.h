@@ -34,6 +34,7 @@ struct treediff_pair {
 
 struct treediff {
 	git_repository *repo; /* borrowed */
+	git_odb *odb; /* the repository's, for sizes; NULL until needed */
 	GPtrArray *specs; /* owns every treediff_spec */
 	GPtrArray *pairs; /* owns every treediff_pair, in queue order */
 };
