@@ -135,22 +135,39 @@ static guint64 count_all_lines(GBytes *data)
 	return n;
 }
 
+struct line_counts {
+	guint64 added, deleted;
+};
+
+/* diffstat_consume(): only the counts, no line is kept */
+static int count_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
+		      const git_diff_line *line, void *payload)
+{
+	struct line_counts *c = payload;
+
+	if (line->origin == GIT_DIFF_LINE_ADDITION)
+		c->added++;
+	else if (line->origin == GIT_DIFF_LINE_DELETION)
+		c->deleted++;
+	return 0;
+}
+
 /* Lines added and deleted between two text specs, with the xdiff that
  * libgit2 shares with git (Myers; counts do not depend on the indent
  * heuristic, which only slides hunks).  Against an empty side every line
  * of the other one counts, as xdiff finds, without a diff.  Two blobs go
- * to git_patch_from_blobs(), which takes their ids as they are: from
- * buffers libgit2 would hash both contents again (a third of the time). */
+ * to git_diff_blobs(), which takes their ids as they are (from buffers
+ * libgit2 would hash both contents again) and streams the lines to a
+ * counter, as git's diffstat does, instead of building a patch. */
 static gboolean count_lines(struct treediff_spec *one,
 			    struct treediff_spec *two, guint64 *added,
 			    guint64 *deleted, GError **error)
 {
 	git_diff_options opts;
-	git_patch *patch = NULL;
 	gsize alen, blen;
 	const char *adata = g_bytes_get_data(one->data, &alen);
 	const char *bdata = g_bytes_get_data(two->data, &blen);
-	size_t adds = 0, dels = 0;
+	struct line_counts c = { 0, 0 };
 	int rc;
 
 	if (!alen || !blen) {
@@ -163,22 +180,20 @@ static gboolean count_lines(struct treediff_spec *one,
 	opts.context_lines = 0;
 	opts.interhunk_lines = 0;
 	if (one->blob && two->blob)
-		rc = git_patch_from_blobs(&patch, one->blob, NULL, two->blob,
-					  NULL, &opts);
+		rc = git_diff_blobs(one->blob, NULL, two->blob, NULL, &opts,
+				    NULL, NULL, NULL, count_line, &c);
 	else
-		rc = git_patch_from_buffers(&patch, adata, alen, NULL, bdata,
-					    blen, NULL, &opts);
-	if (rc < 0 || git_patch_line_stats(NULL, &adds, &dels, patch) < 0) {
+		rc = git_diff_buffers(adata, alen, NULL, bdata, blen, NULL,
+				      &opts, NULL, NULL, NULL, count_line, &c);
+	if (rc < 0) {
 		const git_error *e = git_error_last();
 
-		git_patch_free(patch);
 		g_set_error(error, DIRSTAT_ERROR, 1, "cannot diff: %s",
 			    e ? e->message : "unknown error");
 		return FALSE;
 	}
-	git_patch_free(patch);
-	*added = adds;
-	*deleted = dels;
+	*added = c.added;
+	*deleted = c.deleted;
 	return TRUE;
 }
 
