@@ -209,6 +209,11 @@ filestat_from_pair(struct treediff *q, struct treediff_pair *p, GError **error)
 	fs->old_path = g_strdup(p->one->path);
 	fs->status = pair_status(p);
 	fs->same_content = same_object(p);
+	/* the lines of two blobs are counted by git_diff_blobs() */
+	if (!fs->same_content && p->one->valid && p->two->valid &&
+	    (!treediff_spec_load_blob(q, p->one, &local) ||
+	     !treediff_spec_load_blob(q, p->two, &local)))
+		goto fail;
 	if (!treediff_spec_is_binary(q, p->one, &bin_one, &local) ||
 	    !treediff_spec_is_binary(q, p->two, &bin_two, &local))
 		goto fail;
