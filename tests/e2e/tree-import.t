@@ -16,7 +16,7 @@ ORACLE="$ARMBOT_CACHE_DIR/e2e-tree/linux-source-6.1_$version.tree"
 mkdir -p "$ARMBOT_CACHE_DIR/e2e-tree"
 
 # git's answer (tree id, file count), computed once per package version
-if [ "$(wc -l < "$ORACLE" 2>/dev/null)" != 2 ]; then
+if [ "$(cat "$ORACLE" 2>/dev/null | wc -l)" != 2 ]; then
 	diag "computing git's tree id of the extracted tarball (once per version)"
 	mkdir -p "$TMP/x"
 	tar -C "$TMP/x" -xJf "$TARBALL" &&
