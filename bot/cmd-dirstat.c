@@ -452,6 +452,9 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 	}
 
 	git_libgit2_init();
+	/* git reads objects without hashing them again (read_object_file());
+	 * libgit2's strict verification costs a SHA-1 of every blob read */
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	if (git_repository_open_ext(&repo, repo_dir ? repo_dir : ".", 0, NULL) <
 	    0) {
 		print_git_error("cannot open repository");

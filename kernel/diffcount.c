@@ -29,18 +29,35 @@ gboolean diffcount_is_binary(const guint8 *data, gsize size)
 	return size && memchr(data, 0, size) != NULL;
 }
 
-static int span_compare(const void *a_, const void *b_)
+/* Sort @n spans by hashval (< 2^18) in two stable 9-bit counting passes
+ * through @tmp: the order of equal hashes does not matter, as they are
+ * merged, and this is several times faster than qsort() with a callback. */
+static void spans_sort(struct diffcount_span *span, struct diffcount_span *tmp,
+		       gsize n)
 {
-	const struct diffcount_span *a = a_, *b = b_;
+	struct diffcount_span *from = span, *to = tmp;
 
-	return a->hashval < b->hashval ? -1 : a->hashval > b->hashval;
+	G_STATIC_ASSERT(DIFFCOUNT_HASHBASE <= 1 << 18);
+	for (int shift = 0; shift < 18; shift += 9) {
+		gsize count[513] = { 0 };
+
+		for (gsize i = 0; i < n; i++)
+			count[((from[i].hashval >> shift) & 511) + 1]++;
+		for (int k = 1; k <= 512; k++)
+			count[k] += count[k - 1];
+		for (gsize i = 0; i < n; i++)
+			to[count[(from[i].hashval >> shift) & 511]++] = from[i];
+		from = to;
+		to = from == span ? tmp : span;
+	}
+	/* two passes: the result is back in @span */
 }
 
 struct diffcount_spans *diffcount_spans_new(const guint8 *data, gsize size,
 					    gboolean is_text)
 {
-	g_autoptr(GArray) spans = g_array_sized_new(
-		FALSE, FALSE, sizeof(struct diffcount_span), size / 32 + 1);
+	gsize cap = size / 32 + 16, len = 0;
+	struct diffcount_span *spans = g_new(struct diffcount_span, cap);
 	struct diffcount_spans *out;
 	guint32 accum1 = 0, accum2 = 0;
 	guint32 n = 0;
@@ -50,7 +67,6 @@ struct diffcount_spans *diffcount_spans_new(const guint8 *data, gsize size,
 	while (size) {
 		guint32 c = *data++;
 		guint32 old_1 = accum1;
-		struct diffcount_span s;
 
 		size--;
 		/* ignore CR in CRLF sequence if text */
@@ -61,31 +77,33 @@ struct diffcount_spans *diffcount_spans_new(const guint8 *data, gsize size,
 		accum1 += c;
 		if (++n < 64 && c != '\n')
 			continue;
-		s.hashval = (accum1 + accum2 * 0x61) % DIFFCOUNT_HASHBASE;
-		s.cnt = n;
-		g_array_append_val(spans, s);
+		if (len == cap) {
+			cap *= 2;
+			spans = g_renew(struct diffcount_span, spans, cap);
+		}
+		spans[len].hashval =
+			(accum1 + accum2 * 0x61) % DIFFCOUNT_HASHBASE;
+		spans[len].cnt = n;
+		len++;
 		n = 0;
 		accum1 = accum2 = 0;
 	}
 	/* git drops the last span when it ends neither at LF nor at 64
 	 * bytes: bytes after the final newline are never counted as copied
 	 * or added */
-	if (spans->len)
-		qsort(spans->data, spans->len, sizeof(struct diffcount_span),
-		      span_compare);
+	out = g_malloc(sizeof(*out) + len * sizeof(struct diffcount_span));
+	spans_sort(spans, out->span, len);
 
 	/* merge equal hashes, as git's add_spanhash() does on insertion */
-	out = g_malloc(sizeof(*out) +
-		       spans->len * sizeof(struct diffcount_span));
-	for (guint i = 0; i < spans->len; i++) {
-		struct diffcount_span *s =
-			&g_array_index(spans, struct diffcount_span, i);
+	for (gsize i = 0; i < len; i++) {
+		const struct diffcount_span *s = &spans[i];
 
 		if (nr && out->span[nr - 1].hashval == s->hashval)
 			out->span[nr - 1].cnt += s->cnt;
 		else
 			out->span[nr++] = *s;
 	}
+	g_free(spans);
 	out->nr = nr;
 	return out;
 }

@@ -3,6 +3,7 @@
 #include "kernel/treediff.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 #define TREEDIFF_ERROR (g_quark_from_static_string("treediff-error"))
 
@@ -47,6 +48,8 @@ void treediff_free(struct treediff *q)
 		return;
 	g_ptr_array_unref(q->pairs);
 	g_ptr_array_unref(q->specs);
+	git_odb_free(q->odb);
+	git_index_free(q->index);
 	g_free(q);
 }
 
@@ -212,8 +215,69 @@ struct treediff *treediff_new(git_repository *repo, git_tree *old_tree,
 	return g_steal_pointer(&q);
 }
 
-gboolean treediff_spec_load(struct treediff *q, struct treediff_spec *spec,
-			    GError **error)
+static gboolean size_from_header(struct treediff *q,
+				 struct treediff_spec *spec);
+
+/* git's reuse_worktree_file() (diff.c): the work tree file of a blob the
+ * index records at the same path, stat-clean, is read instead of
+ * inflating the object (git diff-tree reads the index).  As git, not for
+ * an "assume unchanged" or skip-worktree entry; a racily clean entry
+ * (not older than the index) and a file whose size is not the blob's (a
+ * conversion on checkout) are read from the object instead, where git
+ * would compare or convert the contents. */
+static GBytes *worktree_data(struct treediff *q, struct treediff_spec *spec)
+{
+	const git_index_entry *ce;
+	const char *workdir;
+	g_autofree char *file = NULL;
+	struct stat st;
+	char *contents;
+	gsize len, size;
+
+	if (q->no_worktree || !S_ISREG(spec->mode))
+		return NULL;
+	workdir = git_repository_workdir(q->repo);
+	if (!q->index) {
+		if (!workdir || git_repository_index(&q->index, q->repo) < 0 ||
+		    !git_index_path(q->index) ||
+		    stat(git_index_path(q->index), &st) < 0) {
+			git_error_clear();
+			q->no_worktree = TRUE;
+			return NULL;
+		}
+		q->index_mtime = st.st_mtim;
+	}
+	ce = git_index_get_bypath(q->index, spec->path, 0);
+	if (!ce || !git_oid_equal(&ce->id, &spec->oid) || !S_ISREG(ce->mode) ||
+	    (ce->flags & GIT_INDEX_ENTRY_VALID) ||
+	    (ce->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE))
+		return NULL;
+	file = g_strconcat(workdir, spec->path, NULL);
+	/* ie_match_stat(): the stat data the index recorded */
+	if (lstat(file, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (st.st_mode & 0100) != (ce->mode & 0100) ||
+	    (guint64)st.st_size != ce->file_size ||
+	    st.st_mtime != ce->mtime.seconds ||
+	    (guint32)st.st_mtim.tv_nsec != ce->mtime.nanoseconds ||
+	    st.st_ctime != ce->ctime.seconds || (guint32)st.st_ino != ce->ino ||
+	    (guint32)st.st_dev != ce->dev || st.st_uid != ce->uid ||
+	    st.st_gid != ce->gid || st.st_mtim.tv_sec > q->index_mtime.tv_sec ||
+	    (st.st_mtim.tv_sec == q->index_mtime.tv_sec &&
+	     st.st_mtim.tv_nsec >= q->index_mtime.tv_nsec))
+		return NULL;
+	if (!size_from_header(q, spec) ||
+	    (size = spec->size) != (gsize)st.st_size ||
+	    !g_file_get_contents(file, &contents, &len, NULL))
+		return NULL;
+	if (len != size) {
+		g_free(contents);
+		return NULL;
+	}
+	return g_bytes_new_take(contents, len);
+}
+
+static gboolean spec_load(struct treediff *q, struct treediff_spec *spec,
+			  gboolean worktree, GError **error)
 {
 	git_blob *blob = NULL;
 
@@ -235,6 +299,14 @@ gboolean treediff_spec_load(struct treediff *q, struct treediff_spec *spec,
 		spec->has_size = TRUE;
 		return TRUE;
 	}
+	if (worktree) {
+		spec->data = worktree_data(q, spec);
+		if (spec->data) {
+			spec->size = g_bytes_get_size(spec->data);
+			spec->has_size = TRUE;
+			return TRUE;
+		}
+	}
 	if (git_blob_lookup(&blob, q->repo, &spec->oid) < 0) {
 		const git_error *e = git_error_last();
 
@@ -248,15 +320,50 @@ gboolean treediff_spec_load(struct treediff *q, struct treediff_spec *spec,
 						(gsize)git_blob_rawsize(blob),
 						(GDestroyNotify)git_blob_free,
 						blob);
+	spec->blob = blob;
 	spec->size = g_bytes_get_size(spec->data);
 	spec->has_size = TRUE;
 	return TRUE;
 }
 
+/* The size of a blob not loaded is read from its object header only, as
+ * git's diff_populate_filespec() with CHECK_SIZE_ONLY does: rename
+ * detection rejects most candidates on their sizes without inflating
+ * them. */
+static gboolean size_from_header(struct treediff *q, struct treediff_spec *spec)
+{
+	size_t size;
+	git_object_t type;
+
+	if (!spec->has_size && spec->valid &&
+	    spec->mode != GIT_FILEMODE_COMMIT &&
+	    (q->odb || git_repository_odb(&q->odb, q->repo) == 0) &&
+	    git_odb_read_header(&size, &type, q->odb, &spec->oid) == 0) {
+		spec->size = size;
+		spec->has_size = TRUE;
+	}
+	return spec->has_size;
+}
+
+gboolean treediff_spec_load(struct treediff *q, struct treediff_spec *spec,
+			    GError **error)
+{
+	return spec_load(q, spec, TRUE, error);
+}
+
+gboolean treediff_spec_load_blob(struct treediff *q, struct treediff_spec *spec,
+				 GError **error)
+{
+	if (spec->data && !spec->blob && spec->valid &&
+	    spec->mode != GIT_FILEMODE_COMMIT)
+		treediff_spec_unload(spec);
+	return spec_load(q, spec, FALSE, error);
+}
+
 gboolean treediff_spec_size(struct treediff *q, struct treediff_spec *spec,
 			    gsize *out, GError **error)
 {
-	if (!spec->has_size && !treediff_spec_load(q, spec, error))
+	if (!size_from_header(q, spec) && !treediff_spec_load(q, spec, error))
 		return FALSE;
 	*out = spec->size;
 	return TRUE;
@@ -300,6 +407,7 @@ void treediff_spec_unload(struct treediff_spec *spec)
 	if (spec->data && spec->valid) {
 		g_bytes_unref(spec->data);
 		spec->data = NULL;
+		spec->blob = NULL;
 	}
 }
 

@@ -18,6 +18,7 @@ struct treediff_spec {
 	int rename_used; /* diffcore-rename: how many pairs use this source */
 	/* loaded on demand by treediff_spec_load() */
 	GBytes *data;
+	git_blob *blob; /* the blob behind data, owned by it; or NULL */
 	gsize size;
 	gboolean has_size;
 	int is_binary; /* -1 until known */
@@ -33,6 +34,10 @@ struct treediff_pair {
 
 struct treediff {
 	git_repository *repo; /* borrowed */
+	git_odb *odb; /* the repository's, for sizes; NULL until needed */
+	git_index *index; /* the repository's, for reuse_worktree_file() */
+	struct timespec index_mtime; /* of the index file: as new is racy */
+	gboolean no_worktree; /* bare, or no index: read every blob */
 	GPtrArray *specs; /* owns every treediff_spec */
 	GPtrArray *pairs; /* owns every treediff_pair, in queue order */
 };
@@ -72,6 +77,11 @@ const struct diffcount_spans *treediff_spec_spans(struct treediff *q,
 /* Release the loaded content of @spec (git's diff_free_filespec_blob()),
  * keeping the span histogram. */
 void treediff_spec_unload(struct treediff_spec *spec);
+
+/* As treediff_spec_load(), but the data always comes from the object
+ * (spec->blob is set for a blob), never from the work tree. */
+gboolean treediff_spec_load_blob(struct treediff *q, struct treediff_spec *spec,
+				 GError **error);
 
 /* Is @p an unchanged pair (git's diff_unmodified_pair())? */
 gboolean treediff_pair_unmodified(const struct treediff_pair *p);

@@ -35,6 +35,21 @@ git diff-tree --stdin --no-renames --dirstat=lines < "$TMP/pairs" > "$TMP/git.ou
 "$ARMBOT" dirstat -C "$repo" --stdin --no-renames --dirstat=lines < "$TMP/pairs" > "$TMP/armbot.out"
 is_file "$TMP/git.out" "$TMP/armbot.out" "--stdin --no-renames as git"
 
+# armbot, as git, reads a stat-clean work tree file instead of its blob:
+# an edited one (here of the same size, and then with its old mtime back)
+# must not be taken for the blob the index records
+mtime=$(stat -c %Y arch/arm/mach-a/board.c)
+sed 's/1/9/' arch/arm/mach-a/board.c > "$TMP/edited"
+cat "$TMP/edited" > arch/arm/mach-a/board.c
+touch -d "@$mtime" arch/arm/mach-a/board.c
+for params in changes lines; do
+	git diff-tree -M --stdin --dirstat=$params < "$TMP/pairs" > "$TMP/git.out"
+	"$ARMBOT" dirstat -C "$repo" --stdin --dirstat=$params < "$TMP/pairs" \
+		> "$TMP/armbot.out"
+	is_file "$TMP/git.out" "$TMP/armbot.out" "--dirstat=$params with an edited work tree as git"
+done
+git checkout -q -- arch/arm/mach-a/board.c
+
 echo "$c1" | "$ARMBOT" dirstat -C "$repo" --stdin > /dev/null 2> "$TMP/err"
 is "$?" 1 "a line with one revision is an error"
 grep -q 'two revisions a line' "$TMP/err"; ok $? "and says so"
