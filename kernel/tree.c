@@ -106,6 +106,20 @@ static const char *tree_kind_name(enum tree_kind kind)
 	return kind == TREE_KIND_DISTRO ? "distro" : "git";
 }
 
+/* tree_new() for a name that is valid, with libgit2 initialised; NULL with
+ * @error set for an invalid name. */
+static struct tree *tree_new_named(const char *data_dir, const char *name,
+				   GError **error)
+{
+	if (!tree_name_valid(name)) {
+		g_set_error(error, TREE_ERROR, TREE_ERROR_INVALID,
+			    "invalid tree name '%s'", name ? name : "");
+		return NULL;
+	}
+	tree_libgit2_init();
+	return tree_new(data_dir, name);
+}
+
 struct tree *tree_open(const char *data_dir, const char *name, GError **error)
 {
 	g_autoptr(kernel_tree) tree = NULL;
@@ -113,13 +127,9 @@ struct tree *tree_open(const char *data_dir, const char *name, GError **error)
 	g_autoptr(GError) local = NULL;
 	g_autofree char *kind = NULL;
 
-	if (!tree_name_valid(name)) {
-		g_set_error(error, TREE_ERROR, TREE_ERROR_INVALID,
-			    "invalid tree name '%s'", name ? name : "");
+	tree = tree_new_named(data_dir, name, error);
+	if (!tree)
 		return NULL;
-	}
-	tree_libgit2_init();
-	tree = tree_new(data_dir, name);
 	if (!g_key_file_load_from_file(kf, tree->conf_path, G_KEY_FILE_NONE,
 				       &local)) {
 		if (g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
@@ -195,13 +205,9 @@ struct tree *tree_create(const char *data_dir, const char *name,
 {
 	g_autoptr(kernel_tree) tree = NULL;
 
-	if (!tree_name_valid(name)) {
-		g_set_error(error, TREE_ERROR, TREE_ERROR_INVALID,
-			    "invalid tree name '%s'", name ? name : "");
+	tree = tree_new_named(data_dir, name, error);
+	if (!tree)
 		return NULL;
-	}
-	tree_libgit2_init();
-	tree = tree_new(data_dir, name);
 	if (g_file_test(tree->conf_path, G_FILE_TEST_EXISTS)) {
 		g_set_error(error, TREE_ERROR, TREE_ERROR_EXISTS,
 			    "tree '%s' already exists", name);
