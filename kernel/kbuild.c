@@ -169,6 +169,25 @@ gboolean kbuild_kernel(struct kbuild *kb, struct kbuild_result *out,
 	return TRUE;
 }
 
+/* The stamp's content for @target and @fragment. */
+static char *configured_stamp(const char *target, const char *fragment)
+{
+	return g_strdup_printf("%s\n%s", target, fragment ? fragment : "");
+}
+
+gboolean kbuild_is_configured(struct kbuild *kb, const char *target,
+			      const char *fragment)
+{
+	g_autofree char *stamp =
+		g_build_filename(kb->build_dir, "armbot-configured", NULL);
+	g_autofree char *dotconfig =
+		g_build_filename(kb->build_dir, ".config", NULL);
+	g_autofree char *want = configured_stamp(target, fragment);
+
+	return same_content(stamp, want, strlen(want)) &&
+	       g_file_test(dotconfig, G_FILE_TEST_EXISTS);
+}
+
 gboolean kbuild_configure_target(struct kbuild *kb, const char *target,
 				 const char *fragment, gboolean *configured,
 				 struct kbuild_result *out, GError **error)

@@ -68,6 +68,11 @@ gboolean kbuild_configure_target(struct kbuild *kb, const char *target,
 				 const char *fragment, gboolean *configured,
 				 struct kbuild_result *out, GError **error);
 
+/* Whether kbuild_configure_target() with these arguments has nothing to do
+ * (the build dir is warm). */
+gboolean kbuild_is_configured(struct kbuild *kb, const char *target,
+			      const char *fragment);
+
 /* Build the external module in @module_src against the build: its files
  * are copied to <build>/armbot-ext/<name> (only the ones that changed, so
  * that kbuild's timestamps stay meaningful).  On success @ko_out is the

@@ -23,10 +23,38 @@
  *   sparse or the compiler's warnings say about the source.
  * - DEBUG_INFO_BTF off: needs pahole and only concerns vmlinux.
  * - DEBUG_INFO_NONE: debug info only makes every object slower to build. */
-static const char config_fragment[] = "# CONFIG_WERROR is not set\n"
-				      "# CONFIG_GCC_PLUGINS is not set\n"
-				      "# CONFIG_DEBUG_INFO_BTF is not set\n"
-				      "CONFIG_DEBUG_INFO_NONE=y\n";
+#define COMMON_FRAGMENT                        \
+	"# CONFIG_WERROR is not set\n"         \
+	"# CONFIG_GCC_PLUGINS is not set\n"    \
+	"# CONFIG_DEBUG_INFO_BTF is not set\n" \
+	"CONFIG_DEBUG_INFO_NONE=y\n"
+
+/* The configs armbot knows by name: the make target that configures
+ * them and what is added on top.  "multi_v5": multi_v5_defconfig does not
+ * enable OMAP1 (6.1: ARCH_OMAP1 depends on ATAGS, its boards on
+ * UNUSED_BOARD_FILES), so the ARMv5 OMAP1 SoCs and boards are added, as
+ * omap1_defconfig has them.  Any other name is a make target as is. */
+static const struct known_config {
+	const char *name;
+	const char *target;
+	const char *fragment;
+} known_configs[] = {
+	{ "allmodconfig", "allmodconfig", COMMON_FRAGMENT },
+	{ "multi_v5", "multi_v5_defconfig",
+	  COMMON_FRAGMENT "CONFIG_ATAGS=y\n"
+			  "CONFIG_ARCH_OMAP1=y\n"
+			  "CONFIG_ARCH_OMAP730=y\n"
+			  "CONFIG_ARCH_OMAP850=y\n"
+			  "CONFIG_ARCH_OMAP16XX=y\n"
+			  "CONFIG_UNUSED_BOARD_FILES=y\n"
+			  "CONFIG_MACH_OMAP_H2=y\n"
+			  "CONFIG_MACH_OMAP_H3=y\n"
+			  "CONFIG_MACH_HERALD=y\n"
+			  "CONFIG_MACH_OMAP_OSK=y\n"
+			  "CONFIG_MACH_NOKIA770=y\n"
+			  "CONFIG_MACH_AMS_DELTA=y\n"
+			  "CONFIG_MACH_OMAP_GENERIC=y\n" },
+};
 
 /* Included (make --eval) into the top-level make and, through MAKEFLAGS,
  * into every sub-make: `make armbot-probe ARMBOT_PROBE_DIRS=...` runs
@@ -495,6 +523,7 @@ static gboolean checkout(struct check *c, const git_oid *commit, GError **error)
 static gboolean prepare_config(struct check *c, struct config_build *cb,
 			       GError **error)
 {
+	const char *target = cb->name, *fragment = COMMON_FRAGMENT;
 	struct kbuild_result r;
 	gboolean configured;
 	gint64 t0 = g_get_monotonic_time();
@@ -502,9 +531,16 @@ static gboolean prepare_config(struct check *c, struct config_build *cb,
 	if (cb->tried)
 		return TRUE;
 	cb->tried = TRUE;
-	progress(c, SPARSE_CHECK_STAGE_CONFIG, cb->name);
-	if (!kbuild_configure_target(cb->kb, cb->name, config_fragment,
-				     &configured, &r, error))
+
+	for (guint i = 0; i < G_N_ELEMENTS(known_configs); i++)
+		if (!strcmp(known_configs[i].name, cb->name)) {
+			target = known_configs[i].target;
+			fragment = known_configs[i].fragment;
+		}
+	if (!kbuild_is_configured(cb->kb, target, fragment))
+		progress(c, SPARSE_CHECK_STAGE_CONFIG, cb->name);
+	if (!kbuild_configure_target(cb->kb, target, fragment, &configured, &r,
+				     error))
 		return FALSE;
 	c->out->timings.config += (g_get_monotonic_time() - t0) / 1e6;
 	cb->usable = r.ok;
@@ -718,6 +754,8 @@ static void split_log(const char *log, const char *worktree,
 {
 	g_autofree char *prefix = g_strconcat(worktree, "/", NULL);
 	g_auto(GStrv) lines = g_strsplit(log, "\n", -1);
+	g_autoptr(GHashTable) seen =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	GString *into = NULL;
 
 	for (guint i = 0; lines[i]; i++) {
@@ -738,7 +776,13 @@ static void split_log(const char *log, const char *worktree,
 				path = g_strdup(p);
 				if (g_str_has_suffix(path, ".c"))
 					path[strlen(path) - 1] = 'o';
-				if (g_hash_table_contains(objects, path))
+				/* kbuild 6.1 descends into both arch/arm and
+				 * arch/arm/mach-X (listed directly by the top
+				 * level) for arch/arm/mach-X/f.o and builds it
+				 * twice: the first output of each counts */
+				if (g_hash_table_contains(objects, path) &&
+				    g_hash_table_add(seen,
+						     g_strconcat(rest, NULL)))
 					into = rest[1] == 'C' ? gcc : sparse;
 			}
 			continue;

@@ -24,10 +24,11 @@
 
 /* The configs a tree is checked under when its tree.conf has no
  * "sparse-configs" key in group [tree]: ARMv7 multi-platform first, then
- * ARMv5 (mach-omap1 and the other ARMv5 platforms are not in allmodconfig).
- * Each name is a make target of the tree; its build dir is
- * DATA/kbuild/TREE/NAME. */
-#define SPARSE_CHECK_DEFAULT_CONFIGS "allmodconfig", "multi_v5_defconfig"
+ * ARMv5 (mach-omap1 and the other ARMv5 platforms are not in allmodconfig):
+ * "multi_v5" is multi_v5_defconfig with the OMAP1 SoCs and boards added.
+ * Another name is a make target of the tree (e.g. "omap1_defconfig").
+ * The build dir of a config is DATA/kbuild/TREE/NAME. */
+#define SPARSE_CHECK_DEFAULT_CONFIGS "allmodconfig", "multi_v5"
 #define SPARSE_CHECK_MAX_INCLUDERS 50
 
 enum sparse_check_status {
