@@ -17,6 +17,7 @@ static const struct armbot_command commands[] = {
 	  "kernel trees: import, add, update, list, checkout" },
 	{ "am", cmd_am,
 	  "apply a mailbox of patches as git am, in the object database" },
+	{ "sparse", cmd_sparse, "report the sparse warnings a series adds" },
 	{ "dirstat", cmd_dirstat,
 	  "git's --dirstat, signed, and the arch/arm verdict" },
 	{ "boot", cmd_boot,
