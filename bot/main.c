@@ -22,6 +22,8 @@ static const struct armbot_command commands[] = {
 	  "git's --dirstat, signed, and the arch/arm verdict" },
 	{ "boot", cmd_boot,
 	  "build a tree, boot it in QEMU, run the runtime-PM KUnit suite" },
+	{ "check", cmd_check,
+	  "run every check on one series and print the reply" },
 	{ "sendmail", cmd_sendmail,
 	  "send one message by SMTP, or into a maildir" },
 	{ NULL, NULL, NULL }

@@ -773,16 +773,16 @@ gboolean pipeline_check(struct store *st, gint64 series_id,
 	} else {
 		if (!opts->sparse)
 			skip_check(&out->checks[REPORT_CHECK_SPARSE],
-				   "not asked for");
+				   "--no-sparse");
 		else if (!sparse(&r, error))
 			goto out;
 		if (!opts->boot) {
 			skip_check(&out->checks[REPORT_CHECK_BUILD],
-				   "not asked for");
+				   "--no-boot");
 			skip_check(&out->checks[REPORT_CHECK_BOOT],
-				   "not asked for");
+				   "--no-boot");
 			skip_check(&out->checks[REPORT_CHECK_RUNTIME_PM],
-				   "not asked for");
+				   "--no-boot");
 		} else if (!boot(&r, error)) {
 			goto out;
 		}
