@@ -62,10 +62,9 @@ struct treefile *treefile_parse(const char *name, const char *origin,
 				const struct config_policy *defaults,
 				GPtrArray *errors, GError **error);
 
-/* The key file text of @tf (what treefile_parse() reads back); only the
- * policy keys that differ from @defaults are written.  Newly allocated. */
-char *treefile_to_data(const struct treefile *tf,
-		       const struct config_policy *defaults);
+/* The key file text of @tf, every key written (what treefile_parse()
+ * reads back to the same tree).  Newly allocated. */
+char *treefile_to_data(const struct treefile *tf);
 
 /* Every NAME.conf of @dir, sorted by name (struct treefile *).  A missing
  * @dir is no tree.  Errors as treefile_load(). */
@@ -76,3 +75,11 @@ GPtrArray *treefile_load_dir(const char *dir,
 /* The distro tree as a tree file: no paths (it takes what no other tree
  * takes), the defaults' policy. */
 struct treefile *treefile_new_distro(const struct config_policy *defaults);
+
+struct keyfile;
+
+/* Read the policy keys (checks, reply, reply-to, rfc) of @group of @k over
+ * the values already in @p; errors go to @k.  armbot.conf's [defaults]
+ * are read with it too. */
+void treefile_read_policy(struct keyfile *k, const char *group,
+			  struct config_policy *p);

@@ -6,7 +6,8 @@
  *   ending in '/' matches every file below that directory, at any depth;
  *   '*' matches any characters ('/' included) and '?' one character; a
  *   pattern that does not end in '/' must also have as many '/' as the
- *   file (so F: drivers/net/*.c does not match drivers/net/phy/phy.c).
+ *   file (so a pattern for the .c files of drivers/net/ does not match
+ *   drivers/net/phy/phy.c).
  *   The match is anchored at the start only, as get_maintainer.pl's
  *   m@^$pattern@.  A pattern naming a directory without the trailing
  *   '/' is taken as the directory when the tree says it is one.
