@@ -119,7 +119,7 @@ struct armbot_config *config_new_default(void)
 	c->name = g_strdup("armbot");
 	c->address = g_strdup("armbot@localhost");
 	c->sources = g_new0(char *, 1);
-	c->smtp_starttls = TRUE;
+	c->smtp_starttls = CONFIG_STARTTLS_OPPORTUNISTIC;
 	c->web_listen = g_strdup("127.0.0.1");
 	c->web_port = 8080;
 	policy_defaults(&c->defaults);
@@ -140,6 +140,8 @@ void config_free(struct armbot_config *c)
 	g_strfreev(c->sources);
 	g_free(c->smtp_url);
 	g_free(c->smtp_auth_file);
+	g_free(c->smtp_auth_mechanism);
+	g_free(c->smtp_ca_file);
 	g_free(c->smtp_from);
 	g_free(c->outbox);
 	g_free(c->web_listen);
@@ -200,8 +202,10 @@ static void check_address(struct keyfile *k, const char *group,
 static const char *const bot_keys[] = { "name",	     "address", "data-dir",
 					"trees-dir", "dry-run", NULL };
 static const char *const sources_keys[] = { "urls", NULL };
-static const char *const smtp_keys[] = { "url", "starttls", "auth-file", "from",
-					 NULL };
+static const char *const smtp_keys[] = {
+	"url", "starttls", "auth-file", "auth-mechanism", "ca-file", "timeout",
+	"from", NULL,
+};
 static const char *const outbox_keys[] = { "maildir", NULL };
 static const char *const web_keys[] = { "listen", "port", "base-url", NULL };
 static const char *const defaults_keys[] = { "checks",	 "reply", "reply-to",
@@ -282,6 +286,10 @@ static void read_smtp(struct keyfile *k, const char *dir,
 		      struct armbot_config *c)
 {
 	g_autofree char *auth = keyfile_string(k, "smtp", "auth-file", NULL);
+	g_autofree char *ca = keyfile_string(k, "smtp", "ca-file", NULL);
+	g_autofree char *tls = keyfile_string(k, "smtp", "starttls", NULL);
+	static const char *const tls_names[] = { "opportunistic", "required",
+						 "never" };
 
 	c->smtp_url = keyfile_string(k, "smtp", "url", NULL);
 	if (c->smtp_url && !g_str_has_prefix(c->smtp_url, "smtp://") &&
@@ -295,17 +303,35 @@ static void read_smtp(struct keyfile *k, const char *dir,
 			      c->smtp_url);
 		g_clear_pointer(&c->smtp_url, g_free);
 	}
-	c->smtp_starttls = keyfile_bool(k, "smtp", "starttls", TRUE);
+	for (guint i = 0; tls && i < G_N_ELEMENTS(tls_names); i++)
+		if (!strcmp(tls, tls_names[i])) {
+			c->smtp_starttls = i;
+			g_clear_pointer(&tls, g_free);
+			break;
+		}
+	if (tls)
+		keyfile_error(k, "smtp", "starttls",
+			      "starttls must be opportunistic, required or "
+			      "never, not '%s'",
+			      tls);
 	if (auth) {
 		c->smtp_auth_file = file_path(dir, auth);
 		if (!g_file_test(c->smtp_auth_file, G_FILE_TEST_IS_REGULAR))
 			keyfile_error(k, "smtp", "auth-file",
 				      "no such file '%s'", c->smtp_auth_file);
 	}
+	if (ca) {
+		c->smtp_ca_file = file_path(dir, ca);
+		if (!g_file_test(c->smtp_ca_file, G_FILE_TEST_IS_REGULAR))
+			keyfile_error(k, "smtp", "ca-file", "no such file '%s'",
+				      c->smtp_ca_file);
+	}
+	c->smtp_auth_mechanism =
+		keyfile_string(k, "smtp", "auth-mechanism", NULL);
+	c->smtp_timeout = keyfile_uint(k, "smtp", "timeout", 0, 0, 3600);
 	c->smtp_from = keyfile_string(k, "smtp", "from", NULL);
 	check_address(k, "smtp", "from", &c->smtp_from);
-	if ((c->smtp_auth_file || keyfile_has(k, "smtp", "from") ||
-	     keyfile_has(k, "smtp", "starttls")) &&
+	if (g_key_file_has_group(k->kf, "smtp") &&
 	    !keyfile_has(k, "smtp", "url"))
 		keyfile_error(k, "smtp", NULL, "[smtp] without a url");
 }

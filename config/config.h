@@ -44,6 +44,14 @@ enum config_reply_to {
 	CONFIG_REPLY_TO_AUTHOR, /* the author only */
 };
 
+/* STARTTLS on smtp:// (RFC 3207); the values of bot/smtp.h's enum
+ * smtp_starttls, in the same order. */
+enum config_starttls {
+	CONFIG_STARTTLS_OPPORTUNISTIC, /* when the server offers it */
+	CONFIG_STARTTLS_REQUIRED, /* refuse to send without it */
+	CONFIG_STARTTLS_NEVER,
+};
+
 /* How a series is tested and answered: [defaults] of armbot.conf, which a
  * tree file overrides key by key. */
 struct config_policy {
@@ -74,9 +82,14 @@ struct armbot_config {
 	/* [smtp] */
 	char *smtp_url; /* "smtp://host[:port]" or "smtps://...", or NULL:
 			 * replies stay in the outbox maildir */
-	gboolean smtp_starttls; /* smtp://: require STARTTLS (default TRUE) */
+	enum config_starttls smtp_starttls; /* smtp:// only; default
+					     * opportunistic */
 	char *smtp_auth_file; /* absolute, or NULL: no AUTH; the file has
-			       * "user" on line 1 and "password" on line 2 */
+			       * "user" on line 1 and "password" on line 2
+			       * (bot/smtp.h) */
+	char *smtp_auth_mechanism; /* "PLAIN", "LOGIN", or NULL: the best */
+	char *smtp_ca_file; /* absolute PEM bundle, or NULL: the system's */
+	guint smtp_timeout; /* seconds, 0: bot/smtp.h's default */
 	char *smtp_from; /* envelope sender; default @address */
 
 	/* [outbox] */
