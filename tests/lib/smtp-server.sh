@@ -11,7 +11,9 @@
 #       other domain is refused, nothing is relayed, no DNS is asked.
 #       Recipients rejected@D get 550 at RCPT, deferred@D get 450, a
 #       message with "X-Test-Reject: yes" gets 550 after DATA.  With
-#       --auth, mail is only accepted after AUTH (PLAIN or LOGIN) as USER.
+#       --auth, AUTH PLAIN and LOGIN are offered for USER (clients on
+#       loopback may still send without; the Received header says
+#       "ESMTPA" or "ESMTPSA" for an authenticated one, "ESMTPS" for TLS).
 #   smtp_server_start      start it; returns when the port accepts
 #   smtp_server_stop       stop it (SMTP down); returns when it is down
 #   smtp_server_restart
@@ -111,7 +113,7 @@ alias_maps =
 alias_database =
 local_recipient_maps =
 header_checks = regexp:$SMTP_DIR/etc/header_checks
-smtpd_recipient_restrictions = check_recipient_access regexp:$SMTP_DIR/etc/recipient_access, ${_user:+permit_sasl_authenticated, reject}${_user:-permit_mynetworks, reject_unauth_destination}
+smtpd_recipient_restrictions = check_recipient_access regexp:$SMTP_DIR/etc/recipient_access, permit_sasl_authenticated, permit_mynetworks, reject_unauth_destination
 smtpd_delay_reject = yes
 biff = no
 CONF
@@ -133,6 +135,7 @@ CONF
 smtpd_tls_cert_file = $SMTP_CERT
 smtpd_tls_key_file = $SMTP_DIR/etc/key.pem
 smtpd_tls_security_level = may
+smtpd_tls_loglevel = 1
 CONF
 	fi
 	if [ -n "$_user" ]; then
