@@ -35,20 +35,26 @@ _smtp_running=
 
 smtp_server_available() {
 	[ "$(id -u)" = 0 ] && [ -x /usr/sbin/postfix ] &&
-		[ -x /usr/lib/postfix/sbin/master ] && command -v ss >/dev/null
+		[ -x /usr/lib/postfix/sbin/master ] &&
+		command -v saslpasswd2 >/dev/null &&
+		command -v openssl >/dev/null && [ -r /proc/net/tcp ]
+}
+
+# Is something listening on TCP port $1 of IPv4?  Read from the kernel's
+# table (state 0A is LISTEN), so that no tool is needed.
+_smtp_listening() {
+	awk -v port="$(printf ':%04X' "$1")" '
+		$4 == "0A" && substr($2, length($2) - 4) == port { found = 1 }
+		END { exit !found }' /proc/net/tcp
 }
 
 # A TCP port nobody listens on, from a range that differs by process.
 _smtp_free_port() {
 	_p=$((20000 + ($$ * 7 + ${1:-0} * 101) % 30000))
-	while [ -n "$(ss -Hltn "sport = :$_p" 2>/dev/null)" ]; do
+	while _smtp_listening "$_p"; do
 		_p=$((_p + 1))
 	done
 	echo "$_p"
-}
-
-_smtp_listening() {
-	[ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]
 }
 
 smtp_server_setup() {
@@ -171,6 +177,7 @@ CONF
 		"127.0.0.1:$SMTPS_PORT/inet=127.0.0.1:$SMTPS_PORT inet n - n - - smtpd -o smtpd_tls_wrappermode=yes"
 	postconf -c "$SMTP_DIR/etc" -F '*/*/chroot = n'
 	trap 'smtp_server_cleanup; rm -rf "$TMP"' EXIT
+	trap 'exit 1' HUP INT TERM
 }
 
 smtp_server_log() {

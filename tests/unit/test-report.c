@@ -249,8 +249,9 @@ static void check_python(const struct report *r, GBytes *raw, const char *body)
 	g_autofree char *subject = expected_subject(r);
 	g_autofree char *own_id = report_message_id(
 		r->parent_message_id, r->version, r->tree_name, r->bot_address);
+	g_autofree char *python = g_find_program_in_path("python3");
 
-	if (!g_find_program_in_path("python3")) {
+	if (!python) {
 		g_test_message("python3 not installed: skipped");
 		return;
 	}
