@@ -5,7 +5,8 @@
 # verified against the server's certificate), smtps://, AUTH with a
 # credentials file and the refusal of a readable one, a server that is
 # down (temporary, exit 75), 5xx refusals (permanent, exit 69), a 4xx
-# (temporary), and configuration errors (exit 78).
+# (temporary), a server silent after DATA (timeout: temporary), and
+# configuration errors (exit 78).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/smtp-server.sh"
 
@@ -159,6 +160,24 @@ smtp_server_start
 send 0 "server back" $PLAIN list@lists.test < "$REPORTS/boot-fail.eml"
 expect_delivery "server back"
 is "$(smtp_server_count)" "$n" "nothing delivered twice, nothing lost"
+
+# a server that never answers DATA (Postfix's smtp-sink): the timeout
+# ends the transaction as a temporary failure
+SINK_PORT=$(_smtp_free_port 4)
+smtp-sink -u postfix -w 60 "127.0.0.1:$SINK_PORT" 10 &
+sink=$!
+i=0
+while ! _smtp_listening "$SINK_PORT" && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+send 75 "server silent after DATA, timeout 2 s" \
+	--smtp "smtp://127.0.0.1:$SINK_PORT" --timeout 2 list@lists.test \
+	< "$REPORTS/skipped.eml"
+grep -q 'temporary failure: .*timed out' "$TMP/err"
+ok $? "timeout: a temporary failure"
+kill "$sink"
+wait "$sink" 2>/dev/null
 
 # 6. configuration errors
 send 78 "not an SMTP URL" --smtp "http://127.0.0.1:$SMTP_PORT" \

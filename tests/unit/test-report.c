@@ -654,6 +654,34 @@ static void test_recipients_and_errors(void)
 	g_assert_error(error, REPORT_ERROR, REPORT_ERROR_INVALID);
 	g_assert_cmpstr(error->message, ==,
 			"cannot write the reply: no parent_message_id");
+	g_clear_error(&error);
+
+	/* what a hostile mail could carry is refused, not written */
+	r.parent_message_id = "p@example.com";
+	r.author_email = "jane@example.com\r\nBcc: victim@example.org";
+	g_assert_null(report_render(&r, &error));
+	g_assert_error(error, REPORT_ERROR, REPORT_ERROR_INVALID);
+	g_assert_cmpstr(error->message, ==,
+			"cannot write the reply: bad address or Message-ID "
+			"'jane@example.com\\r\\nBcc: victim@example.org'");
+	g_clear_error(&error);
+	g_clear_pointer(&rcpt, g_ptr_array_unref);
+	rcpt = report_recipients(&r);
+	g_assert_cmpuint(rcpt->len, ==, 1);
+	r.author_email = "jane@example.com";
+	r.parent_message_id = "p@example.com>\nX-Evil: 1";
+	g_assert_null(report_render(&r, &error));
+	g_clear_error(&error);
+	/* a bad reference is left out */
+	r.parent_message_id = "p@example.com";
+	g_ptr_array_add(refs, g_strdup("a b@example.com"));
+	g_ptr_array_add(refs, g_strdup("ok@example.com"));
+	raw = report_render(&r, &error);
+	g_assert_no_error(error);
+	g_assert_nonnull(strstr(g_bytes_get_data(raw, NULL),
+				"\nReferences: "
+				"<20250620090000.999-1-jane.doe@example.com> "
+				"<ok@example.com>\n <p@example.com>\n"));
 }
 
 int main(int argc, char **argv)
