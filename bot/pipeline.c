@@ -678,7 +678,7 @@ static gboolean render(struct run *r, GError **error)
 	rep.bot_address = r->opts->bot_address;
 	rep.author_name = r->parent->from_name;
 	rep.author_email = r->parent->from_email;
-	rep.list_address = out->list;
+	rep.list_address = r->opts->no_list ? NULL : out->list;
 	rep.subject = r->parent->subject;
 	rep.parent_message_id = out->parent_message_id;
 	rep.parent_references = r->parent->references;

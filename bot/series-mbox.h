@@ -10,5 +10,4 @@
 #include "bot/store.h"
 
 /* Append series @id of @st to @out; FALSE with @error set. */
-gboolean series_mbox(struct store *st, gint64 id, GString *out,
-		     GError **error);
+gboolean series_mbox(struct store *st, gint64 id, GString *out, GError **error);
