@@ -4,7 +4,8 @@
 # maildir source and sends its replies through Postfix, which delivers them
 # into the same maildir, as a list echoes its posts to its subscribers.
 # The distro tree, worktree, build dirs and ccache are boot-lib.sh's (warm
-# after the first run); the store is made fresh for every test.
+# after the first run), linked into a data dir of the test's own, so that
+# its store is fresh and no other test's.
 
 . "$(dirname "$0")/boot-lib.sh"
 . "$(dirname "$0")/../lib/smtp-server.sh"
@@ -19,8 +20,11 @@ BOT_PID=
 
 # pipeline_setup CHECKS: a fresh store, the SMTP server up, the config
 pipeline_setup() {
-	rm -rf "$DATA/store.sqlite" "$DATA/store.sqlite-wal" \
-		"$DATA/store.sqlite-shm" "$DATA/logs"
+	PDATA=$TMP/data
+	mkdir -p "$PDATA" "$DATA/kbuild" "$DATA/worktrees" "$DATA/boot"
+	for d in trees worktrees kbuild boot; do
+		ln -s "$DATA/$d" "$PDATA/$d" || return 1
+	done
 	smtp_server_setup || return 1
 	smtp_server_start || return 1
 	trap 'pipeline_cleanup; smtp_server_cleanup; rm -rf "$TMP"' EXIT
@@ -42,7 +46,7 @@ CONF
 
 # start_bot [ENV=VALUE...]: armbot run in the background, log in $TMP/run.log
 start_bot() {
-	env "$@" "$ARMBOT" --data-dir "$DATA" run --config "$TMP/armbot.conf" \
+	env "$@" "$ARMBOT" --data-dir "$PDATA" run --config "$TMP/armbot.conf" \
 		>> "$TMP/run.log" 2>&1 &
 	BOT_PID=$!
 }

@@ -50,7 +50,7 @@ ok $? "says what it was tested on"
 
 # the echo of the reply is stored, and nothing answers it
 sleep 3
-"$ARMBOT" --data-dir "$DATA" status > "$TMP/status"
+"$ARMBOT" --data-dir "$PDATA" status > "$TMP/status"
 sed 's/^/# /' "$TMP/status"
 grep -q "^  sent  *1$" "$TMP/status"; ok $? "status: one reply sent"
 
