@@ -45,9 +45,10 @@ CONF
 }
 
 # start_bot [ENV=VALUE...]: armbot run in the background, log in $TMP/run.log
+# ($RUN_OPTIONS: more options of armbot run)
 start_bot() {
 	env "$@" "$ARMBOT" --data-dir "$PDATA" run --config "$TMP/armbot.conf" \
-		>> "$TMP/run.log" 2>&1 &
+		$RUN_OPTIONS >> "$TMP/run.log" 2>&1 &
 	BOT_PID=$!
 }
 
