@@ -70,6 +70,8 @@ static void on_batch(const struct source_batch *batch, gpointer user_data)
 		 batch->counts.unparseable);
 	crashpoint("ingest");
 	dispatch(d);
+	/* the batch may hold the list's echo of a reply in doubt */
+	daemon_bell_ring(d->outbox_bell);
 }
 
 static void on_source_error(const char *url, const GError *error,
