@@ -48,7 +48,7 @@ CONF
 # ($RUN_OPTIONS: more options of armbot run)
 start_bot() {
 	env "$@" "$ARMBOT" --data-dir "$PDATA" run --config "$TMP/armbot.conf" \
-		$RUN_OPTIONS >> "$TMP/run.log" 2>&1 &
+		${RUN_OPTIONS:-} >> "$TMP/run.log" 2>&1 &
 	BOT_PID=$!
 }
 
