@@ -87,7 +87,10 @@ static const char armbot_makefile[] =
 	"armbot-dir/%%: prepare\n"
 	"\t$(Q)$(MAKE) $(build)=$* need-builtin=1 $(foreach o,$(ARMBOT_OBJS),"
 	"$(if $(filter $*/,$(dir $o)),$o))\n"
-	"endif\n";
+	"endif\n"
+	/* read before every makefile: the sub-makes that name no goal
+	 * (kbuild's $(build)=scripts/basic...) must keep theirs */
+	".DEFAULT_GOAL :=\n";
 
 /* Write BUILD/armbot.mk; *@eval_out is the make option including it. */
 static gboolean write_armbot_makefile(struct kbuild *kb, char **eval_out,
@@ -1121,6 +1124,13 @@ static void conclude(struct check *c, struct run_warnings *runs, guint n_runs)
 		count_severity(head->sparse, new_s, "error", TRUE) +
 		count_severity(head->gcc, new_g, "warning", TRUE);
 	out->fixed_warnings = fixed_s->len + fixed_g->len;
+	if (head->failed) {
+		/* objects that did not build say nothing: nothing is known
+		 * to be fixed */
+		g_ptr_array_set_size(fixed_s, 0);
+		g_ptr_array_set_size(fixed_g, 0);
+		out->fixed_warnings = 0;
+	}
 
 	/* a patch in the middle that does not compile (per patch) */
 	for (guint p = 1; p + 1 < n_runs && broken_patch < 0; p++) {

@@ -25,7 +25,7 @@ is "$(result_line)" "warn: 1 new, 0 fixed, 5 warnings at head, 0 compile errors"
 
 # 2. code moved (every line number below shifts): nothing new
 # (the function's text is moved by perl itself, read from the file)
-git -C "$G" checkout distro -- arch/arm/kernel/traps.c
+git -C "$G" checkout "$BASE" -- arch/arm/kernel/traps.c
 perl -0pi -e 'my ($f) = /\n(void abort\(void\)\n\{.*?\n\}\n)/s; s/\nvoid abort\(void\)\n\{.*?\n\}\n//s; s/(#include <asm\/opcodes.h>\n)/$1\n$f/' "$G/arch/arm/kernel/traps.c"
 gitc commit -q -m "ARM: traps: move abort() up" -- arch/arm/kernel/traps.c &&
 	EDITED=arch/arm/kernel/traps.c && series_mbox 1 "$TMP/move.mbox" ||

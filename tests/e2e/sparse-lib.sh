@@ -24,15 +24,18 @@ mkdir -p "$DATA"
 # A clone sharing the tree's objects, index at the distro head and no
 # files checked out: new_patch checks out only the files it edits.
 G=$TMP/g
+# (commits advance the clone's branch: every series starts again from
+# $BASE, the distro head)
 git clone -q --shared --no-checkout "$REPO" "$G" &&
-	git -C "$G" reset -q distro || skip_all "cannot clone the distro tree"
+	BASE=$(git -C "$G" rev-parse distro) &&
+	git -C "$G" reset -q "$BASE" || skip_all "cannot clone the distro tree"
 gitc() { git -C "$G" -c user.name=Test -c user.email=test@example.org "$@"; }
 
 # new_patch FILE PERL-SUBSTITUTION SUBJECT: commit FILE edited by the
 # substitution on top of the previous new_patch (fails if nothing changed)
 EDITED=
 new_patch() {
-	[ -f "$G/$1" ] || git -C "$G" checkout distro -- "$1" || return 1
+	[ -f "$G/$1" ] || git -C "$G" checkout "$BASE" -- "$1" || return 1
 	EDITED="$EDITED $1"
 	perl -0pi -e "$2" "$G/$1" || return 1
 	git -C "$G" diff --quiet -- "$1" && return 1
@@ -45,7 +48,7 @@ series_mbox() {
 	rm -rf "$TMP/fp"
 	gitc format-patch -q -"$1" -o "$TMP/fp" && cat "$TMP/fp"/*.patch > "$2"
 	_s=$?
-	git -C "$G" reset -q distro
+	git -C "$G" reset -q "$BASE"
 	for _f in $EDITED; do rm -f "$G/$_f"; done
 	EDITED=
 	return $_s
