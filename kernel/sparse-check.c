@@ -1190,7 +1190,7 @@ static void conclude(struct check *c, struct run_warnings *runs, guint n_runs)
 	section_break(report);
 	sparse_report(report, SPARSE_TITLE_CC, head->gcc, new_g, fixed_g);
 	if (!head->sparse->len && !fixed_s->len && !head->gcc->len &&
-	    !fixed_g->len)
+	    !fixed_g->len && !head->failed)
 		g_string_append(report, "no sparse or compiler warnings\n");
 	if (n_runs > 2)
 		report_by_patch(c, report, runs, n_runs);
