@@ -3,8 +3,8 @@
 #include <sqlite3.h>
 #include <string.h>
 
-#define STORE_ERROR store_error_quark()
-static GQuark store_error_quark(void);
+#include "bot/store-part.h"
+
 G_DEFINE_QUARK(store - error - quark, store_error)
 
 /* Schema migrations: entry N takes user_version N to N + 1.  Append only;
@@ -56,6 +56,15 @@ static const char *const migrations[] = {
 	" message_id TEXT NOT NULL,"
 	" PRIMARY KEY (series_id, position));"
 	"CREATE INDEX series_members_message ON series_members(message_id);",
+	/* 1 -> 2: the parts (bot/store-part.h) and their versions */
+	"CREATE TABLE store_parts ("
+	" name TEXT PRIMARY KEY, version INTEGER NOT NULL);",
+};
+
+/* The parts, migrated in this order after the core tables. */
+static const struct store_part *const parts[] = {
+	&store_part_pipeline,
+	&store_part_sources,
 };
 
 /* The named statements. */
@@ -157,6 +166,7 @@ static const char *const statements[STMT_COUNT_] = {
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *stmts[STMT_COUNT_];
+	GHashTable *part_stmts; /* SQL text address -> sqlite3_stmt */
 };
 
 static gboolean fail(struct store *st, GError **error, const char *what)
@@ -164,6 +174,50 @@ static gboolean fail(struct store *st, GError **error, const char *what)
 	g_set_error(error, STORE_ERROR, sqlite3_errcode(st->db), "%s: %s", what,
 		    sqlite3_errmsg(st->db));
 	return FALSE;
+}
+
+gboolean store_fail(struct store *st, GError **error, const char *what)
+{
+	return fail(st, error, what);
+}
+
+sqlite3 *store_db(struct store *st)
+{
+	return st->db;
+}
+
+sqlite3_stmt *store_statement(struct store *st, const char *sql, GError **error)
+{
+	sqlite3_stmt *s = g_hash_table_lookup(st->part_stmts, sql);
+
+	if (!s) {
+		if (sqlite3_prepare_v3(st->db, sql, -1,
+				       SQLITE_PREPARE_PERSISTENT, &s,
+				       NULL) != SQLITE_OK) {
+			fail(st, error, "cannot prepare statement");
+			return NULL;
+		}
+		g_hash_table_insert(st->part_stmts, (gpointer)sql, s);
+	}
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return s;
+}
+
+gboolean store_step_row(struct store *st, sqlite3_stmt *s, gboolean *row,
+			GError **error)
+{
+	int rc = sqlite3_step(s);
+
+	if (rc == SQLITE_ROW) {
+		*row = TRUE;
+		return TRUE;
+	}
+	sqlite3_reset(s);
+	*row = FALSE;
+	if (rc != SQLITE_DONE)
+		return fail(st, error, "cannot read the store");
+	return TRUE;
 }
 
 /* The prepared statement @id, reset and unbound, prepared on first use. */
@@ -186,6 +240,13 @@ static sqlite3_stmt *stmt(struct store *st, enum stmt id, GError **error)
 }
 
 /* Run @id to completion (bindings already made). */
+static gboolean step_done(struct store *st, sqlite3_stmt *s, GError **error);
+
+gboolean store_step_done(struct store *st, sqlite3_stmt *s, GError **error)
+{
+	return step_done(st, s, error);
+}
+
 static gboolean step_done(struct store *st, sqlite3_stmt *s, GError **error)
 {
 	int rc = sqlite3_step(s);
@@ -206,6 +267,43 @@ static gboolean exec_simple(struct store *st, enum stmt id, GError **error)
 int store_schema_version(void)
 {
 	return G_N_ELEMENTS(migrations);
+}
+
+static gboolean migrate_part(struct store *st, const struct store_part *part,
+			     GError **error)
+{
+	sqlite3_stmt *s = NULL;
+	int version = 0;
+
+	if (sqlite3_prepare_v2(
+		    st->db, "SELECT version FROM store_parts WHERE name = ?1",
+		    -1, &s, NULL) != SQLITE_OK)
+		return fail(st, error, "cannot read the schema version");
+	sqlite3_bind_text(s, 1, part->name, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		version = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (version > (int)part->n_migrations) {
+		g_set_error(error, STORE_ERROR, 0,
+			    "store schema of %s is version %d, newer than "
+			    "this armbot's %u",
+			    part->name, version, part->n_migrations);
+		return FALSE;
+	}
+	for (; version < (int)part->n_migrations; version++) {
+		g_autofree char *sql = g_strdup_printf(
+			"BEGIN; %s INSERT OR REPLACE INTO store_parts"
+			" (name, version) VALUES ('%s', %d); COMMIT;",
+			part->migrations[version], part->name, version + 1);
+
+		if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+			fail(st, error, "cannot migrate the store");
+			g_prefix_error(error, "%s: ", part->name);
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			return FALSE;
+		}
+	}
+	return TRUE;
 }
 
 static gboolean migrate(struct store *st, GError **error)
@@ -239,12 +337,23 @@ static gboolean migrate(struct store *st, GError **error)
 			return FALSE;
 		}
 	}
+	for (guint i = 0; i < G_N_ELEMENTS(parts); i++)
+		if (!migrate_part(st, parts[i], error))
+			return FALSE;
 	return TRUE;
+}
+
+static void finalize_statement(gpointer s)
+{
+	sqlite3_finalize(s);
 }
 
 struct store *store_open(const char *path, GError **error)
 {
 	g_autoptr(store) st = g_new0(struct store, 1);
+
+	st->part_stmts = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+					       NULL, finalize_statement);
 
 	if (sqlite3_open_v2(path, &st->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
@@ -273,6 +382,8 @@ void store_free(struct store *st)
 		return;
 	for (int i = 0; i < STMT_COUNT_; i++)
 		sqlite3_finalize(st->stmts[i]);
+	if (st->part_stmts)
+		g_hash_table_destroy(st->part_stmts);
 	sqlite3_close(st->db);
 	g_free(st);
 }
@@ -292,7 +403,7 @@ void store_rollback(struct store *st)
 	exec_simple(st, STMT_ROLLBACK, NULL);
 }
 
-static void bind_text(sqlite3_stmt *s, int i, const char *text)
+void store_bind_text(sqlite3_stmt *s, int i, const char *text)
 {
 	if (text)
 		sqlite3_bind_text(s, i, text, -1, SQLITE_TRANSIENT);
@@ -300,7 +411,7 @@ static void bind_text(sqlite3_stmt *s, int i, const char *text)
 		sqlite3_bind_null(s, i);
 }
 
-static char *column_text(sqlite3_stmt *s, int i)
+char *store_column_text(sqlite3_stmt *s, int i)
 {
 	const unsigned char *t = sqlite3_column_text(s, i);
 
@@ -324,17 +435,17 @@ gboolean store_add_message(struct store *st, const struct message *msg,
 		g_ptr_array_remove_index(msg->references,
 					 msg->references->len - 1);
 	}
-	bind_text(s, 1, msg->message_id);
+	store_bind_text(s, 1, msg->message_id);
 	sqlite3_bind_blob64(s, 2, raw ? raw : "", len, SQLITE_STATIC);
-	bind_text(s, 3, classify_kind_name(info->kind));
-	bind_text(s, 4, msg->subject);
-	bind_text(s, 5, info->subject);
-	bind_text(s, 6, msg->from_email);
-	bind_text(s, 7, info->author);
+	store_bind_text(s, 3, classify_kind_name(info->kind));
+	store_bind_text(s, 4, msg->subject);
+	store_bind_text(s, 5, info->subject);
+	store_bind_text(s, 6, msg->from_email);
+	store_bind_text(s, 7, info->author);
 	sqlite3_bind_int64(s, 8, msg->date);
 	sqlite3_bind_int64(s, 9, info->received);
-	bind_text(s, 10, msg->in_reply_to);
-	bind_text(s, 11, refs);
+	store_bind_text(s, 10, msg->in_reply_to);
+	store_bind_text(s, 11, refs);
 	sqlite3_bind_int(s, 12, info->has_version);
 	sqlite3_bind_int(s, 13, info->version);
 	sqlite3_bind_int(s, 14, info->version_minor);
@@ -342,10 +453,10 @@ gboolean store_add_message(struct store *st, const struct message *msg,
 	sqlite3_bind_int(s, 16, info->index);
 	sqlite3_bind_int(s, 17, info->total);
 	sqlite3_bind_int(s, 18, info->rfc);
-	bind_text(s, 19, info->base_commit);
-	bind_text(s, 20, info->change_id);
-	bind_text(s, 21, message_header(msg, "List-Id"));
-	bind_text(s, 22, source);
+	store_bind_text(s, 19, info->base_commit);
+	store_bind_text(s, 20, info->change_id);
+	store_bind_text(s, 21, message_header(msg, "List-Id"));
+	store_bind_text(s, 22, source);
 	if (!step_done(st, s, error))
 		return FALSE;
 	*added = sqlite3_changes(st->db) > 0;
@@ -363,10 +474,10 @@ gboolean store_add_reject(struct store *st, GBytes *raw, const char *source,
 
 	if (!s)
 		return FALSE;
-	bind_text(s, 1, sum);
+	store_bind_text(s, 1, sum);
 	sqlite3_bind_blob64(s, 2, data ? data : "", len, SQLITE_STATIC);
-	bind_text(s, 3, source);
-	bind_text(s, 4, reason);
+	store_bind_text(s, 3, source);
+	store_bind_text(s, 4, reason);
 	sqlite3_bind_int64(s, 5, g_get_real_time() / G_USEC_PER_SEC);
 	if (!step_done(st, s, error))
 		return FALSE;
@@ -382,7 +493,7 @@ gboolean store_has_message(struct store *st, const char *message_id,
 
 	if (!s)
 		return FALSE;
-	bind_text(s, 1, message_id);
+	store_bind_text(s, 1, message_id);
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
@@ -399,7 +510,7 @@ GBytes *store_message_raw(struct store *st, const char *message_id,
 
 	if (!s)
 		return NULL;
-	bind_text(s, 1, message_id);
+	store_bind_text(s, 1, message_id);
 	if (sqlite3_step(s) != SQLITE_ROW) {
 		sqlite3_reset(s);
 		g_set_error(error, STORE_ERROR, 0,
@@ -426,8 +537,8 @@ GPtrArray *store_load_series_messages(struct store *st, GError **error)
 		const char *refs = (const char *)sqlite3_column_text(s, 3);
 
 		m->seq = sqlite3_column_int64(s, 0);
-		m->message_id = column_text(s, 1);
-		m->in_reply_to = column_text(s, 2);
+		m->message_id = store_column_text(s, 1);
+		m->in_reply_to = store_column_text(s, 2);
 		if (refs && *refs) {
 			g_auto(GStrv) v = g_strsplit(refs, " ", -1);
 
@@ -436,8 +547,8 @@ GPtrArray *store_load_series_messages(struct store *st, GError **error)
 				g_ptr_array_add(m->references,
 						g_steal_pointer(&v[i]));
 		}
-		m->from_email = column_text(s, 4);
-		m->author = column_text(s, 5);
+		m->from_email = store_column_text(s, 4);
+		m->author = store_column_text(s, 5);
 		m->date = sqlite3_column_int64(s, 6);
 		m->received = sqlite3_column_int64(s, 7);
 		m->kind = classify_kind_from_name(
@@ -449,9 +560,9 @@ GPtrArray *store_load_series_messages(struct store *st, GError **error)
 		m->index = sqlite3_column_int(s, 13);
 		m->total = sqlite3_column_int(s, 14);
 		m->rfc = sqlite3_column_int(s, 15);
-		m->subject = column_text(s, 16);
-		m->base_commit = column_text(s, 17);
-		m->change_id = column_text(s, 18);
+		m->subject = store_column_text(s, 16);
+		m->base_commit = store_column_text(s, 17);
+		m->change_id = store_column_text(s, 18);
 		g_ptr_array_add(out, m);
 	}
 	sqlite3_reset(s);
@@ -471,9 +582,9 @@ GPtrArray *store_replies(struct store *st, const char *message_id,
 
 	if (!s)
 		return NULL;
-	bind_text(s, 1, message_id);
+	store_bind_text(s, 1, message_id);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		g_ptr_array_add(out, column_text(s, 0));
+		g_ptr_array_add(out, store_column_text(s, 0));
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE) {
 		fail(st, error, "cannot read replies");
@@ -516,7 +627,7 @@ static gboolean write_members(struct store *st, gint64 id,
 			return FALSE;
 		sqlite3_bind_int64(q, 1, id);
 		sqlite3_bind_int(q, 2, i);
-		bind_text(q, 3, m->message_id);
+		store_bind_text(q, 3, m->message_id);
 		if (!step_done(st, q, error))
 			return FALSE;
 	}
@@ -542,7 +653,7 @@ gboolean store_save_assembly(struct store *st,
 		return FALSE;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
 		g_hash_table_insert(
-			old_of, column_text(s, 0),
+			old_of, store_column_text(s, 0),
 			GSIZE_TO_POINTER(sqlite3_column_int64(s, 1)));
 	sqlite3_reset(s);
 	if (!(s = stmt(st, STMT_SERIES_STATES, error)))
@@ -593,17 +704,17 @@ gboolean store_save_assembly(struct store *st,
 		if (!(s = stmt(st, STMT_SERIES_UPDATE, error)))
 			return FALSE;
 		sqlite3_bind_int64(s, 1, id);
-		bind_text(s, 2, series_state_name(x->state));
+		store_bind_text(s, 2, series_state_name(x->state));
 		sqlite3_bind_int(s, 3, x->expired);
 		sqlite3_bind_int(s, 4, x->version);
 		sqlite3_bind_int(s, 5, x->version_minor);
 		sqlite3_bind_int(s, 6, x->total);
 		sqlite3_bind_int(s, 7, x->patches->len);
 		sqlite3_bind_int(s, 8, x->rfc);
-		bind_text(s, 9, series_subject(x));
-		bind_text(s, 10, series_author(x));
-		bind_text(s, 11, x->cover ? x->cover->message_id : NULL);
-		bind_text(s, 12, series_base_commit(x));
+		store_bind_text(s, 9, series_subject(x));
+		store_bind_text(s, 10, series_author(x));
+		store_bind_text(s, 11, x->cover ? x->cover->message_id : NULL);
+		store_bind_text(s, 12, series_base_commit(x));
 		if (x->supersedes)
 			sqlite3_bind_int64(
 				s, 13,
@@ -657,17 +768,17 @@ static struct store_series *read_series(struct store *st, sqlite3_stmt *s,
 	int rc;
 
 	out->id = sqlite3_column_int64(s, 0);
-	out->state = column_text(s, 1);
+	out->state = store_column_text(s, 1);
 	out->expired = sqlite3_column_int(s, 2);
 	out->version = sqlite3_column_int(s, 3);
 	out->version_minor = sqlite3_column_int(s, 4);
 	out->total = sqlite3_column_int(s, 5);
 	out->received = sqlite3_column_int(s, 6);
 	out->rfc = sqlite3_column_int(s, 7);
-	out->subject = column_text(s, 8);
-	out->author = column_text(s, 9);
-	out->cover = column_text(s, 10);
-	out->base_commit = column_text(s, 11);
+	out->subject = store_column_text(s, 8);
+	out->author = store_column_text(s, 9);
+	out->cover = store_column_text(s, 10);
+	out->base_commit = store_column_text(s, 11);
 	out->supersedes = sqlite3_column_int64(s, 12);
 	out->partial_of = sqlite3_column_int64(s, 13);
 	out->first_date = sqlite3_column_int64(s, 14);
@@ -677,7 +788,7 @@ static struct store_series *read_series(struct store *st, sqlite3_stmt *s,
 		return NULL;
 	sqlite3_bind_int64(m, 1, out->id);
 	while ((rc = sqlite3_step(m)) == SQLITE_ROW)
-		g_ptr_array_add(out->patches, column_text(m, 0));
+		g_ptr_array_add(out->patches, store_column_text(m, 0));
 	sqlite3_reset(m);
 	if (rc != SQLITE_DONE) {
 		fail(st, error, "cannot read series members");
