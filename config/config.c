@@ -331,9 +331,14 @@ static void read_smtp(struct keyfile *k, const char *dir,
 	c->smtp_timeout = keyfile_uint(k, "smtp", "timeout", 0, 0, 3600);
 	c->smtp_from = keyfile_string(k, "smtp", "from", NULL);
 	check_address(k, "smtp", "from", &c->smtp_from);
-	if (g_key_file_has_group(k->kf, "smtp") &&
-	    !keyfile_has(k, "smtp", "url"))
-		keyfile_error(k, "smtp", NULL, "[smtp] without a url");
+	if (!keyfile_has(k, "smtp", "url")) {
+		g_auto(GStrv) keys =
+			g_key_file_get_keys(k->kf, "smtp", NULL, NULL);
+
+		if (keys && keys[0])
+			keyfile_error(k, "smtp", keys[0],
+				      "'%s' without an smtp url", keys[0]);
+	}
 }
 
 static void read_web(struct keyfile *k, struct armbot_config *c)
