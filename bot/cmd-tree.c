@@ -6,11 +6,14 @@
  *   armbot tree update NAME
  *   armbot tree show [NAME [REV]]
  *   armbot tree checkout NAME REV DIR
- *   armbot tree pick [--config FILE] FILE.mbox */
+ *   armbot tree pick [--config FILE] FILE.mbox
+ *   armbot tree mail [--config FILE] [--maintainers FILE] [--now T] MAIL */
 #include <stdio.h>
 #include <string.h>
 
 #include "bot/command.h"
+#include "bot/datadir.h"
+#include "bot/optin.h"
 #include "bot/store-trees.h"
 #include "bot/treeset.h"
 #include "config/config.h"
@@ -372,6 +375,91 @@ static int tree_pick_cmd(struct armbot_context *ctx, int argc, char **argv)
 	return 0;
 }
 
+/* The MAINTAINERS of the distro tree of the data dir (not imported here:
+ * the daemon imports it), or of @file. */
+static struct maintainers *load_maintainers(struct armbot_context *ctx,
+					    const char *file, GError **error)
+{
+	g_autoptr(kernel_tree) tree = NULL;
+	g_autofree char *data = NULL;
+	gsize len;
+	git_oid head;
+
+	if (file) {
+		if (!g_file_get_contents(file, &data, &len, error))
+			return NULL;
+		return maintainers_parse(data, len, NULL, NULL, error);
+	}
+	tree = tree_open(command_data_dir(ctx), TREE_DISTRO_NAME, error);
+	if (!tree || !tree_head(tree, &head, error))
+		return NULL;
+	return maintainers_load_git(tree->repo, &head, error);
+}
+
+static int tree_mail_cmd(struct armbot_context *ctx, int argc, char **argv)
+{
+	g_autofree char *file = NULL;
+	g_autofree char *mfile = NULL;
+	gint64 now = 0;
+	GOptionEntry options[] = {
+		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &file,
+		  "the configuration file (see 'armbot help config')",
+		  "FILE" },
+		{ "maintainers", 0, 0, G_OPTION_ARG_FILENAME, &mfile,
+		  "check senders against this MAINTAINERS file (default: the "
+		  "distro tree's)",
+		  "FILE" },
+		{ "now", 0, 0, G_OPTION_ARG_INT64, &now,
+		  "the time as Unix seconds (default: now)", "T" },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(GError) error = NULL;
+	g_autoptr(armbot_config) config = NULL;
+	g_autoptr(store) st = NULL;
+	g_autoptr(maintainers) m = NULL;
+	g_autoptr(GPtrArray) messages = NULL;
+	g_autofree char *dir = NULL;
+	g_autofree char *path = NULL;
+	struct optin_reply reply;
+	struct optin_context octx = { 0 };
+
+	if (!command_parse_options(
+		    "tree mail", "MAIL",
+		    "Handle one opt-in, opt-out, set or confirmation mail as "
+		    "the daemon does, and print the reply it would send.",
+		    options, &argc, &argv))
+		return COMMAND_USAGE_ERROR;
+	if (argc != 2)
+		return usage_error("tree", "tree mail needs MAIL");
+	config = config_load(file, &error);
+	if (!config || !(messages = read_messages(argv[1], &error)) ||
+	    !(m = load_maintainers(ctx, mfile, &error)) ||
+	    !(dir = datadir_ensure(command_data_dir(ctx), NULL, &error)))
+		return tree_fail(error);
+	if (messages->len != 1) {
+		fprintf(stderr, "error: %s: %u messages, not one\n", argv[1],
+			messages->len);
+		return 1;
+	}
+	path = g_build_filename(dir, "store.sqlite", NULL);
+	if (!(st = store_open(path, &error)))
+		return tree_fail(error);
+	octx.store = st;
+	octx.config = config;
+	octx.maintainers = m;
+	octx.now = now;
+	if (!optin_handle(&octx, messages->pdata[0], &reply, &error))
+		return tree_fail(error);
+	printf("outcome: %s\n", optin_outcome_name(reply.outcome));
+	if (reply.outcome != OPTIN_NOT_FOR_US)
+		printf("reason: %s\nto: %s\nsubject: %s\nin-reply-to: "
+		       "%s\n\n%s",
+		       reply.reason, reply.to, reply.subject, reply.in_reply_to,
+		       reply.body);
+	optin_reply_clear(&reply);
+	return 0;
+}
+
 int cmd_tree(struct armbot_context *ctx, int argc, char **argv)
 {
 	static const struct {
@@ -385,6 +473,7 @@ int cmd_tree(struct armbot_context *ctx, int argc, char **argv)
 		{ "show", tree_show_cmd },
 		{ "checkout", tree_checkout_cmd },
 		{ "pick", tree_pick_cmd },
+		{ "mail", tree_mail_cmd },
 	};
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -397,7 +486,9 @@ int cmd_tree(struct armbot_context *ctx, int argc, char **argv)
 			"       armbot tree update NAME\n"
 			"       armbot tree show [NAME [REV]]\n"
 			"       armbot tree checkout NAME REV DIR\n"
-			"       armbot tree pick [--config FILE] FILE.mbox\n");
+			"       armbot tree pick [--config FILE] FILE.mbox\n"
+			"       armbot tree mail [--config FILE] [--maintainers "
+			"FILE] MAIL\n");
 		return argc < 2 ? COMMAND_USAGE_ERROR : 0;
 	}
 	for (guint i = 0; i < G_N_ELEMENTS(subs); i++)
