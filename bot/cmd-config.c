@@ -64,7 +64,7 @@ report:
 			errors->len, errors->len == 1 ? "" : "s");
 		return 1;
 	}
-	printf("%s: ok, %u tree%s", found ? found : "(no file: defaults)",
+	printf("%s: ok, %u tree%s", found ? found : "(no file, defaults)",
 	       ts->trees->len, ts->trees->len == 1 ? "" : "s");
 	for (guint i = 0; i < ts->trees->len; i++)
 		printf("%s%s", i ? ", " : ": ",

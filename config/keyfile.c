@@ -47,6 +47,7 @@ static void scan_lines(struct keyfile *k, const char *data, gsize len)
 	g_autofree char *text = g_strndup(data, len);
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
 	g_autofree char *group = NULL;
+	gboolean bad_group = FALSE;
 
 	for (guint i = 0; lines[i]; i++) {
 		guint n = i + 1;
@@ -67,8 +68,13 @@ static void scan_lines(struct keyfile *k, const char *data, gsize len)
 					"bad group line '%s'", line);
 
 				add_error_at(k, n, m);
+				/* its keys are not "outside any group" */
+				g_free(group);
+				group = NULL;
+				bad_group = TRUE;
 				continue;
 			}
+			bad_group = FALSE;
 			name = g_strndup(line + 1, l - 2);
 			first = GPOINTER_TO_UINT(
 				g_hash_table_lookup(k->lines, name));
@@ -98,7 +104,8 @@ static void scan_lines(struct keyfile *k, const char *data, gsize len)
 			continue;
 		}
 		if (!group) {
-			add_error_at(k, n, "key outside any [group]");
+			if (!bad_group)
+				add_error_at(k, n, "key outside any [group]");
 			continue;
 		}
 		*eq = '\0';
