@@ -568,8 +568,17 @@ static gboolean handle_request(const struct optin_context *ctx,
 	data = g_key_file_to_data(kf, NULL, NULL);
 	tf = treefile_parse(req->tree, "the request", data,
 			    &ctx->config->defaults, errors, NULL);
-	if (!tf)
-		return refuse(out, msg, "%s", (char *)errors->pdata[0]);
+	if (!tf) {
+		/* "the request:LINE: message": the line is of the key file
+		 * made from the request, meaningless to its sender */
+		const char *e = errors->pdata[0];
+		const char *colon = strchr(e + strlen("the request:"), ':');
+
+		return refuse(out, msg, "%s",
+			      g_str_has_prefix(e, "the request:") && colon ?
+				      colon + 2 :
+				      e);
+	}
 	if (!check_maintainer(ctx, msg, tf, &bad))
 		return refuse(out, msg, "%s", bad);
 	/* a set or opt-out must also come from a maintainer of the paths
