@@ -239,8 +239,8 @@ static char *paths_reason(const struct path_score *sc,
 		g_string_append_printf(r, " and %u more of its file%s", others,
 				       others == 1 ? "" : "s");
 	if (sc->matched < series->files->len)
-		g_string_append_printf(r, ", %u of %u files its", sc->matched,
-				       series->files->len);
+		g_string_append_printf(r, "; it covers %u of the %u files",
+				       sc->matched, series->files->len);
 	if (runner_up)
 		g_string_append_printf(r,
 				       "; wins over %s (%s %s in %s)",
