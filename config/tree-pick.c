@@ -236,7 +236,7 @@ static char *paths_reason(const struct path_score *sc,
 			pattern_tag(sc->pattern), sc->pattern->text,
 			sc->tree->origin);
 	if (others)
-		g_string_append_printf(r, " and %u more of its file%s", others,
+		g_string_append_printf(r, " and %u more file%s", others,
 				       others == 1 ? "" : "s");
 	if (sc->matched < series->files->len)
 		g_string_append_printf(r, "; it covers %u of the %u files",

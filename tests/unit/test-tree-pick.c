@@ -144,7 +144,7 @@ static void test_specificity(void)
 		    ""),
 	      "arm", TREE_PICK_PATHS,
 	      "touches arch/arm/kernel/setup.c (F: arch/arm/ in "
-	      "trees.d/arm.conf) and 3 more of its files; wins over omap "
+	      "trees.d/arm.conf) and 3 more files; wins over omap "
 	      "(F: arch/arm/mach-omap2/ in trees.d/omap.conf)");
 	/* one file each: the deeper match wins (a file pattern is one
 	 * deeper than its directory) */
