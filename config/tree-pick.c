@@ -138,6 +138,7 @@ struct path_score {
 	const struct treefile *tree;
 	guint owned; /* files where it is the most specific */
 	gint sum; /* of depths over the files it matches */
+	guint literal; /* of the literal starts of those matches */
 	guint matched; /* files it matches */
 	/* its deepest match, for the reason */
 	const char *file;
@@ -153,6 +154,8 @@ static gint score_cmp(gconstpointer a, gconstpointer b)
 		return x->owned > y->owned ? -1 : 1;
 	if (x->sum != y->sum)
 		return x->sum > y->sum ? -1 : 1;
+	if (x->literal != y->literal)
+		return x->literal > y->literal ? -1 : 1;
 	if (x->matched != y->matched)
 		return x->matched > y->matched ? -1 : 1;
 	return strcmp(x->tree->name, y->tree->name);
@@ -178,6 +181,7 @@ static GArray *rank_paths(const struct tree_pick_series *series,
 	for (guint f = 0; f < series->files->len; f++) {
 		const char *file = series->files->pdata[f];
 		int best = G_MININT;
+		guint best_literal = 0;
 
 		for (guint t = 0; t < trees->len; t++) {
 			const struct treefile *tf = trees->pdata[t];
@@ -190,8 +194,16 @@ static GArray *rank_paths(const struct tree_pick_series *series,
 				continue;
 			sc->matched++;
 			sc->sum += depths[t];
-			best = MAX(best, depths[t]);
-			if (!sc->pattern || depths[t] > sc->depth) {
+			sc->literal += hits[t]->literal;
+			if (depths[t] > best ||
+			    (depths[t] == best &&
+			     hits[t]->literal > best_literal)) {
+				best = depths[t];
+				best_literal = hits[t]->literal;
+			}
+			if (!sc->pattern || depths[t] > sc->depth ||
+			    (depths[t] == sc->depth &&
+			     hits[t]->literal > sc->pattern->literal)) {
 				sc->file = file;
 				sc->pattern = hits[t];
 				sc->depth = depths[t];
@@ -203,7 +215,8 @@ static GArray *rank_paths(const struct tree_pick_series *series,
 			struct path_score *sc =
 				&g_array_index(scores, struct path_score, t);
 
-			if (depths[t] == best)
+			if (depths[t] == best &&
+			    hits[t]->literal == best_literal)
 				sc->owned++;
 		}
 	}

@@ -15,12 +15,13 @@
  *
  * Specificity (step 3), from the MAINTAINERS depth of kernel/maintainers.h:
  * for each file the series touches (old and new names of a rename), each
- * tree's depth is that of its most specific F:/N: pattern matching the
- * file and not excluded by its X:, or none.  A tree "owns" a file when its
- * depth there is the greatest of all trees (ties: every tree at that
- * depth owns it).  Trees are ranked by, in order: the number of files
- * they own, the sum of their depths over the files they match, the number
- * of files they match, their name.  So a series under arch/arm/mach-omap2/
+ * tree's match is its most specific F:/N: pattern matching the file and
+ * not excluded by its X: (the greatest depth, then the longest literal
+ * start), or none.  A tree "owns" a file when its match there is the most
+ * specific of all trees' (ties: every tree with an equal match owns it).
+ * Trees are ranked by, in order: the number of files they own, the sum
+ * of their depths over the files they match, the sum of the literal
+ * starts of those matches, the number of files they match, their name.  So a series under arch/arm/mach-omap2/
  * goes to the tree with F: arch/arm/mach-omap2/ (depth 3) rather than one
  * with F: arch/arm/ (depth 2), and a series mostly in one tree's paths
  * goes there even if one file is more specific elsewhere. */

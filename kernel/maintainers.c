@@ -137,6 +137,7 @@ gboolean maintainers_section_add_pattern(struct maintainers_section *section,
 		p->depth = count_slashes(value) + (p->dir ? 0 : 1);
 		if (value[0] == '*')
 			p->depth = -1;
+		p->literal = strcspn(value, "*?[");
 		re = pattern_to_regex(value);
 		p->text = g_steal_pointer(&value);
 		p->regex = g_regex_new(re, G_REGEX_OPTIMIZE, 0, &local);
@@ -167,7 +168,6 @@ gboolean maintainers_section_match(const struct maintainers_section *section,
 {
 	guint slashes = count_slashes(file);
 	const struct maintainers_pattern *best = NULL;
-	int best_depth = G_MININT;
 
 	for (guint i = 0; i < section->patterns->len; i++) {
 		const struct maintainers_pattern *p =
@@ -187,15 +187,15 @@ gboolean maintainers_section_match(const struct maintainers_section *section,
 			hit = g_regex_match(p->regex, file, 0, NULL);
 		else
 			hit = file_match(p, file, slashes);
-		if (hit && p->depth > best_depth) {
+		if (hit && (!best || p->depth > best->depth ||
+			    (p->depth == best->depth &&
+			     p->literal > best->literal)))
 			best = p;
-			best_depth = p->depth;
-		}
 	}
 	if (!best)
 		return FALSE;
 	if (depth)
-		*depth = best_depth;
+		*depth = best->depth;
 	if (pattern)
 		*pattern = best;
 	return TRUE;

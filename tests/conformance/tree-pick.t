@@ -84,7 +84,7 @@ pick core.mbox; is "$picked" "arm paths" "an arch/arm/kernel series goes to arm"
 
 series mixed arch/arm/kernel/setup.c arch/arm/mach-omap2/pm.c drivers/bus/ti-sysc.c
 pick mixed.mbox; is "$picked" "omap paths" "two of three files more specific in omap: omap"
-is "$reason" "touches arch/arm/mach-omap2/pm.c (F: arch/arm/mach-omap2/ in trees.d/omap.conf) and 1 more file; it covers 2 of the 3 files; wins over arm (F: arch/arm/ in trees.d/arm.conf)" "with the reason"
+is "$reason" "touches drivers/bus/ti-sysc.c (F: drivers/bus/ti-sysc.c in trees.d/omap.conf) and 1 more file; it covers 2 of the 3 files; wins over arm (F: arch/arm/ in trees.d/arm.conf)" "with the reason"
 
 series fs fs/ext4/inode.c
 pick fs.mbox; is "$picked" "distro-6.1 distro" "a series no tree claims goes to the distro tree"

@@ -33,7 +33,8 @@ static GPtrArray *make_trees(void)
 		 "lists=linux-omap@vger.kernel.org\n"
 		 "[paths]\nF=arch/arm/mach-omap2/;drivers/bus/ti-sysc.c\n");
 	add_tree(trees, "soc-next",
-		 "[tree]\nurl=https://example.org/soc.git\n");
+		 "[tree]\nurl=https://example.org/soc.git\n"
+		 "[paths]\nF=arch/arm/mach-*/;arch/arm/plat-*/\n");
 	add_tree(trees, "net", "[tree]\nurl=https://example.org/net.git\n"
 			       "[paths]\nF=drivers/net/;net/\n");
 	return trees;
@@ -110,8 +111,8 @@ static void test_steps(void)
 		    "\nbase-commit: ffffabcd5678\n"),
 	      "omap", TREE_PICK_PATHS,
 	      "touches arch/arm/mach-omap2/pm.c (F: arch/arm/mach-omap2/ in "
-	      "trees.d/omap.conf); wins over arm (F: arch/arm/ in "
-	      "trees.d/arm.conf)");
+	      "trees.d/omap.conf); wins over soc-next (F: arch/arm/mach-*/ "
+	      "in trees.d/soc-next.conf)");
 	check(patch("[PATCH] ARM: dts: x", "List-Id: <linux-omap.vger.kernel.org>\n",
 		    "arch/arm/boot/dts/omap4.dtsi", ""),
 	      "omap", TREE_PICK_LIST,
@@ -156,6 +157,24 @@ static void test_specificity(void)
 	      "(F: drivers/net/ in trees.d/net.conf)");
 }
 
+static void test_literal(void)
+{
+	/* arch/arm/mach-omap2/ and arch/arm/mach-* both have depth 3: the
+	 * longer literal start is the more specific */
+	check(patch("[PATCH] ARM: x", "", "arch/arm/mach-omap2/pm.c", ""),
+	      "omap", TREE_PICK_PATHS,
+	      "touches arch/arm/mach-omap2/pm.c (F: arch/arm/mach-omap2/ in "
+	      "trees.d/omap.conf); wins over soc-next (F: arch/arm/mach-*/ in "
+	      "trees.d/soc-next.conf)");
+	/* two machines: soc-next owns the other one and covers both */
+	check(patch("[PATCH] ARM: x", "",
+		    "arch/arm/mach-omap2/pm.c arch/arm/mach-exynos/pm.c", ""),
+	      "soc-next", TREE_PICK_PATHS,
+	      "touches arch/arm/mach-omap2/pm.c (F: arch/arm/mach-*/ in "
+	      "trees.d/soc-next.conf) and 1 more file; wins over omap (F: "
+	      "arch/arm/mach-omap2/ in trees.d/omap.conf)");
+}
+
 static void test_series_input(void)
 {
 	g_autoptr(GPtrArray) msgs =
@@ -179,6 +198,7 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/tree-pick/steps", test_steps);
 	g_test_add_func("/tree-pick/specificity", test_specificity);
+	g_test_add_func("/tree-pick/literal", test_literal);
 	g_test_add_func("/tree-pick/series", test_series_input);
 	return g_test_run();
 }
