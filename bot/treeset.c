@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bot/store-trees.h"
+#include "config/tree-pick.h"
 #include "kernel/tree.h"
 
 static gint treefile_cmp(gconstpointer a, gconstpointer b)
@@ -34,7 +35,7 @@ struct treeset *treeset_load(const struct armbot_config *config,
 	for (guint i = 0; stored && i < stored->len; i++) {
 		const struct store_tree *t = stored->pdata[i];
 		g_autofree char *origin =
-			g_strdup_printf("the store (opted in by %s)", t->owner);
+			g_strdup_printf("the opt-in of %s", t->owner);
 		const struct treefile *file = config_tree(config, t->name);
 		struct treefile *tf;
 
@@ -87,4 +88,40 @@ gboolean treeset_open_store(const char *data_dir, struct store **out,
 		return TRUE;
 	*out = store_open(path, error);
 	return *out != NULL;
+}
+
+gboolean treeset_pick_series(const struct treeset *ts, struct store *st,
+			     const struct store_series *s,
+			     const char *data_dir,
+			     struct tree_pick_result *out, GError **error)
+{
+	g_autoptr(GPtrArray) msgs =
+		g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
+	g_autoptr(tree_pick_series) series = NULL;
+	g_autoptr(GPtrArray) ids = g_ptr_array_new();
+
+	if (s->cover)
+		g_ptr_array_add(ids, s->cover);
+	for (guint i = 0; s->patches && i < s->patches->len; i++)
+		g_ptr_array_add(ids, s->patches->pdata[i]);
+	for (guint i = 0; i < ids->len; i++) {
+		g_autoptr(GBytes) raw = store_message_raw(st, ids->pdata[i],
+							  error);
+		struct message *msg;
+
+		if (!raw)
+			return FALSE;
+		msg = message_parse(raw, error);
+		if (!msg) {
+			g_prefix_error(error, "<%s>: ",
+				       (char *)ids->pdata[i]);
+			return FALSE;
+		}
+		g_ptr_array_add(msgs, msg);
+	}
+	series = tree_pick_series_new(msgs);
+	tree_pick(series, ts->trees, ts->distro,
+		  data_dir ? tree_pick_has_commit_in_data_dir : NULL,
+		  (gpointer)data_dir, out);
+	return TRUE;
 }

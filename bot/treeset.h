@@ -33,3 +33,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(treeset, treeset_free)
  * TRUE with *@out NULL when there is none. */
 gboolean treeset_open_store(const char *data_dir, struct store **out,
 			    GError **error);
+
+struct store_series;
+struct tree_pick_result;
+
+/* Choose the tree of stored series @s among @ts (config/tree-pick.h),
+ * reading its cover letter and patches from @st; base-commits are looked
+ * up in the trees of @data_dir.  @out->tree points into @ts.  FALSE with
+ * @error only when a message cannot be read back. */
+gboolean treeset_pick_series(const struct treeset *ts, struct store *st,
+			     const struct store_series *s,
+			     const char *data_dir,
+			     struct tree_pick_result *out, GError **error);
