@@ -35,8 +35,7 @@ static void oid_hex(char out[GIT_OID_HEXSZ + 1], const git_oid *oid)
 
 static int usage_error(const char *name, const char *what)
 {
-	fprintf(stderr, "error: %s\nusage: see 'armbot help %s'\n", what,
-		name);
+	fprintf(stderr, "error: %s\nusage: see 'armbot help %s'\n", what, name);
 	return COMMAND_USAGE_ERROR;
 }
 
@@ -151,8 +150,7 @@ static int tree_list_cmd(struct armbot_context *ctx, int argc, char **argv)
 	g_autofree char *file = NULL;
 	GOptionEntry options[] = {
 		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &file,
-		  "the configuration file (see 'armbot help config')",
-		  "FILE" },
+		  "the configuration file (see 'armbot help config')", "FILE" },
 		G_OPTION_ENTRY_NULL
 	};
 
@@ -334,8 +332,7 @@ static int tree_pick_cmd(struct armbot_context *ctx, int argc, char **argv)
 	g_autofree char *file = NULL;
 	GOptionEntry options[] = {
 		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &file,
-		  "the configuration file (see 'armbot help config')",
-		  "FILE" },
+		  "the configuration file (see 'armbot help config')", "FILE" },
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GError) error = NULL;
@@ -403,8 +400,7 @@ static int tree_mail_cmd(struct armbot_context *ctx, int argc, char **argv)
 	gint64 now = 0;
 	GOptionEntry options[] = {
 		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &file,
-		  "the configuration file (see 'armbot help config')",
-		  "FILE" },
+		  "the configuration file (see 'armbot help config')", "FILE" },
 		{ "maintainers", 0, 0, G_OPTION_ARG_FILENAME, &mfile,
 		  "check senders against this MAINTAINERS file (default: the "
 		  "distro tree's)",

@@ -13,8 +13,8 @@
 #define TOKEN_BYTES 16
 #define DEFAULT_LIFETIME (48 * 3600)
 
-static const char *const request_keys[] = { "url", "branch", "paths",
-					    "checks", "reply", NULL };
+static const char *const request_keys[] = { "url",    "branch", "paths",
+					    "checks", "reply",	NULL };
 
 void optin_reply_clear(struct optin_reply *r)
 {
@@ -139,8 +139,8 @@ static gboolean parse_subject(const struct message *msg, struct request *r,
 	}
 	r->tree = g_strdup(words[2]);
 	if (!strcmp(r->action, "set") && n >= 4) {
-		g_autofree char *value =
-			n >= 5 ? g_strjoinv(" ", words + 4) : g_strdup("");
+		g_autofree char *value = n >= 5 ? g_strjoinv(" ", words + 4) :
+						  g_strdup("");
 
 		g_ptr_array_add(r->keys, g_ascii_strdown(words[3], -1));
 		g_ptr_array_add(r->values, g_steal_pointer(&value));
@@ -226,9 +226,8 @@ static gboolean apply_key(GKeyFile *kf, const char *key, const char *value,
 		}
 		g_key_file_set_string(kf, "tree", "url", words[0]);
 	} else if (!strcmp(key, "branch")) {
-		g_auto(GStrv) have =
-			g_key_file_get_string_list(kf, "tree", "branches",
-						   NULL, NULL);
+		g_auto(GStrv) have = g_key_file_get_string_list(
+			kf, "tree", "branches", NULL, NULL);
 		g_autoptr(GStrvBuilder) b = g_strv_builder_new();
 		g_auto(GStrv) all = NULL;
 
@@ -259,8 +258,7 @@ static gboolean apply_key(GKeyFile *kf, const char *key, const char *value,
 	} else if (!strcmp(key, "reply")) {
 		/* "problems", "problems to author" */
 		if (n == 3 && !strcmp(words[1], "to")) {
-			g_key_file_set_string(kf, "tree", "reply-to",
-					      words[2]);
+			g_key_file_set_string(kf, "tree", "reply-to", words[2]);
 		} else if (n != 1) {
 			*bad = g_strdup_printf("reply must be always, "
 					       "problems or never, optionally "
@@ -500,8 +498,8 @@ static gboolean handle_request(const struct optin_context *ctx,
 	const struct treefile *file;
 	struct store_optin_request r = { 0 };
 	gint64 now = now_of(ctx);
-	gint64 lifetime =
-		ctx->token_lifetime ? ctx->token_lifetime : DEFAULT_LIFETIME;
+	gint64 lifetime = ctx->token_lifetime ? ctx->token_lifetime :
+						DEFAULT_LIFETIME;
 
 	if (!msg->from_email || !*msg->from_email)
 		return refuse(out, msg, "the mail has no sender address");
@@ -535,10 +533,9 @@ static gboolean handle_request(const struct optin_context *ctx,
 			return refuse(out, msg,
 				      "an opt-in needs 'url:' and 'paths:' "
 				      "lines");
-		g_key_file_set_string_list(kf, "tree", "maintainers",
-					   (const char *const[]){
-						   msg->from_email },
-					   1);
+		g_key_file_set_string_list(
+			kf, "tree", "maintainers",
+			(const char *const[]){ msg->from_email }, 1);
 	} else {
 		if (!existing || !existing->active)
 			return refuse(out, msg, "tree %s is not opted in",
@@ -584,9 +581,9 @@ static gboolean handle_request(const struct optin_context *ctx,
 	/* a set or opt-out must also come from a maintainer of the paths
 	 * the tree had */
 	if (existing) {
-		g_autoptr(treefile) old = treefile_parse(
-			req->tree, "the store", existing->data,
-			&ctx->config->defaults, NULL, NULL);
+		g_autoptr(treefile) old =
+			treefile_parse(req->tree, "the store", existing->data,
+				       &ctx->config->defaults, NULL, NULL);
 
 		if (old && !check_maintainer(ctx, msg, old, &bad))
 			return refuse(out, msg, "%s", bad);
@@ -634,8 +631,7 @@ static gboolean handle_request(const struct optin_context *ctx,
 			 "confirm: %s\n\n"
 			 "If you did not ask for this, ignore this mail: "
 			 "nothing changes without\nthe reply.\n",
-			 msg->from_email, req->tree, what,
-			 expires, token));
+			 msg->from_email, req->tree, what, expires, token));
 	return TRUE;
 }
 

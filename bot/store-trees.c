@@ -46,9 +46,8 @@ static const char sql_tree_put[] =
 static const char sql_change_add[] =
 	"INSERT INTO tree_changes (tree, who, at, what) VALUES (?1, ?2, ?3,"
 	" ?4)";
-static const char sql_changes[] =
-	"SELECT tree, who, at, what FROM tree_changes"
-	" WHERE ?1 IS NULL OR tree = ?1 ORDER BY id";
+static const char sql_changes[] = "SELECT tree, who, at, what FROM tree_changes"
+				  " WHERE ?1 IS NULL OR tree = ?1 ORDER BY id";
 static const char sql_request_add[] =
 	"INSERT INTO optin_requests (token_hash, action, tree, sender, data,"
 	" what, message_id, created, expires) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"

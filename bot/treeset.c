@@ -23,8 +23,8 @@ struct treeset *treeset_load(const struct armbot_config *config,
 	g_autoptr(GPtrArray) stored = NULL;
 
 	ts->trees = g_ptr_array_new();
-	ts->owned = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)treefile_free);
+	ts->owned =
+		g_ptr_array_new_with_free_func((GDestroyNotify)treefile_free);
 	for (guint i = 0; i < config->trees->len; i++)
 		g_ptr_array_add(ts->trees, config->trees->pdata[i]);
 	if (st) {
@@ -91,8 +91,7 @@ gboolean treeset_open_store(const char *data_dir, struct store **out,
 }
 
 gboolean treeset_pick_series(const struct treeset *ts, struct store *st,
-			     const struct store_series *s,
-			     const char *data_dir,
+			     const struct store_series *s, const char *data_dir,
 			     struct tree_pick_result *out, GError **error)
 {
 	g_autoptr(GPtrArray) msgs =
@@ -105,16 +104,15 @@ gboolean treeset_pick_series(const struct treeset *ts, struct store *st,
 	for (guint i = 0; s->patches && i < s->patches->len; i++)
 		g_ptr_array_add(ids, s->patches->pdata[i]);
 	for (guint i = 0; i < ids->len; i++) {
-		g_autoptr(GBytes) raw = store_message_raw(st, ids->pdata[i],
-							  error);
+		g_autoptr(GBytes)
+			raw = store_message_raw(st, ids->pdata[i], error);
 		struct message *msg;
 
 		if (!raw)
 			return FALSE;
 		msg = message_parse(raw, error);
 		if (!msg) {
-			g_prefix_error(error, "<%s>: ",
-				       (char *)ids->pdata[i]);
+			g_prefix_error(error, "<%s>: ", (char *)ids->pdata[i]);
 			return FALSE;
 		}
 		g_ptr_array_add(msgs, msg);

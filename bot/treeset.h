@@ -42,6 +42,5 @@ struct tree_pick_result;
  * up in the trees of @data_dir.  @out->tree points into @ts.  FALSE with
  * @error only when a message cannot be read back. */
 gboolean treeset_pick_series(const struct treeset *ts, struct store *st,
-			     const struct store_series *s,
-			     const char *data_dir,
+			     const struct store_series *s, const char *data_dir,
 			     struct tree_pick_result *out, GError **error);

@@ -8,8 +8,7 @@ static char *line_key(const char *group, const char *key)
 	return key ? g_strconcat(group, "\n", key, NULL) : g_strdup(group);
 }
 
-guint keyfile_line(const struct keyfile *k, const char *group,
-		   const char *key)
+guint keyfile_line(const struct keyfile *k, const char *group, const char *key)
 {
 	g_autofree char *id = line_key(group, key);
 
@@ -19,9 +18,9 @@ guint keyfile_line(const struct keyfile *k, const char *group,
 static void add_error_at(struct keyfile *k, guint line, const char *message)
 {
 	if (line)
-		g_ptr_array_add(k->errors, g_strdup_printf("%s:%u: %s",
-							   k->origin, line,
-							   message));
+		g_ptr_array_add(k->errors,
+				g_strdup_printf("%s:%u: %s", k->origin, line,
+						message));
 	else
 		g_ptr_array_add(k->errors,
 				g_strdup_printf("%s: %s", k->origin, message));

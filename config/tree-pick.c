@@ -23,8 +23,8 @@ static char *list_id(const char *value)
 {
 	const char *lt = strrchr(value, '<');
 	const char *gt = lt ? strchr(lt, '>') : NULL;
-	g_autofree char *id =
-		lt && gt ? g_strndup(lt + 1, gt - lt - 1) : g_strdup(value);
+	g_autofree char *id = lt && gt ? g_strndup(lt + 1, gt - lt - 1) :
+					 g_strdup(value);
 
 	g_strstrip(id);
 	return g_ascii_strdown(id, -1);
@@ -75,8 +75,8 @@ struct tree_pick_series *tree_pick_series_new(GPtrArray *messages)
 			add_unique(s->list_ids, id);
 		}
 		for (guint j = 0; msg->to && j < msg->to->len; j++) {
-			g_autofree char *a = g_ascii_strdown(msg->to->pdata[j],
-							     -1);
+			g_autofree char *a =
+				g_ascii_strdown(msg->to->pdata[j], -1);
 
 			add_unique(s->recipients, a);
 		}
@@ -166,9 +166,8 @@ static gint score_cmp(gconstpointer a, gconstpointer b)
 static GArray *rank_paths(const struct tree_pick_series *series,
 			  GPtrArray *trees)
 {
-	g_autoptr(GArray) scores =
-		g_array_sized_new(FALSE, TRUE, sizeof(struct path_score),
-				  trees->len);
+	g_autoptr(GArray) scores = g_array_sized_new(
+		FALSE, TRUE, sizeof(struct path_score), trees->len);
 	g_autofree int *depths = g_new(int, trees->len);
 	g_autofree const struct maintainers_pattern **hits =
 		g_new(const struct maintainers_pattern *, trees->len);
@@ -221,8 +220,8 @@ static GArray *rank_paths(const struct tree_pick_series *series,
 		}
 	}
 	for (guint t = 0; t < trees->len; t++) {
-		struct path_score *sc = &g_array_index(scores, struct path_score,
-						       t);
+		struct path_score *sc =
+			&g_array_index(scores, struct path_score, t);
 
 		if (sc->matched)
 			g_array_append_val(out, *sc);
@@ -255,8 +254,7 @@ static char *paths_reason(const struct path_score *sc,
 		g_string_append_printf(r, "; it covers %u of the %u files",
 				       sc->matched, series->files->len);
 	if (runner_up)
-		g_string_append_printf(r,
-				       "; wins over %s (%s %s in %s)",
+		g_string_append_printf(r, "; wins over %s (%s %s in %s)",
 				       runner_up->tree->name,
 				       pattern_tag(runner_up->pattern),
 				       runner_up->pattern->text,
@@ -289,8 +287,9 @@ static const struct treefile *find_list(GPtrArray *trees, GPtrArray *ids,
 				gboolean hit =
 					by_id ? list_matches_id(tf->lists[l],
 								ids->pdata[i]) :
-						!g_ascii_strcasecmp(tf->lists[l],
-								    ids->pdata[i]);
+						!g_ascii_strcasecmp(
+							tf->lists[l],
+							ids->pdata[i]);
 
 				if (hit) {
 					*which = ids->pdata[i];
@@ -303,8 +302,9 @@ static const struct treefile *find_list(GPtrArray *trees, GPtrArray *ids,
 }
 
 void tree_pick(const struct tree_pick_series *series, GPtrArray *trees,
-	       const struct treefile *distro, tree_pick_has_commit_fn has_commit,
-	       gpointer data, struct tree_pick_result *out)
+	       const struct treefile *distro,
+	       tree_pick_has_commit_fn has_commit, gpointer data,
+	       struct tree_pick_result *out)
 {
 	g_autoptr(GArray) ranked = NULL;
 	const struct treefile *tf;
@@ -320,7 +320,8 @@ void tree_pick(const struct tree_pick_series *series, GPtrArray *trees,
 	for (guint i = 0; i < series->topics->len; i++)
 		for (guint t = 0; t < trees->len; t++) {
 			tf = trees->pdata[t];
-			if (g_ascii_strcasecmp(tf->name, series->topics->pdata[i]))
+			if (g_ascii_strcasecmp(tf->name,
+					       series->topics->pdata[i]))
 				continue;
 			out->tree = tf;
 			out->by = TREE_PICK_PREFIX;

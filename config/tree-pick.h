@@ -82,7 +82,8 @@ gboolean tree_pick_has_commit_in_data_dir(const struct treefile *tf,
  * no tree named TREE_DISTRO_NAME, @distro (required) is the distro tree
  * of step 5.  Never fails. */
 void tree_pick(const struct tree_pick_series *series, GPtrArray *trees,
-	       const struct treefile *distro, tree_pick_has_commit_fn has_commit,
-	       gpointer data, struct tree_pick_result *out);
+	       const struct treefile *distro,
+	       tree_pick_has_commit_fn has_commit, gpointer data,
+	       struct tree_pick_result *out);
 
 const char *tree_pick_by_name(enum tree_pick_by by);

@@ -187,9 +187,9 @@ gboolean maintainers_section_match(const struct maintainers_section *section,
 			hit = g_regex_match(p->regex, file, 0, NULL);
 		else
 			hit = file_match(p, file, slashes);
-		if (hit && (!best || p->depth > best->depth ||
-			    (p->depth == best->depth &&
-			     p->literal > best->literal)))
+		if (hit &&
+		    (!best || p->depth > best->depth ||
+		     (p->depth == best->depth && p->literal > best->literal)))
 			best = p;
 	}
 	if (!best)
@@ -267,8 +267,9 @@ struct maintainers *maintainers_parse(const char *data, gsize len,
 							 MAINTAINERS_N,
 					    value, i + 1, is_dir, is_dir_data,
 					    error)) {
-					g_prefix_error(error,
-						       "MAINTAINERS:%u: ", i + 1);
+					g_prefix_error(
+						error,
+						"MAINTAINERS:%u: ", i + 1);
 					return NULL;
 				}
 				break;
@@ -351,8 +352,8 @@ static gint ranked_cmp(gconstpointer a, gconstpointer b)
 
 GPtrArray *maintainers_for_file(const struct maintainers *m, const char *file)
 {
-	g_autoptr(GArray) hits = g_array_new(FALSE, FALSE,
-					     sizeof(struct ranked));
+	g_autoptr(GArray)
+		hits = g_array_new(FALSE, FALSE, sizeof(struct ranked));
 	GPtrArray *out = g_ptr_array_new();
 
 	for (guint i = 0; i < m->sections->len; i++) {
@@ -387,7 +388,8 @@ static gboolean section_has_maintainer(const struct maintainers_section *s,
 				       const char *address)
 {
 	for (guint i = 0; i < s->maintainers->len; i++) {
-		g_autofree char *a = maintainers_address(s->maintainers->pdata[i]);
+		g_autofree char *a =
+			maintainers_address(s->maintainers->pdata[i]);
 
 		if (!g_ascii_strcasecmp(a, address))
 			return TRUE;

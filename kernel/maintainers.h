@@ -99,8 +99,7 @@ struct maintainers *maintainers_parse(const char *data, gsize len,
 /* Read MAINTAINERS from the root tree of commit @commit of @repo; F:/X:
  * patterns naming directories of that tree are taken as directories. */
 struct maintainers *maintainers_load_git(git_repository *repo,
-					 const git_oid *commit,
-					 GError **error);
+					 const git_oid *commit, GError **error);
 
 /* The sections covering @file, most specific first (struct
  * maintainers_section *, owned by @m; a new array). */

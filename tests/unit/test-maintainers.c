@@ -74,14 +74,13 @@ static void test_exclude(void)
 	const struct maintainers_pattern *p = NULL;
 	int d;
 
-	g_assert_true(maintainers_section_add_pattern(s, MAINTAINERS_F,
-						      "arch/arm/", 1, NULL,
-						      NULL, NULL));
+	g_assert_true(maintainers_section_add_pattern(
+		s, MAINTAINERS_F, "arch/arm/", 1, NULL, NULL, NULL));
 	g_assert_true(maintainers_section_add_pattern(
 		s, MAINTAINERS_X, "arch/arm/boot/dts/", 2, NULL, NULL, NULL));
-	g_assert_true(maintainers_section_add_pattern(
-		s, MAINTAINERS_F, "arch/arm/kernel/setup.c", 3, NULL, NULL,
-		NULL));
+	g_assert_true(maintainers_section_add_pattern(s, MAINTAINERS_F,
+						      "arch/arm/kernel/setup.c",
+						      3, NULL, NULL, NULL));
 	g_assert_true(maintainers_section_match(s, "arch/arm/kernel/setup.c",
 						&d, &p));
 	/* the most specific of its patterns */
@@ -176,7 +175,8 @@ static void test_parse(void)
 	g_assert_cmpstr(omap->name, ==, "OMAP2+ SUPPORT");
 	g_assert_cmpuint(omap->line, ==, 23);
 	g_assert_cmpuint(omap->maintainers->len, ==, 1);
-	g_assert_cmpstr(omap->lists->pdata[0], ==, "linux-omap@vger.kernel.org");
+	g_assert_cmpstr(omap->lists->pdata[0], ==,
+			"linux-omap@vger.kernel.org");
 	g_assert_cmpstr(omap->keywords->pdata[0], ==, "\\bomap\\b");
 	g_assert_cmpuint(omap->patterns->len, ==, 4);
 	/* a directory named without its '/' becomes one, as -d does */
@@ -226,7 +226,8 @@ static void test_parse(void)
 
 static void test_address(void)
 {
-	g_autofree char *a = maintainers_address("Tony Lindgren <Tony@Atomide.com>");
+	g_autofree char *a =
+		maintainers_address("Tony Lindgren <Tony@Atomide.com>");
 	g_autofree char *b = maintainers_address(" tony@atomide.com ");
 
 	g_assert_cmpstr(a, ==, "tony@atomide.com");

@@ -304,8 +304,8 @@ static void test_tokens(struct fixture *f, gconstpointer data)
 	g_autofree char *confirm = NULL;
 	g_autofree char *wrong = NULL;
 
-	g_assert_cmpint(handle(f, "tony@atomide.com",
-			       "armbot opt-in omap-next", request_body, &r),
+	g_assert_cmpint(handle(f, "tony@atomide.com", "armbot opt-in omap-next",
+			       request_body, &r),
 			==, OPTIN_TOKEN_SENT);
 	token = token_of(&r);
 	optin_reply_clear(&r);
@@ -318,12 +318,11 @@ static void test_tokens(struct fixture *f, gconstpointer data)
 		       handle(f, "tony@atomide.com",
 			      "Re: armbot opt-in omap-next", wrong, &c),
 		       "unknown token: no request is waiting for it", 0);
-	assert_refused(f, &c,
-		       handle(f, "tony@atomide.com",
-			      "Re: armbot opt-in omap-next", "confirm: yes\n",
-			      &c),
-		       "the confirm line has no valid token (32 hex digits)",
-		       0);
+	assert_refused(
+		f, &c,
+		handle(f, "tony@atomide.com", "Re: armbot opt-in omap-next",
+		       "confirm: yes\n", &c),
+		"the confirm line has no valid token (32 hex digits)", 0);
 	/* the right token from another address (a forged From can give
 	 * the token only to who reads the maintainer's mail) */
 	assert_refused(f, &c,
@@ -439,7 +438,7 @@ static void test_set_and_opt_out(struct fixture *f, gconstpointer data)
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
-#define ADD(path, fn)                                                      \
+#define ADD(path, fn)                                              \
 	g_test_add(path, struct fixture, NULL, fixture_set_up, fn, \
 		   fixture_tear_down)
 	ADD("/optin/opt-in", test_opt_in);

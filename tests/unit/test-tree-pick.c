@@ -35,8 +35,9 @@ static GPtrArray *make_trees(void)
 	add_tree(trees, "soc-next",
 		 "[tree]\nurl=https://example.org/soc.git\n"
 		 "[paths]\nF=arch/arm/mach-*/;arch/arm/plat-*/\n");
-	add_tree(trees, "net", "[tree]\nurl=https://example.org/net.git\n"
-			       "[paths]\nF=drivers/net/;net/\n");
+	add_tree(trees, "net",
+		 "[tree]\nurl=https://example.org/net.git\n"
+		 "[paths]\nF=drivers/net/;net/\n");
 	return trees;
 }
 
@@ -77,8 +78,8 @@ static gboolean has_commit(const struct treefile *tf, const char *hex,
 }
 
 /* Pick for one mail; checks tree and reason. */
-static void check(struct message *msg, const char *tree,
-		  enum tree_pick_by by, const char *reason)
+static void check(struct message *msg, const char *tree, enum tree_pick_by by,
+		  const char *reason)
 {
 	g_autoptr(GPtrArray) trees = make_trees();
 	g_autoptr(GPtrArray) msgs =
@@ -113,7 +114,8 @@ static void test_steps(void)
 	      "touches arch/arm/mach-omap2/pm.c (F: arch/arm/mach-omap2/ in "
 	      "trees.d/omap.conf); wins over soc-next (F: arch/arm/mach-*/ "
 	      "in trees.d/soc-next.conf)");
-	check(patch("[PATCH] ARM: dts: x", "List-Id: <linux-omap.vger.kernel.org>\n",
+	check(patch("[PATCH] ARM: dts: x",
+		    "List-Id: <linux-omap.vger.kernel.org>\n",
 		    "arch/arm/boot/dts/omap4.dtsi", ""),
 	      "omap", TREE_PICK_LIST,
 	      "came from list linux-omap.vger.kernel.org "
@@ -149,8 +151,8 @@ static void test_specificity(void)
 	      "(F: arch/arm/mach-omap2/ in trees.d/omap.conf)");
 	/* one file each: the deeper match wins (a file pattern is one
 	 * deeper than its directory) */
-	check(patch("[PATCH] bus: x", "", "drivers/bus/ti-sysc.c drivers/net/x.c",
-		    ""),
+	check(patch("[PATCH] bus: x", "",
+		    "drivers/bus/ti-sysc.c drivers/net/x.c", ""),
 	      "omap", TREE_PICK_PATHS,
 	      "touches drivers/bus/ti-sysc.c (F: drivers/bus/ti-sysc.c in "
 	      "trees.d/omap.conf); it covers 1 of the 2 files; wins over net "
@@ -182,15 +184,18 @@ static void test_series_input(void)
 	g_autoptr(tree_pick_series) s = NULL;
 
 	g_ptr_array_add(msgs, patch("[PATCH omap 0/2] cover", "", "a/b.c", ""));
-	g_ptr_array_add(msgs, patch("[PATCH omap 1/2] x",
-				    "List-Id: Linux OMAP <Linux-OMAP.vger.kernel.org>\n",
-				    "a/b.c a/c.c", ""));
+	g_ptr_array_add(
+		msgs,
+		patch("[PATCH omap 1/2] x",
+		      "List-Id: Linux OMAP <Linux-OMAP.vger.kernel.org>\n",
+		      "a/b.c a/c.c", ""));
 	s = tree_pick_series_new(msgs);
 	g_assert_cmpuint(s->topics->len, ==, 1);
 	g_assert_cmpstr(s->topics->pdata[0], ==, "omap");
 	g_assert_cmpstr(s->prefix, ==, "[PATCH omap 0/2]");
 	g_assert_cmpuint(s->files->len, ==, 2);
-	g_assert_cmpstr(s->list_ids->pdata[0], ==, "linux-omap.vger.kernel.org");
+	g_assert_cmpstr(s->list_ids->pdata[0], ==,
+			"linux-omap.vger.kernel.org");
 }
 
 int main(int argc, char **argv)

@@ -23,8 +23,9 @@ static void add_message(struct store *st, const char *text)
 static void put_tree(struct store *st, const char *name, gboolean active,
 		     const char *data)
 {
-	struct store_tree t = { (char *)name, (char *)data, active,
-				"tony@atomide.com", 1, 1 };
+	struct store_tree t = {
+		(char *)name, (char *)data, active, "tony@atomide.com", 1, 1
+	};
 
 	g_assert_true(store_tree_put(st, &t, NULL));
 }
