@@ -218,10 +218,15 @@ static gboolean apply_key(GKeyFile *kf, const char *key, const char *value,
 		return FALSE;
 	}
 	if (!strcmp(key, "url")) {
-		if (n != 1 || !strstr(value, "://")) {
-			*bad = g_strdup_printf("url must be one git URL "
-					       "(scheme://...), not '%s'",
-					       value);
+		/* a tree by mail is fetched from the network only: no
+		 * file:// or local path of the bot's machine */
+		if (n != 1 || (!g_str_has_prefix(words[0], "https://") &&
+			       !g_str_has_prefix(words[0], "http://") &&
+			       !g_str_has_prefix(words[0], "git://"))) {
+			*bad = g_strdup_printf(
+				"url must be one https://, "
+				"http:// or git:// URL, not '%s'",
+				value);
 			return FALSE;
 		}
 		g_key_file_set_string(kf, "tree", "url", words[0]);
@@ -645,12 +650,17 @@ gboolean optin_handle(const struct optin_context *ctx,
 	gboolean ok;
 
 	memset(out, 0, sizeof(*out));
-	if (token)
+	if (token && *token)
 		return handle_confirmation(ctx, msg, token, out, error);
 	if (!parse_subject(msg, &req, &bad)) {
+		/* a "confirm:" line in some other mail is not ours */
 		request_clear(&req);
 		out->outcome = OPTIN_NOT_FOR_US;
 		return TRUE;
+	}
+	if (token) {
+		request_clear(&req);
+		return handle_confirmation(ctx, msg, token, out, error);
 	}
 	if (bad || !parse_body(msg, &req, &bad))
 		ok = refuse(out, msg, "%s", bad);

@@ -2,7 +2,8 @@
  *
  * A request is a mail to the bot with the subject
  *   armbot opt-in NAME        (key: value lines: url, branch, paths,
- *                              checks, reply; url and paths required)
+ *                              checks, reply; url and paths required;
+ *                              url https://, http:// or git:// only)
  *   armbot opt-out NAME
  *   armbot set NAME KEY VALUE (or key: value lines in the body)
  * ("Re:" and bracketed prefixes are ignored).  The body's other lines are
@@ -23,7 +24,9 @@
  * what).  Every refusal says why and changes nothing.
  *
  * Sending is the caller's: each handled message gives "reply with this
- * text to this address" (struct optin_reply). */
+ * text to this address" (struct optin_reply).  The caller hands over the
+ * mails addressed to the bot itself (its [bot] address in To/Cc), not
+ * the list traffic. */
 #pragma once
 
 #include <glib.h>

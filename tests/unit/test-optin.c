@@ -279,6 +279,17 @@ static void test_bad_requests(struct fixture *f, gconstpointer data)
 		       "wildcards",
 		       0);
 	assert_refused(f, &r,
+		       handle(f, "tony@atomide.com", "armbot opt-in omap-next",
+			      "url: file:///etc\npaths: arch/arm/mach-omap2/\n",
+			      &r),
+		       "url must be one https://, http:// or git:// URL, not "
+		       "'file:///etc'",
+		       0);
+	/* a confirm line in a mail that is no reply to a request */
+	g_assert_cmpint(handle(f, "tony@atomide.com", "Re: [PATCH] x",
+			       "> confirm: the fix works\n", &r),
+			==, OPTIN_NOT_FOR_US);
+	assert_refused(f, &r,
 		       handle(f, "tony@atomide.com", "armbot opt-in distro-6.1",
 			      request_body, &r),
 		       "distro-6.1 is the distro tree: it is always tested", 0);
