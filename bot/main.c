@@ -28,6 +28,7 @@ static const struct armbot_command commands[] = {
 	{ "status", cmd_status, "the queue, series and replies by state" },
 	{ "sendmail", cmd_sendmail,
 	  "send one message by SMTP, or into a maildir" },
+	{ "config", cmd_config, "check the configuration and tree files" },
 	{ NULL, NULL, NULL }
 };
 

@@ -65,6 +65,7 @@ static const char *const migrations[] = {
 static const struct store_part *const parts[] = {
 	&store_part_pipeline,
 	&store_part_sources,
+	&store_part_trees,
 };
 
 /* The named statements. */
