@@ -4,9 +4,9 @@
 
 #include <string.h>
 
+#include "bot/mail-compose.h"
+
 #define REPORT_WIDTH 72 /* body lines, where the content allows */
-#define HEADER_WIDTH 78 /* RFC 5322 2.1.1: SHOULD be no more than 78 */
-#define LINE_LIMIT 998 /* RFC 5322 2.1.1: MUST be no more than 998 */
 
 G_DEFINE_QUARK(report - error - quark, report_error)
 
@@ -34,27 +34,11 @@ const char *report_status_name(enum report_status status)
 	return "skipped";
 }
 
-/* The domain of @address, lowercase, or the reserved "armbot.invalid"
- * (RFC 2606) when it has none. */
-static char *address_domain(const char *address)
-{
-	const char *at = address ? strrchr(address, '@') : NULL;
-	g_autofree char *domain = NULL;
-
-	if (!at || !at[1])
-		return g_strdup("armbot.invalid");
-	domain = g_strdup(at + 1);
-	g_strstrip(domain);
-	if (domain[0] && domain[strlen(domain) - 1] == '>')
-		domain[strlen(domain) - 1] = '\0';
-	return g_ascii_strdown(domain, -1);
-}
-
 char *report_message_id(const char *series_message_id, guint version,
 			const char *tree, const char *bot_address)
 {
 	g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
-	g_autofree char *domain = address_domain(bot_address);
+	g_autofree char *domain = mail_compose_domain(bot_address);
 	g_autofree char *what = g_strdup_printf(
 		"%s\n%u\n%s", series_message_id ? series_message_id : "",
 		version ? version : 1, tree ? tree : "");
@@ -231,27 +215,13 @@ char *report_first_name(const char *author)
 	return g_strdup(w->pdata[i]);
 }
 
-/* Can @s stand in a header or an SMTP command as an address or a
- * Message-ID?  Anything with white space, control characters or angle
- * brackets could inject a header or a command: such input (from a mail
- * someone sent) is refused, never passed on. */
-static gboolean token_ok(const char *s)
-{
-	if (!s || !*s)
-		return FALSE;
-	for (; *s; s++)
-		if ((guchar)*s <= ' ' || *s == 0x7f || *s == '<' || *s == '>')
-			return FALSE;
-	return TRUE;
-}
-
 GPtrArray *report_recipients(const struct report *r)
 {
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
 
-	if (token_ok(r->author_email))
+	if (mail_compose_token_ok(r->author_email))
 		g_ptr_array_add(out, g_strdup(r->author_email));
-	if (token_ok(r->list_address) &&
+	if (mail_compose_token_ok(r->list_address) &&
 	    g_ascii_strcasecmp(r->list_address,
 			       r->author_email ? r->author_email : ""))
 		g_ptr_array_add(out, g_strdup(r->list_address));
@@ -384,26 +354,6 @@ static void append_dirstat(GString *out, const struct report *r)
 	}
 }
 
-/* RFC 5322 2.1.1: no line over 998 octets.  Long lines (a console line
- * without end) are cut at a character boundary; nothing else changes. */
-static void limit_lines(GString *body)
-{
-	gsize start = 0;
-
-	for (gsize i = 0; i < body->len; i++) {
-		if (body->str[i] == '\n') {
-			start = i + 1;
-			continue;
-		}
-		if (i - start < LINE_LIMIT)
-			continue;
-		while (i > start && (body->str[i] & 0xc0) == 0x80)
-			i--;
-		g_string_insert_c(body, i, '\n');
-		start = i + 1;
-	}
-}
-
 static gboolean check_required(const struct report *r, GError **error)
 {
 	const char *missing = !r->bot_address	    ? "bot_address" :
@@ -418,14 +368,17 @@ static gboolean check_required(const struct report *r, GError **error)
 			    "cannot write the reply: no %s", missing);
 		return FALSE;
 	}
-	missing = !token_ok(r->bot_address)	  ? r->bot_address :
-		  !token_ok(r->author_email)	  ? r->author_email :
-		  !token_ok(r->parent_message_id) ? r->parent_message_id :
-		  r->list_address && *r->list_address &&
-				  !token_ok(r->list_address) ?
-						    r->list_address :
-		  r->message_id && !token_ok(r->message_id) ? r->message_id :
-							      NULL;
+	missing =
+		!mail_compose_token_ok(r->bot_address)	? r->bot_address :
+		!mail_compose_token_ok(r->author_email) ? r->author_email :
+		!mail_compose_token_ok(r->parent_message_id) ?
+							  r->parent_message_id :
+		r->list_address && *r->list_address &&
+				!mail_compose_token_ok(r->list_address) ?
+							  r->list_address :
+		r->message_id && !mail_compose_token_ok(r->message_id) ?
+							  r->message_id :
+							  NULL;
 	if (missing) {
 		g_autofree char *shown = g_strescape(missing, NULL);
 
@@ -502,269 +455,37 @@ char *report_render_body(const struct report *r, GError **error)
 							     "armbot");
 	if (r->series_url && *r->series_url)
 		g_string_append_printf(out, "%s\n", r->series_url);
-	limit_lines(out);
+	mail_compose_limit_lines(out);
 	return g_string_free(out, FALSE);
 }
 
 /* --- the headers ------------------------------------------------------- */
 
-static gboolean is_ascii_text(const char *s)
+static gboolean append_headers(GString *out, const struct report *r,
+			       gboolean eight_bit, GError **error)
 {
-	for (; *s; s++)
-		if ((guchar)*s >= 0x7f || ((guchar)*s < 0x20 && *s != '\t'))
-			return FALSE;
-	return TRUE;
-}
-
-/* A header being written: its folded text and the current column. */
-struct header_line {
-	GString *out;
-	gsize col;
-};
-
-static void header_begin(struct header_line *h, GString *out, const char *name)
-{
-	h->out = out;
-	g_string_append_printf(out, "%s:", name);
-	h->col = strlen(name) + 1;
-}
-
-/* Append @token, preceded by one space, folding before it (RFC 5322
- * 2.2.3: a CRLF before white space) when the line would pass 78. */
-static void header_token(struct header_line *h, const char *token)
-{
-	gsize len = strlen(token);
-
-	if (h->col > 1 && h->col + 1 + len > HEADER_WIDTH) {
-		g_string_append(h->out, "\n ");
-		h->col = 1;
-	} else {
-		g_string_append_c(h->out, ' ');
-		h->col++;
-	}
-	g_string_append(h->out, token);
-	h->col += len;
-}
-
-static void header_end(struct header_line *h)
-{
-	g_string_append_c(h->out, '\n');
-}
-
-/* RFC 2047 4.2 (unstructured text) and 5(3) (a phrase): which octets
- * may stand for themselves in a "Q" encoded word. */
-static gboolean q_literal(guchar c, gboolean phrase)
-{
-	if (g_ascii_isalnum(c))
-		return TRUE;
-	if (phrase)
-		return c == '!' || c == '*' || c == '+' || c == '-' || c == '/';
-	return c > 0x20 && c < 0x7f && c != '=' && c != '?' && c != '_' &&
-	       c != '(' && c != ')' && c != '"';
-}
-
-/* Append @text as "Q" encoded words (RFC 2047), each at most 75
- * characters (2.) and holding whole UTF-8 characters (5.), folded
- * between words. */
-static void header_encoded(struct header_line *h, const char *text,
-			   gboolean phrase)
-{
-	static const char prefix[] = "=?UTF-8?q?";
-	g_autoptr(GString) word = g_string_new(prefix);
-	const char *p = text;
-	/* the first word fills what is left of the line when that is
-	 * worth it; the others start a line of their own */
-	gsize room = HEADER_WIDTH - h->col - 1;
-	gsize limit = room >= 24 && room < 75 ? room : 75;
-
-	while (*p) {
-		const char *next = g_utf8_next_char(p);
-		g_autoptr(GString) enc = g_string_new(NULL);
-
-		for (const char *q = p; q < next; q++) {
-			guchar c = (guchar)*q;
-
-			if (c == ' ')
-				g_string_append_c(enc, '_');
-			else if (q_literal(c, phrase))
-				g_string_append_c(enc, c);
-			else
-				g_string_append_printf(enc, "=%02X", c);
-		}
-		if (word->len + enc->len + 2 > limit &&
-		    word->len > strlen(prefix)) {
-			g_string_append(word, "?=");
-			header_token(h, word->str);
-			g_string_assign(word, prefix);
-			limit = 75;
-		}
-		g_string_append(word, enc->str);
-		p = next;
-	}
-	g_string_append(word, "?=");
-	header_token(h, word->str);
-}
-
-/* Append unstructured text: plain words folded at their spaces when it
- * is ASCII without anything that reads as an encoded word, else encoded. */
-static void header_text(struct header_line *h, const char *text)
-{
-	g_autoptr(GPtrArray) w = NULL;
-
-	if (!is_ascii_text(text) || strstr(text, "=?")) {
-		header_encoded(h, text, FALSE);
-		return;
-	}
-	w = words(text);
-	for (guint i = 0; i < w->len; i++)
-		header_token(h, w->pdata[i]);
-}
-
-/* RFC 5322 3.2.3 atext, and the spaces between words of a phrase. */
-static gboolean phrase_is_atoms(const char *s)
-{
-	for (; *s; s++)
-		if (!g_ascii_isalnum(*s) && !strchr(" !#$%&'*+-/=?^_`{|}~", *s))
-			return FALSE;
-	return TRUE;
-}
-
-/* Append "Display Name <address>": the name as atoms, a quoted string
- * (RFC 5322 3.2.4), or encoded words when it is not ASCII. */
-static void header_mailbox(struct header_line *h, const char *name,
-			   const char *address)
-{
-	g_autofree char *angle = g_strdup_printf("<%s>", address);
-
-	if (name && *name) {
-		g_autofree char *flat = g_strdup(name);
-
-		g_strdelimit(flat, "\r\n\t", ' ');
-		g_strstrip(flat);
-		if (!is_ascii_text(flat) || strstr(flat, "=?")) {
-			header_encoded(h, flat, TRUE);
-		} else if (phrase_is_atoms(flat)) {
-			header_text(h, flat);
-		} else {
-			g_autoptr(GString) q = g_string_new("\"");
-
-			for (const char *p = flat; *p; p++) {
-				if (*p == '"' || *p == '\\')
-					g_string_append_c(q, '\\');
-				g_string_append_c(q, *p);
-			}
-			g_string_append_c(q, '"');
-			header_token(h, q->str);
-		}
-		header_token(h, angle);
-	} else {
-		header_token(h, address);
-	}
-}
-
-/* RFC 5322 3.3 date-time, always in UTC and with English names whatever
- * the locale. */
-static char *rfc5322_date(gint64 when)
-{
-	static const char *const days[] = { "Mon", "Tue", "Wed", "Thu",
-					    "Fri", "Sat", "Sun" };
-	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr",
-					      "May", "Jun", "Jul", "Aug",
-					      "Sep", "Oct", "Nov", "Dec" };
-	g_autoptr(GDateTime) dt = g_date_time_new_from_unix_utc(when);
-
-	if (!dt)
-		dt = g_date_time_new_from_unix_utc(0);
-	return g_strdup_printf("%s, %02d %s %04d %02d:%02d:%02d +0000",
-			       days[g_date_time_get_day_of_week(dt) - 1],
-			       g_date_time_get_day_of_month(dt),
-			       months[g_date_time_get_month(dt) - 1],
-			       g_date_time_get_year(dt),
-			       g_date_time_get_hour(dt),
-			       g_date_time_get_minute(dt),
-			       g_date_time_get_second(dt));
-}
-
-/* "Re: " before @subject unless it is a reply already (RFC 5322 3.6.5). */
-static char *reply_subject(const char *subject)
-{
-	g_autofree char *flat = g_strdup(subject);
-
-	g_strdelimit(flat, "\r\n\t", ' ');
-	g_strstrip(flat);
-	if (!g_ascii_strncasecmp(flat, "re:", 3))
-		return g_steal_pointer(&flat);
-	return g_strconcat("Re: ", flat, NULL);
-}
-
-static void append_headers(GString *out, const struct report *r,
-			   gboolean eight_bit)
-{
-	struct header_line h;
-	g_autofree char *subject = reply_subject(r->subject);
-	g_autofree char *date = rfc5322_date(r->date);
+	g_autofree char *subject = mail_compose_reply_subject(r->subject);
 	g_autofree char *own_id =
 		r->message_id ?
 			g_strdup(r->message_id) :
 			report_message_id(r->parent_message_id, r->version,
 					  r->tree_name, r->bot_address);
-	g_autofree char *id = g_strdup_printf("<%s>", own_id);
-	g_autofree char *parent = g_strdup_printf("<%s>", r->parent_message_id);
+	const char *cc[] = { r->list_address, NULL };
+	struct mail_compose m = {
+		.from_name = r->bot_name,
+		.from_address = r->bot_address,
+		.to_name = r->author_name,
+		.to_address = r->author_email,
+		.cc = r->list_address && *r->list_address ? cc : NULL,
+		.subject = subject,
+		.date = r->date,
+		.message_id = own_id,
+		.in_reply_to = r->parent_message_id,
+		.references = r->parent_references,
+		.auto_submitted = MAIL_COMPOSE_AUTO_GENERATED,
+	};
 
-	header_begin(&h, out, "From");
-	header_mailbox(&h, r->bot_name, r->bot_address);
-	header_end(&h);
-	header_begin(&h, out, "To");
-	header_mailbox(&h, r->author_name, r->author_email);
-	header_end(&h);
-	if (r->list_address && *r->list_address) {
-		header_begin(&h, out, "Cc");
-		header_token(&h, r->list_address);
-		header_end(&h);
-	}
-	header_begin(&h, out, "Subject");
-	if (g_str_has_prefix(subject, "Re: ") && !is_ascii_text(subject)) {
-		/* as git format-patch keeps "[PATCH]" plain: only the
-		 * subject proper is encoded */
-		header_token(&h, "Re:");
-		header_text(&h, subject + 4);
-	} else {
-		header_text(&h, subject);
-	}
-	header_end(&h);
-	header_begin(&h, out, "Date");
-	header_token(&h, date);
-	header_end(&h);
-	header_begin(&h, out, "Message-ID");
-	header_token(&h, id);
-	header_end(&h);
-	/* RFC 5322 3.6.4: In-Reply-To the parent, References its
-	 * References (or In-Reply-To) followed by the parent */
-	header_begin(&h, out, "In-Reply-To");
-	header_token(&h, parent);
-	header_end(&h);
-	header_begin(&h, out, "References");
-	for (guint i = 0; r->parent_references && i < r->parent_references->len;
-	     i++) {
-		const char *ref = r->parent_references->pdata[i];
-		g_autofree char *angle = NULL;
-
-		/* a reference that cannot be written is left out */
-		if (!token_ok(ref) || !strcmp(ref, r->parent_message_id))
-			continue;
-		angle = g_strdup_printf("<%s>", ref);
-		header_token(&h, angle);
-	}
-	header_token(&h, parent);
-	header_end(&h);
-	g_string_append(out, "MIME-Version: 1.0\n"
-			     "Content-Type: text/plain; charset=utf-8\n");
-	g_string_append_printf(out, "Content-Transfer-Encoding: %s\n",
-			       eight_bit ? "8bit" : "7bit");
-	/* RFC 3834 5: automatic responses; Microsoft's header keeps
-	 * Exchange from sending out-of-office replies to it */
-	g_string_append(out, "Auto-Submitted: auto-generated\n"
-			     "X-Auto-Response-Suppress: All\n");
+	return mail_compose_headers(out, &m, eight_bit, error);
 }
 
 GBytes *report_render(const struct report *r, GError **error)
@@ -775,7 +496,10 @@ GBytes *report_render(const struct report *r, GError **error)
 	if (!body)
 		return NULL;
 	out = g_string_new(NULL);
-	append_headers(out, r, !g_str_is_ascii(body));
+	if (!append_headers(out, r, !g_str_is_ascii(body), error)) {
+		g_string_free(out, TRUE);
+		return NULL;
+	}
 	g_string_append_c(out, '\n');
 	g_string_append(out, body);
 	return g_string_free_to_bytes(out);
