@@ -4,6 +4,7 @@
 #include <glib-unix.h>
 #include <stdio.h>
 
+#include "bot/control.h"
 #include "bot/crashpoint.h"
 #include "bot/dispatch.h"
 #include "bot/outbox.h"
@@ -69,6 +70,8 @@ static void on_batch(const struct source_batch *batch, gpointer user_data)
 		 batch->counts.added, batch->counts.duplicate,
 		 batch->counts.unparseable);
 	crashpoint("ingest");
+	control_handle_batch(d->st, d->opts->config, d->opts->data_dir,
+			     batch->new_ids);
 	dispatch(d);
 	/* the batch may hold the list's echo of a reply in doubt */
 	daemon_bell_ring(d->outbox_bell);

@@ -29,6 +29,12 @@ static const struct armbot_command commands[] = {
 	{ "sendmail", cmd_sendmail,
 	  "send one message by SMTP, or into a maildir" },
 	{ "config", cmd_config, "check the configuration and tree files" },
+	{ "subscribe", cmd_subscribe,
+	  "ask a Mailman list to subscribe the bot" },
+	{ "unsubscribe", cmd_unsubscribe,
+	  "ask a Mailman list to drop the bot" },
+	{ "lists", cmd_lists,
+	  "the lists subscribed to, their state and source" },
 	{ NULL, NULL, NULL }
 };
 
