@@ -8,6 +8,7 @@
 #include "bot/datadir.h"
 #include "bot/store-lists.h"
 #include "bot/store.h"
+#include "config/config.h"
 
 static char *format_time(gint64 t)
 {
@@ -16,9 +17,32 @@ static char *format_time(gint64 t)
 	return dt ? g_date_time_format(dt, "%Y-%m-%d %H:%M") : g_strdup("-");
 }
 
+/* The configured source whose messages are at @position (a maildir
+ * file, a URL with its cursor), or @position itself. */
+static const char *source_of(const struct armbot_config *c,
+			     const char *position)
+{
+	for (guint i = 0; c->sources && c->sources[i]; i++) {
+		const char *url = c->sources[i];
+		const char *p = g_str_has_prefix(url, "maildir:") ?
+					url + strlen("maildir:") :
+					url;
+
+		if (g_str_has_prefix(position, p))
+			return url;
+	}
+	return position;
+}
+
 int cmd_lists(struct armbot_context *ctx, int argc, char **argv)
 {
-	GOptionEntry options[] = { G_OPTION_ENTRY_NULL };
+	g_autofree char *file = NULL;
+	GOptionEntry options[] = {
+		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &file,
+		  "the configuration file (see 'armbot help config')", "FILE" },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(armbot_config) config = NULL;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store) st = NULL;
 	g_autoptr(GPtrArray) lists = NULL;
@@ -32,8 +56,9 @@ int cmd_lists(struct armbot_context *ctx, int argc, char **argv)
 				   "their mail comes through.",
 				   options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
-	dir = datadir_ensure(command_data_dir(ctx), NULL, &error);
-	if (!dir)
+	config = config_load(file, &error);
+	if (!config ||
+	    !(dir = datadir_ensure(command_data_dir(ctx), NULL, &error)))
 		goto fail;
 	path = g_build_filename(dir, "store.sqlite", NULL);
 	if (!(st = store_open(path, &error)) ||
@@ -55,7 +80,7 @@ int cmd_lists(struct armbot_context *ctx, int argc, char **argv)
 			goto fail;
 		printf("%s\t%s\t%s since %s\t%s\n", l->address, l->via,
 		       l->state, when,
-		       traffic		 ? traffic :
+		       traffic		 ? source_of(config, traffic) :
 		       l->confirm_source ? l->confirm_source :
 					   "-");
 	}

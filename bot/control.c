@@ -120,7 +120,7 @@ handle_confirmation(struct store *st, const struct control_options *o,
 	g_autoptr(store_list) l = NULL;
 	g_autofree char *key = NULL;
 	g_autofree char *id = NULL;
-	g_autofree char *source = NULL;
+	g_autofree char *came_by = NULL;
 	g_autoptr(GBytes) raw = NULL;
 	g_autoptr(GError) local = NULL;
 	gboolean join, fresh, added;
@@ -198,13 +198,16 @@ handle_confirmation(struct store *st, const struct control_options *o,
 	}
 	if (!queue(st, o, "subscribe", id, conf->reply_to, raw, &added,
 		   error) ||
-	    !store_list_message_source(st, msg->message_id, &source, error))
+	    (!o->source &&
+	     !store_list_message_source(st, msg->message_id, &came_by, error)))
 		return FALSE;
+	if (o->source)
+		came_by = g_strdup(o->source);
 	g_free(l->state);
 	l->state = g_strdup(join ? "subscribed" : "unsubscribed");
 	l->confirmed = now;
 	g_free(l->confirm_source);
-	l->confirm_source = g_steal_pointer(&source);
+	l->confirm_source = g_steal_pointer(&came_by);
 	l->updated = now;
 	if (!store_list_put(st, l, error))
 		return FALSE;
@@ -351,13 +354,16 @@ fail:
 }
 
 guint control_handle_batch(struct store *st, const struct armbot_config *config,
-			   const char *data_dir, GPtrArray *new_ids)
+			   const char *data_dir,
+			   const struct source_batch *batch)
 {
+	GPtrArray *new_ids = batch->new_ids;
 	struct control_options o = { 0 };
 	guint queued = 0;
 
 	o.config = config;
 	o.data_dir = data_dir;
+	o.source = batch->url;
 	for (guint i = 0; new_ids && i < new_ids->len; i++) {
 		g_autoptr(GError) error = NULL;
 

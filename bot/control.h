@@ -17,6 +17,7 @@
 
 #include <glib.h>
 
+#include "bot/source.h"
 #include "bot/store.h"
 #include "config/config.h"
 #include "kernel/maintainers.h"
@@ -29,6 +30,8 @@ struct control_options {
 	gint64 now; /* Unix time; 0: the current time */
 	gint64 token_lifetime; /* opt-in tokens; 0: the default, or
 				* $ARMBOT_OPTIN_TOKEN_LIFETIME seconds */
+	const char *source; /* the source URL the mail came through, or
+			     * NULL: its position in the store */
 };
 
 /* Handle message @message_id of the store: TRUE (and *@queued, may be
@@ -39,8 +42,9 @@ gboolean control_handle_message(struct store *st,
 				const char *message_id, guint *queued,
 				GError **error);
 
-/* The daemon's hook after each batch: handle every message of @new_ids
- * (char *) that is the bot's; errors are logged, never fatal.  Returns
- * the number of mails queued (the caller rings the outbox). */
+/* The daemon's hook after each batch: handle every new message of
+ * @batch that is the bot's; errors are logged, never fatal.  Returns the
+ * number of mails queued (the caller rings the outbox). */
 guint control_handle_batch(struct store *st, const struct armbot_config *config,
-			   const char *data_dir, GPtrArray *new_ids);
+			   const char *data_dir,
+			   const struct source_batch *batch);

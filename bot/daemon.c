@@ -70,8 +70,7 @@ static void on_batch(const struct source_batch *batch, gpointer user_data)
 		 batch->counts.added, batch->counts.duplicate,
 		 batch->counts.unparseable);
 	crashpoint("ingest");
-	control_handle_batch(d->st, d->opts->config, d->opts->data_dir,
-			     batch->new_ids);
+	control_handle_batch(d->st, d->opts->config, d->opts->data_dir, batch);
 	dispatch(d);
 	/* the batch may hold the list's echo of a reply in doubt */
 	daemon_bell_ring(d->outbox_bell);
