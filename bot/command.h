@@ -27,6 +27,7 @@ int cmd_tree(struct armbot_context *ctx, int argc, char **argv);
 int cmd_am(struct armbot_context *ctx, int argc, char **argv);
 int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv);
 int cmd_boot(struct armbot_context *ctx, int argc, char **argv);
+int cmd_serve(struct armbot_context *ctx, int argc, char **argv);
 
 /* Parse @argv with @options for command @name; on a usage error print it
  * with the command's help hint and return FALSE.  Shared by every cmd-*.c so

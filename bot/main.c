@@ -21,6 +21,7 @@ static const struct armbot_command commands[] = {
 	  "git's --dirstat, signed, and the arch/arm verdict" },
 	{ "boot", cmd_boot,
 	  "build a tree, boot it in QEMU, run the runtime-PM KUnit suite" },
+	{ "serve", cmd_serve, "serve the read-only web interface" },
 	{ NULL, NULL, NULL }
 };
 

@@ -28,6 +28,8 @@
 
 typedef struct web_server web_server;
 
+GQuark web_error_quark(void);
+
 /* Serve the store of @data_dir (creating and migrating the store first if
  * needed) on @listen ("ADDR:PORT", "[v6addr]:PORT"; NULL for
  * WEB_DEFAULT_LISTEN; port 0 picks a free one, see web_server_port()).
