@@ -460,16 +460,16 @@ GPtrArray *store_web_lists(struct store *st, GError **error)
  * versions left out so that a series rerolled five times counts once.
  * Weeks start on Monday: the Unix epoch was a Thursday, 345600 s (4 days)
  * before Monday 1970-01-05. */
-#define ARCH_SERIES                                                        \
+#define ARCH_FROM                                                          \
 	" FROM series s JOIN jobs j ON j.id = (SELECT min(id) FROM jobs"   \
-	" WHERE series_id = s.id AND json_valid(verdict_json))"            \
-	" WHERE s.state != 'superseded'"
+	" WHERE series_id = s.id AND json_valid(verdict_json))"
+#define ARCH_WHERE " WHERE s.state != 'superseded'"
 
 static const char sql_weeks[] =
 	"SELECT * FROM (SELECT (s.first_date - 345600) / 604800 AS week,"
 	" count(*), sum(json_extract(j.verdict_json, '$.added')),"
 	" sum(json_extract(j.verdict_json, '$.removed')),"
-	" sum(json_extract(j.verdict_json, '$.net'))" ARCH_SERIES
+	" sum(json_extract(j.verdict_json, '$.net'))" ARCH_FROM ARCH_WHERE
 	" GROUP BY week ORDER BY week DESC LIMIT ?1) ORDER BY week";
 
 GArray *store_web_arch_weeks(struct store *st, guint max, GError **error)
@@ -502,9 +502,10 @@ static const char sql_dirs[] =
 	"SELECT json_extract(d.value, '$.path') AS path, count(*),"
 	" sum(json_extract(d.value, '$.added')),"
 	" sum(json_extract(d.value, '$.removed')),"
-	" sum(json_extract(d.value, '$.net')) AS net" ARCH_SERIES
-	" AND json_type(j.verdict_json, '$.directories') = 'array'"
-	" JOIN json_each(j.verdict_json, '$.directories') d"
+	" sum(json_extract(d.value, '$.net')) AS net" ARCH_FROM
+	" JOIN json_each(CASE WHEN json_type(j.verdict_json,"
+	" '$.directories') = 'array' THEN j.verdict_json ELSE '{}' END,"
+	" '$.directories') d" ARCH_WHERE
 	" GROUP BY path HAVING path IS NOT NULL ORDER BY net DESC, path"
 	" LIMIT ?1";
 
