@@ -10,7 +10,7 @@
 static gboolean on_signal(gpointer loop)
 {
 	g_main_loop_quit(loop);
-	return G_SOURCE_REMOVE;
+	return G_SOURCE_CONTINUE; /* removed below */
 }
 
 int cmd_serve(struct armbot_context *ctx, int argc, char **argv)
@@ -43,8 +43,9 @@ int cmd_serve(struct armbot_context *ctx, int argc, char **argv)
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc > 1) {
-		fprintf(stderr, "error: unexpected argument '%s'\n"
-				"usage: see 'armbot help serve'\n",
+		fprintf(stderr,
+			"error: unexpected argument '%s'\n"
+			"usage: see 'armbot help serve'\n",
 			argv[1]);
 		return COMMAND_USAGE_ERROR;
 	}

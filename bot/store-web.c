@@ -91,7 +91,7 @@ void store_web_series_free(struct store_web_series *s)
 }
 
 /* The list a series was posted to: its first member's List-Id. */
-#define SERIES_COLUMNS                                                      \
+#define SERIES_COLUMNS                                                     \
 	"s.id, s.state, s.expired, s.version, s.version_minor, s.total,"   \
 	" s.received, s.rfc, s.subject, s.author, s.cover, s.base_commit," \
 	" s.supersedes, s.partial_of, s.first_date, s.last_activity,"      \
@@ -100,13 +100,13 @@ void store_web_series_free(struct store_web_series *s)
 	" WHERE sm.series_id = s.id ORDER BY sm.position LIMIT 1)"
 
 /* ?1 state, ?2 author, ?3 tree, ?4 list; NULL matches anything */
-#define SERIES_FILTER                                                      \
-	" FROM series s WHERE (?1 IS NULL OR s.state = ?1)"                \
-	" AND (?2 IS NULL OR instr(lower(s.author), lower(?2)) > 0)"       \
-	" AND (?3 IS NULL OR EXISTS (SELECT 1 FROM jobs j"                 \
-	" WHERE j.series_id = s.id AND j.tree = ?3))"                      \
-	" AND (?4 IS NULL OR EXISTS (SELECT 1 FROM series_members sm"      \
-	" JOIN messages m ON m.message_id = sm.message_id"                 \
+#define SERIES_FILTER                                                 \
+	" FROM series s WHERE (?1 IS NULL OR s.state = ?1)"           \
+	" AND (?2 IS NULL OR instr(lower(s.author), lower(?2)) > 0)"  \
+	" AND (?3 IS NULL OR EXISTS (SELECT 1 FROM jobs j"            \
+	" WHERE j.series_id = s.id AND j.tree = ?3))"                 \
+	" AND (?4 IS NULL OR EXISTS (SELECT 1 FROM series_members sm" \
+	" JOIN messages m ON m.message_id = sm.message_id"            \
 	" WHERE sm.series_id = s.id AND instr(m.list_id, ?4) > 0))"
 
 static const char sql_series_page[] =
@@ -162,7 +162,8 @@ static GArray *read_ids(struct store *st, const char *sql, gint64 id,
 			return NULL;
 		if (!row)
 			break;
-		g_array_append_val(out, *(gint64[]){ sqlite3_column_int64(s, 0) });
+		g_array_append_val(out,
+				   *(gint64[]){ sqlite3_column_int64(s, 0) });
 	}
 	return g_steal_pointer(&out);
 }
@@ -231,8 +232,8 @@ static GPtrArray *read_jobs(struct store *st, gint64 series, gboolean full,
 			    GError **error)
 {
 	sqlite3_stmt *s = store_statement(st, sql_jobs, error);
-	g_autoptr(GPtrArray) out =
-		g_ptr_array_new_with_free_func((GDestroyNotify)job_free);
+	g_autoptr(GPtrArray)
+		out = g_ptr_array_new_with_free_func((GDestroyNotify)job_free);
 	gboolean row;
 
 	if (!s)
@@ -460,8 +461,8 @@ GPtrArray *store_web_lists(struct store *st, GError **error)
  * versions left out so that a series rerolled five times counts once.
  * Weeks start on Monday: the Unix epoch was a Thursday, 345600 s (4 days)
  * before Monday 1970-01-05. */
-#define ARCH_FROM                                                          \
-	" FROM series s JOIN jobs j ON j.id = (SELECT min(id) FROM jobs"   \
+#define ARCH_FROM                                                        \
+	" FROM series s JOIN jobs j ON j.id = (SELECT min(id) FROM jobs" \
 	" WHERE series_id = s.id AND json_valid(verdict_json))"
 #define ARCH_WHERE " WHERE s.state != 'superseded'"
 
@@ -475,8 +476,8 @@ static const char sql_weeks[] =
 GArray *store_web_arch_weeks(struct store *st, guint max, GError **error)
 {
 	sqlite3_stmt *s = store_statement(st, sql_weeks, error);
-	g_autoptr(GArray) out =
-		g_array_new(FALSE, TRUE, sizeof(struct store_web_week));
+	g_autoptr(GArray)
+		out = g_array_new(FALSE, TRUE, sizeof(struct store_web_week));
 	gboolean row;
 
 	if (!s)
@@ -498,15 +499,16 @@ GArray *store_web_arch_weeks(struct store *st, guint max, GError **error)
 	}
 }
 
+/* json_each() has a column "path" of its own: the alias is "dir" */
 static const char sql_dirs[] =
-	"SELECT json_extract(d.value, '$.path') AS path, count(*),"
+	"SELECT json_extract(d.value, '$.path') AS dir, count(*),"
 	" sum(json_extract(d.value, '$.added')),"
 	" sum(json_extract(d.value, '$.removed')),"
 	" sum(json_extract(d.value, '$.net')) AS net" ARCH_FROM
 	" JOIN json_each(CASE WHEN json_type(j.verdict_json,"
 	" '$.directories') = 'array' THEN j.verdict_json ELSE '{}' END,"
 	" '$.directories') d" ARCH_WHERE
-	" GROUP BY path HAVING path IS NOT NULL ORDER BY net DESC, path"
+	" GROUP BY dir HAVING dir IS NOT NULL ORDER BY net DESC, dir"
 	" LIMIT ?1";
 
 static void dir_free(struct store_web_dir *d)
@@ -518,8 +520,8 @@ static void dir_free(struct store_web_dir *d)
 GPtrArray *store_web_arch_dirs(struct store *st, guint max, GError **error)
 {
 	sqlite3_stmt *s = store_statement(st, sql_dirs, error);
-	g_autoptr(GPtrArray) out =
-		g_ptr_array_new_with_free_func((GDestroyNotify)dir_free);
+	g_autoptr(GPtrArray)
+		out = g_ptr_array_new_with_free_func((GDestroyNotify)dir_free);
 	gboolean row;
 
 	if (!s)

@@ -87,8 +87,8 @@ static void job(GString *out, const struct store_web_job *j, gboolean full)
 				       ",\"removed\":%" G_GINT64_FORMAT,
 				       j->net, j->added, j->removed);
 	else
-		g_string_append(out,
-				",\"net\":null,\"added\":null,\"removed\":null");
+		g_string_append(
+			out, ",\"net\":null,\"added\":null,\"removed\":null");
 	if (full) {
 		key(out, "tree_reason");
 		string(out, j->tree_reason);
@@ -110,7 +110,8 @@ static void job(GString *out, const struct store_web_job *j, gboolean full)
 		string(out, j->dirstat);
 		/* armbot's own JSON, checked by json_valid() in the query */
 		key(out, "verdict_detail");
-		g_string_append(out, j->verdict_json ? j->verdict_json : "null");
+		g_string_append(out,
+				j->verdict_json ? j->verdict_json : "null");
 		key(out, "reply");
 		if (j->reply) {
 			g_string_append(out, "{\"message_id\":");
@@ -217,17 +218,17 @@ guint web_api_series_list(struct store *st,
 			  GError **error)
 {
 	gint64 total = 0;
-	g_autoptr(GPtrArray) rows =
-		store_web_series_list(st, filter, &total, error);
+	g_autoptr(GPtrArray)
+		rows = store_web_series_list(st, filter, &total, error);
 
 	if (!rows)
 		return 0;
-	g_string_append_printf(out,
-			       "{\"page\":%u,\"per_page\":%u,\"total\":%" G_GINT64_FORMAT
-			       ",\"pages\":%" G_GINT64_FORMAT ",\"series\":[",
-			       filter->page, filter->per_page, total,
-			       MAX(1, (total + filter->per_page - 1) /
-					      filter->per_page));
+	g_string_append_printf(
+		out,
+		"{\"page\":%u,\"per_page\":%u,\"total\":%" G_GINT64_FORMAT
+		",\"pages\":%" G_GINT64_FORMAT ",\"series\":[",
+		filter->page, filter->per_page, total,
+		MAX(1, (total + filter->per_page - 1) / filter->per_page));
 	for (guint i = 0; i < rows->len; i++) {
 		if (i)
 			g_string_append_c(out, ',');
@@ -237,12 +238,11 @@ guint web_api_series_list(struct store *st,
 	return 200;
 }
 
-guint web_api_series(struct store *st, gint64 id, GString *out,
-		     GError **error)
+guint web_api_series(struct store *st, gint64 id, GString *out, GError **error)
 {
 	gboolean found;
-	g_autoptr(store_web_series) x =
-		store_web_series_get(st, id, &found, error);
+	g_autoptr(store_web_series)
+		x = store_web_series_get(st, id, &found, error);
 
 	if (!x) {
 		if (found || (error && *error))

@@ -15,8 +15,7 @@ guint web_api_series_list(struct store *st,
 
 /* One series with everything about it; 404 with an error object when
  * there is none. */
-guint web_api_series(struct store *st, gint64 id, GString *out,
-		     GError **error);
+guint web_api_series(struct store *st, gint64 id, GString *out, GError **error);
 
 /* {"error": @message, "status": @status} */
 void web_api_error(GString *out, guint status, const char *text);

@@ -75,7 +75,8 @@ guint web_feed_atom(struct store *st, const char *base_url, GString *out,
 		web_escape_append(out, mid);
 		g_string_append(out, "</id>\n<link href=\"");
 		web_escape_append(out, base_url);
-		g_string_append_printf(out, "/series/%" G_GINT64_FORMAT "\"/>\n",
+		g_string_append_printf(out,
+				       "/series/%" G_GINT64_FORMAT "\"/>\n",
 				       r->series_id);
 		g_string_append(out, "<updated>");
 		append_time(out, r->sent ? r->sent : r->created);

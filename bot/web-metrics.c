@@ -62,8 +62,8 @@ guint web_metrics(struct store *st, const struct web_metrics_counts *counts,
 	    !(durations = store_web_check_durations(st, error)))
 		return 0;
 	header(out, "armbot_queue_length", "gauge", "Jobs waiting to run.");
-	g_string_append_printf(out, "armbot_queue_length %" G_GINT64_FORMAT "\n",
-			       queued);
+	g_string_append_printf(
+		out, "armbot_queue_length %" G_GINT64_FORMAT "\n", queued);
 	header(out, "armbot_messages", "gauge", "Messages in the store.");
 	g_string_append_printf(out, "armbot_messages %" G_GINT64_FORMAT "\n",
 			       messages);
@@ -89,13 +89,15 @@ guint web_metrics(struct store *st, const struct web_metrics_counts *counts,
 		g_string_append(out, "armbot_check_duration_seconds_bucket"
 				     "{check=\"");
 		label(out, h->name);
-		g_string_append_printf(out, "\",le=\"+Inf\"} %" G_GINT64_FORMAT
-					    "\n",
+		g_string_append_printf(out,
+				       "\",le=\"+Inf\"} %" G_GINT64_FORMAT "\n",
 				       h->count);
-		g_string_append(out, "armbot_check_duration_seconds_sum{check=\"");
+		g_string_append(out,
+				"armbot_check_duration_seconds_sum{check=\"");
 		label(out, h->name);
 		g_string_append_printf(out, "\"} %s\n",
-				       g_ascii_dtostr(num, sizeof(num), h->sum));
+				       g_ascii_dtostr(num, sizeof(num),
+						      h->sum));
 		g_string_append(out,
 				"armbot_check_duration_seconds_count{check=\"");
 		label(out, h->name);
@@ -105,9 +107,10 @@ guint web_metrics(struct store *st, const struct web_metrics_counts *counts,
 	header(out, "armbot_web_requests_total", "counter",
 	       "Requests answered by the web server, by status class.");
 	for (int c = 2; c <= 5; c++)
-		g_string_append_printf(out,
-				       "armbot_web_requests_total{code=\"%dxx\"} "
-				       "%" G_GUINT64_FORMAT "\n",
-				       c, counts->by_class[c]);
+		g_string_append_printf(
+			out,
+			"armbot_web_requests_total{code=\"%dxx\"} "
+			"%" G_GUINT64_FORMAT "\n",
+			c, counts->by_class[c]);
 	return 200;
 }

@@ -118,10 +118,9 @@ static void select_menu(GString *out, const char *name, GPtrArray *values,
 
 		g_string_append(out, "<option value=\"");
 		web_escape_append(out, v);
-		g_string_append_printf(out, "\"%s>",
-				       chosen && !strcmp(chosen, v) ?
-					       " selected" :
-					       "");
+		g_string_append_printf(
+			out, "\"%s>",
+			chosen && !strcmp(chosen, v) ? " selected" : "");
 		web_escape_append(out, v);
 		g_string_append(out, "</option>");
 	}
@@ -149,8 +148,8 @@ guint web_page_index(struct store *st, const struct store_web_filter *filter,
 		     GString *out, GError **error)
 {
 	gint64 total = 0;
-	g_autoptr(GPtrArray) rows =
-		store_web_series_list(st, filter, &total, error);
+	g_autoptr(GPtrArray)
+		rows = store_web_series_list(st, filter, &total, error);
 	g_autoptr(GPtrArray) states = NULL;
 	g_autoptr(GPtrArray) trees = NULL;
 	g_autoptr(GPtrArray) lists = NULL;
@@ -174,22 +173,22 @@ guint web_page_index(struct store *st, const struct store_web_filter *filter,
 			       "<p id=\"count\">%" G_GINT64_FORMAT
 			       " series, page %u of %u</p>\n",
 			       total, filter->page, pages);
-	g_string_append(out,
-			"<table id=\"series\"><thead><tr><th>id</th>"
-			"<th>subject</th><th>author</th><th>state</th>"
-			"<th>version</th><th>parts</th><th>list</th>"
-			"<th>arch/arm</th><th>checks</th><th>last activity"
-			"</th></tr></thead><tbody>\n");
+	g_string_append(out, "<table id=\"series\"><thead><tr><th>id</th>"
+			     "<th>subject</th><th>author</th><th>state</th>"
+			     "<th>version</th><th>parts</th><th>list</th>"
+			     "<th>arch/arm</th><th>checks</th><th>last activity"
+			     "</th></tr></thead><tbody>\n");
 	for (guint i = 0; i < rows->len; i++) {
 		const struct store_web_series *x = rows->pdata[i];
 
-		g_string_append_printf(out,
-				       "<tr class=\"series\" data-id=\"%" G_GINT64_FORMAT
-				       "\"><td><a href=\"/series/%" G_GINT64_FORMAT
-				       "\">%" G_GINT64_FORMAT "</a></td>"
-				       "<td class=\"subject\"><a href=\"/series/%" G_GINT64_FORMAT
-				       "\">",
-				       x->id, x->id, x->id, x->id);
+		g_string_append_printf(
+			out,
+			"<tr class=\"series\" data-id=\"%" G_GINT64_FORMAT
+			"\"><td><a href=\"/series/%" G_GINT64_FORMAT
+			"\">%" G_GINT64_FORMAT "</a></td>"
+			"<td class=\"subject\"><a href=\"/series/%" G_GINT64_FORMAT
+			"\">",
+			x->id, x->id, x->id, x->id);
 		web_escape_append(out, x->subject);
 		g_string_append(out, "</a></td><td class=\"author\">");
 		web_escape_append(out, x->author);
@@ -243,8 +242,7 @@ static void series_link(GString *out, gint64 id)
 
 static void dt_text(GString *out, const char *name, const char *value)
 {
-	g_string_append_printf(out, "<dt>%s</dt><dd class=\"%s\">", name,
-			       name);
+	g_string_append_printf(out, "<dt>%s</dt><dd class=\"%s\">", name, name);
 	web_escape_append(out, value);
 	g_string_append(out, "</dd>");
 }
@@ -254,8 +252,8 @@ static void dt_text(GString *out, const char *name, const char *value)
 static void dirstat_chart(GString *out, const char *text, gint64 job)
 {
 	g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", 200);
-	g_autoptr(GArray) bars =
-		g_array_new(FALSE, FALSE, sizeof(struct web_svg_bar));
+	g_autoptr(GArray)
+		bars = g_array_new(FALSE, FALSE, sizeof(struct web_svg_bar));
 	g_autofree char *id =
 		g_strdup_printf("dirstat-chart-%" G_GINT64_FORMAT, job);
 
@@ -280,8 +278,7 @@ static void dirstat_chart(GString *out, const char *text, gint64 job)
 
 /* The check's log file, when it is a file under @data_dir: its last
  * LOG_MAX bytes. */
-static void append_log(GString *out, const char *log_path,
-		       const char *data_dir)
+static void append_log(GString *out, const char *log_path, const char *data_dir)
 {
 	g_autofree char *real = NULL;
 	g_autofree char *root = NULL;
@@ -312,10 +309,11 @@ static void append_log(GString *out, const char *log_path,
 static void job_section(GString *out, const struct store_web_job *j,
 			const char *data_dir)
 {
-	g_string_append_printf(out,
-			       "<section class=\"job\" id=\"job-%" G_GINT64_FORMAT
-			       "\"><h2>tree ",
-			       j->id);
+	g_string_append_printf(
+		out,
+		"<section class=\"job\" id=\"job-%" G_GINT64_FORMAT
+		"\"><h2>tree ",
+		j->id);
 	web_escape_append(out, j->tree);
 	g_string_append(out, "</h2><dl>");
 	dt_text(out, "job-state", j->state);
@@ -361,10 +359,9 @@ static void job_section(GString *out, const struct store_web_job *j,
 		web_escape_append(out, c->status);
 		g_string_append(out, "</td><td>");
 		web_escape_append(out, c->summary);
-		g_string_append_printf(
-			out, "</td><td>%s</td></tr>\n",
-			g_ascii_formatd(secs, sizeof(secs), "%.1f",
-					c->seconds));
+		g_string_append_printf(out, "</td><td>%s</td></tr>\n",
+				       g_ascii_formatd(secs, sizeof(secs),
+						       "%.1f", c->seconds));
 		if (c->detail || c->log_path) {
 			g_string_append(out, "<tr><td colspan=\"4\"><details>"
 					     "<summary>log</summary>"
@@ -398,8 +395,8 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 		      GString *out, GError **error)
 {
 	gboolean found;
-	g_autoptr(store_web_series) x =
-		store_web_series_get(st, id, &found, error);
+	g_autoptr(store_web_series)
+		x = store_web_series_get(st, id, &found, error);
 	GString *v;
 
 	if (!x) {
@@ -433,7 +430,8 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 	cell_time(out, x->last_activity);
 	g_string_append(out, "</dd>");
 	if (x->supersedes) {
-		g_string_append(out, "<dt>supersedes</dt><dd id=\"supersedes\">");
+		g_string_append(out,
+				"<dt>supersedes</dt><dd id=\"supersedes\">");
 		series_link(out, x->supersedes);
 		g_string_append(out, "</dd>");
 	}
@@ -441,8 +439,8 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 		g_string_append(out, "<dt>superseded by</dt>"
 				     "<dd id=\"superseded-by\">");
 		for (guint i = 0; i < x->superseded_by->len; i++)
-			series_link(out, g_array_index(x->superseded_by,
-						       gint64, i));
+			series_link(out,
+				    g_array_index(x->superseded_by, gint64, i));
 		g_string_append(out, "</dd>");
 	}
 	if (x->partial_of) {
@@ -454,8 +452,7 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 	if (x->partials->len) {
 		g_string_append(out, "<dt>partial rerolls</dt><dd>");
 		for (guint i = 0; i < x->partials->len; i++)
-			series_link(out,
-				    g_array_index(x->partials, gint64, i));
+			series_link(out, g_array_index(x->partials, gint64, i));
 		g_string_append(out, "</dd>");
 	}
 	g_string_append(out, "</dl>\n<h2>parts</h2><table id=\"parts\"><thead>"
@@ -465,8 +462,8 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 	for (guint i = 0; i < x->parts->len; i++) {
 		const struct store_web_part *p = x->parts->pdata[i];
 
-		g_string_append_printf(out, "<tr class=\"part\"><td>%u</td><td>",
-				       p->position);
+		g_string_append_printf(
+			out, "<tr class=\"part\"><td>%u</td><td>", p->position);
 		web_escape_append(out, p->subject);
 		g_string_append(out, "</td><td>");
 		web_escape_append(out, p->author);
@@ -478,7 +475,8 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 	}
 	g_string_append(out, "</tbody></table>\n");
 	if (!x->jobs->len)
-		g_string_append(out, "<p id=\"no-jobs\">not checked (yet)</p>\n");
+		g_string_append(out,
+				"<p id=\"no-jobs\">not checked (yet)</p>\n");
 	for (guint i = 0; i < x->jobs->len; i++)
 		job_section(out, x->jobs->pdata[i], data_dir);
 	foot(out);
@@ -505,15 +503,18 @@ guint web_page_arch_arm(struct store *st, GString *out, GError **error)
 	for (guint i = 0; i < weeks->len; i++) {
 		const struct store_web_week *w =
 			&g_array_index(weeks, struct store_web_week, i);
-		g_autoptr(GDateTime) d = g_date_time_new_from_unix_utc(w->start);
+		g_autoptr(GDateTime)
+			d = g_date_time_new_from_unix_utc(w->start);
 		struct web_svg_bar b = { 0 };
 
 		b.label = d ? g_date_time_format(d, "%Y-%m-%d") : g_strdup("?");
 		g_ptr_array_add(labels, (char *)b.label);
 		b.value = w->net;
-		b.note = g_strdup_printf("%+" G_GINT64_FORMAT " (+%" G_GINT64_FORMAT
+		b.note = g_strdup_printf("%+" G_GINT64_FORMAT
+					 " (+%" G_GINT64_FORMAT
 					 " -%" G_GINT64_FORMAT ", %u series)",
-					 w->net, w->added, w->removed, w->series);
+					 w->net, w->added, w->removed,
+					 w->series);
 		g_ptr_array_add(labels, (char *)b.note);
 		g_array_append_val(bars, b);
 	}
@@ -529,7 +530,8 @@ guint web_page_arch_arm(struct store *st, GString *out, GError **error)
 		g_string_append_printf(
 			out,
 			"<tr class=\"week\"><td>%s</td><td>%u</td><td>+%" G_GINT64_FORMAT
-			"</td><td>-%" G_GINT64_FORMAT "</td><td class=\"net\">%+" G_GINT64_FORMAT
+			"</td><td>-%" G_GINT64_FORMAT
+			"</td><td class=\"net\">%+" G_GINT64_FORMAT
 			"</td></tr>\n",
 			g_array_index(bars, struct web_svg_bar, i).label,
 			w->series, w->added, w->removed, w->net);
@@ -559,7 +561,8 @@ guint web_page_arch_arm(struct store *st, GString *out, GError **error)
 		g_string_append_printf(
 			out,
 			"</td><td>%u</td><td>+%" G_GINT64_FORMAT
-			"</td><td>-%" G_GINT64_FORMAT "</td><td class=\"net\">%+" G_GINT64_FORMAT
+			"</td><td>-%" G_GINT64_FORMAT
+			"</td><td class=\"net\">%+" G_GINT64_FORMAT
 			"</td></tr>\n",
 			d->series, d->added, d->removed, d->net);
 	}

@@ -103,7 +103,7 @@ void web_svg_columns(GString *out, const char *title, const char *id,
 		     const struct web_svg_bar *bars, guint n)
 {
 	const guint col = 26, half = 120, top = 16, bottom = 70, left = 60;
-	const guint width = left + n * col + 10;
+	const guint width = left + n * col + 70; /* room for the last label */
 	double m, scale;
 	char b1[NUM_BUF], b2[NUM_BUF], b3[NUM_BUF];
 

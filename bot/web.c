@@ -227,7 +227,8 @@ static void handle(SoupServer *soup, SoupServerMessage *msg, const char *path,
 						   &error) :
 			       web_page_index(ws->st, &filter, body, &error);
 	} else if ((id = path_id(path, "/series/"))) {
-		status = web_page_series(ws->st, id, ws->data_dir, body, &error);
+		status =
+			web_page_series(ws->st, id, ws->data_dir, body, &error);
 	} else if ((id = path_id(path, "/api/series/"))) {
 		status = web_api_series(ws->st, id, body, &error);
 	} else if (!strcmp(path, "/arch-arm")) {
@@ -293,8 +294,7 @@ static GSocketAddress *parse_listen(const char *listen, GError **error)
 	}
 	host = g_network_address_get_hostname(G_NETWORK_ADDRESS(where));
 	port = g_network_address_get_port(G_NETWORK_ADDRESS(where));
-	if (!strchr(listen, ':') ||
-	    g_str_has_suffix(listen, "]")) {
+	if (!strchr(listen, ':') || g_str_has_suffix(listen, "]")) {
 		g_set_error(error, WEB_ERROR, 0,
 			    "listen address '%s' has no port", listen);
 		return NULL;
