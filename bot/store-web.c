@@ -8,6 +8,23 @@
 
 #include "bot/store-part.h"
 
+/* The web reads a message's List-Id per series on every list page; the
+ * messages table keeps the raw mail before that column, so reading it
+ * from the table walks the mail's overflow pages.  Covering indexes
+ * answer from the index alone (measured by bench/web.sh: / went from 56
+ * to several hundred requests/s over the lakml week). */
+static const char *const migrations[] = {
+	/* 0 -> 1 */
+	"CREATE INDEX web_messages_list ON messages(message_id, list_id);"
+	"CREATE INDEX web_messages_kind_list ON messages(kind, list_id);",
+};
+
+const struct store_part store_part_web = {
+	.name = "web",
+	.migrations = migrations,
+	.n_migrations = G_N_ELEMENTS(migrations),
+};
+
 struct store *store_web_open(const char *path, GError **error)
 {
 	g_autoptr(store) st = store_open(path, error);
@@ -96,7 +113,8 @@ void store_web_series_free(struct store_web_series *s)
 	" s.received, s.rfc, s.subject, s.author, s.cover, s.base_commit," \
 	" s.supersedes, s.partial_of, s.first_date, s.last_activity,"      \
 	" s.reason, (SELECT m.list_id FROM series_members sm"              \
-	" JOIN messages m ON m.message_id = sm.message_id"                 \
+	" JOIN messages m INDEXED BY web_messages_list"                    \
+	" ON m.message_id = sm.message_id"                                 \
 	" WHERE sm.series_id = s.id ORDER BY sm.position LIMIT 1)"
 
 /* ?1 state, ?2 author, ?3 tree, ?4 list; NULL matches anything */
