@@ -1,79 +1,25 @@
-/* armbot ingest: read mailboxes into the store and assemble series. */
+/* armbot ingest: read mailboxes, or what is new at a source URL
+ * (bot/source.h), into the store and assemble series. */
 #include <stdio.h>
+#include <string.h>
 
 #include "bot/command.h"
 #include "bot/datadir.h"
+#include "bot/ingest.h"
+#include "bot/source.h"
 #include "bot/store.h"
-#include "mailparse/mailbox.h"
-#include "mailparse/message.h"
-#include "mailparse/series.h"
 
-struct ingest_counts {
-	guint added, duplicate, unparseable;
-	guint kinds[CLASSIFY_BOT + 1]; /* of the new messages */
-};
-
-static gboolean ingest_path(struct store *st, const char *path,
-			    const struct mailbox_options *opts,
-			    struct ingest_counts *counts, GError **error)
+/* Is @arg a source URL rather than a file?  A file named like one can be
+ * given as ./maildir:x. */
+static gboolean is_source_url(const char *arg)
 {
-	g_autoptr(mailbox) mb = mailbox_open(path, opts, error);
-	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
-
-	if (!mb)
-		return FALSE;
-	for (;;) {
-		g_autoptr(GBytes) raw = NULL;
-		g_autoptr(GError) bad = NULL;
-		g_autoptr(message) msg = NULL;
-		g_autoptr(series_message) info = NULL;
-		gboolean added;
-
-		if (!mailbox_next(mb, &raw, error))
-			return FALSE;
-		if (!raw)
-			return TRUE;
-		msg = message_parse(raw, &bad);
-		if (!msg) {
-			/* kept anyway, so that nothing received is lost */
-			fprintf(stderr, "error: %s: %s\n", mailbox_position(mb),
-				bad->message);
-			if (!store_add_reject(st, raw, mailbox_position(mb),
-					      bad->message, &added, error))
-				return FALSE;
-			counts->unparseable++;
-			continue;
-		}
-		info = series_message_from(msg, now);
-		if (!store_add_message(st, msg, info, mailbox_position(mb),
-				       &added, error))
-			return FALSE;
-		if (added) {
-			counts->added++;
-			counts->kinds[info->kind]++;
-		} else
-			counts->duplicate++;
-	}
-}
-
-/* Assemble every stored message into series and record the result. */
-static gboolean assemble(struct store *st, gint64 timeout, GError **error)
-{
-	struct series_options opts = SERIES_OPTIONS_INIT;
-	g_autoptr(GPtrArray) messages = store_load_series_messages(st, error);
-	g_autoptr(series_assembly) assembly = NULL;
-
-	if (!messages)
-		return FALSE;
-	opts.now = g_get_real_time() / G_USEC_PER_SEC;
-	opts.incomplete_timeout = timeout;
-	assembly = series_assemble(messages, &opts);
-	return store_save_assembly(st, assembly, error);
+	return g_str_has_prefix(arg, "maildir:") || strstr(arg, "://");
 }
 
 int cmd_ingest(struct armbot_context *ctx, int argc, char **argv)
 {
 	gboolean mboxo = FALSE;
+	gboolean seen = FALSE;
 	double hours = 6;
 	GOptionEntry options[] = {
 		{ "mboxo", 0, 0, G_OPTION_ARG_NONE, &mboxo,
@@ -84,19 +30,26 @@ int cmd_ingest(struct armbot_context *ctx, int argc, char **argv)
 		  "hours after which an incomplete series stops waiting "
 		  "(default 6)",
 		  "HOURS" },
+		{ "seen", 0, 0, G_OPTION_ARG_NONE, &seen,
+		  "IMAP: set \\Seen on messages once they are stored", NULL },
 		G_OPTION_ENTRY_NULL
 	};
 	struct mailbox_options mopts = MAILBOX_OPTIONS_INIT;
+	struct source_options sopts = SOURCE_OPTIONS_INIT;
 	struct ingest_counts counts = { 0 };
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store) st = NULL;
 	g_autofree char *dir = NULL;
 	g_autofree char *path = NULL;
+	gboolean files = FALSE;
 
 	if (!command_parse_options(
-		    "ingest", "FILE|DIR...",
+		    "ingest", "FILE|DIR|SOURCE-URL...",
 		    "Read mbox (mboxrd by default), maildir or single message "
 		    "files ('-' for stdin) into the store and assemble series. "
+		    "A SOURCE-URL (maildir:PATH, imap://, imaps://, nntp://, "
+		    "http:// or https:// for a public-inbox inbox) is fetched "
+		    "once, from where the last fetch stopped. "
 		    "Prints how many messages were new, duplicate and "
 		    "unparseable; unparseable ones are kept aside with the "
 		    "reason.",
@@ -113,28 +66,44 @@ int cmd_ingest(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	}
 	mopts.mboxrd = !mboxo;
+	sopts.incomplete_timeout = (gint64)(hours * 3600);
+	sopts.set_seen = seen;
 	dir = datadir_ensure(command_data_dir(ctx), NULL, &error);
 	if (!dir)
 		goto fail;
 	path = g_build_filename(dir, "store.sqlite", NULL);
-	if (!(st = store_open(path, &error)) || !store_begin(st, &error))
+	if (!(st = store_open(path, &error)))
 		goto fail;
-	for (int i = 1; i < argc; i++)
-		if (!ingest_path(st, argv[i], &mopts, &counts, &error)) {
+	/* sources commit batch by batch, with their cursor */
+	for (int i = 1; i < argc; i++) {
+		g_autoptr(source) src = NULL;
+
+		if (!is_source_url(argv[i])) {
+			files = TRUE;
+			continue;
+		}
+		if (!(src = source_new(argv[i], &sopts, &error)) ||
+		    !source_fetch(src, st, &counts, &error))
+			goto fail;
+	}
+	/* files in one transaction */
+	if (files) {
+		if (!store_begin(st, &error))
+			goto fail;
+		for (int i = 1; i < argc; i++)
+			if (!is_source_url(argv[i]) &&
+			    !ingest_mailbox(st, argv[i], &mopts, &counts,
+					    &error)) {
+				store_rollback(st);
+				goto fail;
+			}
+		if (!ingest_assemble(st, (gint64)(hours * 3600), &error) ||
+		    !store_commit(st, &error)) {
 			store_rollback(st);
 			goto fail;
 		}
-	if (!assemble(st, (gint64)(hours * 3600), &error) ||
-	    !store_commit(st, &error)) {
-		store_rollback(st);
-		goto fail;
 	}
-	printf("%u new, %u duplicate, %u unparseable\n", counts.added,
-	       counts.duplicate, counts.unparseable);
-	for (int k = 0; k <= CLASSIFY_BOT; k++)
-		printf("%s%s %u", k ? ", " : "new: ", classify_kind_name(k),
-		       counts.kinds[k]);
-	printf("\n");
+	ingest_counts_print(&counts);
 	return 0;
 fail:
 	fprintf(stderr, "error: %s\n", error->message);

@@ -22,6 +22,7 @@ struct store_part {
 };
 
 extern const struct store_part store_part_pipeline;
+extern const struct store_part store_part_sources;
 extern const struct store_part store_part_web;
 
 GQuark store_error_quark(void);

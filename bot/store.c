@@ -64,6 +64,7 @@ static const char *const migrations[] = {
 /* The parts, migrated in this order after the core tables. */
 static const struct store_part *const parts[] = {
 	&store_part_pipeline,
+	&store_part_sources,
 	&store_part_web,
 };
 
