@@ -160,7 +160,8 @@ static const char sql_checks[] =
 	"SELECT name, status, summary, detail, log_path, seconds FROM checks"
 	" WHERE job_id = ?1 ORDER BY CASE name WHEN 'apply' THEN 0"
 	" WHEN 'sparse' THEN 1 WHEN 'build' THEN 2 WHEN 'boot' THEN 3"
-	" WHEN 'rpm' THEN 4 ELSE 5 END, name LIMIT 50";
+	" WHEN 'rpm' THEN 4 WHEN 'runtime-PM' THEN 4 ELSE 5 END, name"
+	" LIMIT 50";
 static const char sql_reply[] =
 	"SELECT message_id, list, state, last_error, raw, created, sent"
 	" FROM outbox WHERE job_id = ?1";

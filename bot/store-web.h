@@ -26,7 +26,7 @@ struct store_web_filter {
 };
 
 struct store_web_check {
-	char *name; /* apply, sparse, build, boot, rpm */
+	char *name; /* apply, sparse, build, boot, runtime-PM */
 	char *status; /* ok, warn, fail, skipped */
 	char *summary, *detail, *log_path; /* or NULL; detail and log_path
 					      only in store_web_series_get() */
