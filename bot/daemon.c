@@ -4,6 +4,7 @@
 #include <glib-unix.h>
 #include <stdio.h>
 
+#include "bot/crashpoint.h"
 #include "bot/dispatch.h"
 #include "bot/outbox.h"
 #include "bot/source.h"
@@ -67,6 +68,7 @@ static void on_batch(const struct source_batch *batch, gpointer user_data)
 	log_line("%s: %u new, %u duplicate, %u unparseable", batch->url,
 		 batch->counts.added, batch->counts.duplicate,
 		 batch->counts.unparseable);
+	crashpoint("ingest");
 	dispatch(d);
 }
 

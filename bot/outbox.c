@@ -174,13 +174,20 @@ static gboolean under_cap(const struct outbox_options *o, struct store *st,
 	return TRUE;
 }
 
-/* Worth trying again later?  SMTP says so (4xx, no connection); a
- * maildir that cannot be written (a full disk) may be writable later. */
-static gboolean is_temporary(const struct outbox_options *o, const GError *e)
+/* How long until @e may go away by itself, or 0 when it will not.  SMTP
+ * 4xx and a lost connection pass; a broken configuration (a certificate
+ * that does not verify, AUTH refused) needs the operator, so it is tried
+ * again only hourly, but the reply is kept; a maildir that cannot be
+ * written (a full disk) may be writable later. */
+static gint64 retry_after(const struct outbox_options *o, const GError *e,
+			  guint attempts)
 {
-	if (!o->config->smtp_url)
-		return TRUE;
-	return g_error_matches(e, SMTP_ERROR, SMTP_ERROR_TEMPORARY);
+	if (o->config->smtp_url &&
+	    g_error_matches(e, SMTP_ERROR, SMTP_ERROR_PERMANENT))
+		return 0;
+	if (g_error_matches(e, SMTP_ERROR, SMTP_ERROR_CONFIG))
+		return BACKOFF_MAX;
+	return MIN((gint64)BACKOFF_FIRST << MIN(attempts, 7u), BACKOFF_MAX);
 }
 
 gboolean outbox_run_once(const struct outbox_options *o, struct store *st,
@@ -194,6 +201,7 @@ gboolean outbox_run_once(const struct outbox_options *o, struct store *st,
 		g_autoptr(store_outbox)
 			r = store_outbox_next(st, now_s(), &serr);
 		gboolean may;
+		gint64 wait;
 
 		if (!r) {
 			if (!serr)
@@ -225,11 +233,7 @@ gboolean outbox_run_once(const struct outbox_options *o, struct store *st,
 					      NULL, error))
 				return FALSE;
 			(*sent)++;
-		} else if (is_temporary(o, serr)) {
-			guint shift = MIN(r->attempts, 7u);
-			gint64 wait = MIN((gint64)BACKOFF_FIRST << shift,
-					  BACKOFF_MAX);
-
+		} else if ((wait = retry_after(o, serr, r->attempts))) {
 			log_line("<%s>: %s; again in %" G_GINT64_FORMAT " s",
 				 r->message_id, serr->message, wait);
 			if (!store_outbox_set(st, r->id, "pending", now_s(),

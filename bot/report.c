@@ -231,13 +231,27 @@ char *report_first_name(const char *author)
 	return g_strdup(w->pdata[i]);
 }
 
+/* Can @s stand in a header or an SMTP command as an address or a
+ * Message-ID?  Anything with white space, control characters or angle
+ * brackets could inject a header or a command: such input (from a mail
+ * someone sent) is refused, never passed on. */
+static gboolean token_ok(const char *s)
+{
+	if (!s || !*s)
+		return FALSE;
+	for (; *s; s++)
+		if ((guchar)*s <= ' ' || *s == 0x7f || *s == '<' || *s == '>')
+			return FALSE;
+	return TRUE;
+}
+
 GPtrArray *report_recipients(const struct report *r)
 {
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
 
-	if (r->author_email && *r->author_email)
+	if (token_ok(r->author_email))
 		g_ptr_array_add(out, g_strdup(r->author_email));
-	if (r->list_address && *r->list_address &&
+	if (token_ok(r->list_address) &&
 	    g_ascii_strcasecmp(r->list_address,
 			       r->author_email ? r->author_email : ""))
 		g_ptr_array_add(out, g_strdup(r->list_address));
@@ -402,6 +416,23 @@ static gboolean check_required(const struct report *r, GError **error)
 	if (missing) {
 		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INVALID,
 			    "cannot write the reply: no %s", missing);
+		return FALSE;
+	}
+	missing = !token_ok(r->bot_address)	  ? r->bot_address :
+		  !token_ok(r->author_email)	  ? r->author_email :
+		  !token_ok(r->parent_message_id) ? r->parent_message_id :
+		  r->list_address && *r->list_address &&
+				  !token_ok(r->list_address) ?
+						    r->list_address :
+		  r->message_id && !token_ok(r->message_id) ? r->message_id :
+							      NULL;
+	if (missing) {
+		g_autofree char *shown = g_strescape(missing, NULL);
+
+		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INVALID,
+			    "cannot write the reply: bad address or "
+			    "Message-ID '%s'",
+			    shown);
 		return FALSE;
 	}
 	return TRUE;
@@ -718,7 +749,8 @@ static void append_headers(GString *out, const struct report *r,
 		const char *ref = r->parent_references->pdata[i];
 		g_autofree char *angle = NULL;
 
-		if (!strcmp(ref, r->parent_message_id))
+		/* a reference that cannot be written is left out */
+		if (!token_ok(ref) || !strcmp(ref, r->parent_message_id))
 			continue;
 		angle = g_strdup_printf("<%s>", ref);
 		header_token(&h, angle);

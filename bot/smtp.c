@@ -128,7 +128,7 @@ static size_t read_cb(char *buf, size_t size, size_t nitems, void *data)
  * line, and recipients it refused. */
 struct transcript {
 	char *last_command; /* "RCPT TO:<x>" */
-	char *last_reply; /* "550 5.1.1 no such user" */
+	char *last_error; /* the last 4xx/5xx reply: "550 5.1.1 ..." */
 	GPtrArray *refused; /* "x: 550 ..." */
 };
 
@@ -153,13 +153,14 @@ static int debug_cb(CURL *curl, curl_infotype type, char *data, size_t size,
 	/* multi-line replies (EHLO) end with "NNN text" */
 	if (strlen(line) < 4 || line[3] == '-')
 		return 0;
-	if (t->last_command && g_str_has_prefix(t->last_command, "RCPT") &&
-	    (line[0] == '4' || line[0] == '5'))
+	if (line[0] != '4' && line[0] != '5')
+		return 0;
+	if (t->last_command && g_str_has_prefix(t->last_command, "RCPT TO:"))
 		g_ptr_array_add(t->refused,
-				g_strdup_printf("%s: %s", t->last_command + 8,
-						line));
-	g_free(t->last_reply);
-	t->last_reply = g_steal_pointer(&line);
+				g_strdup_printf("%s refused: %s",
+						t->last_command + 8, line));
+	g_free(t->last_error);
+	t->last_error = g_steal_pointer(&line);
 	return 0;
 }
 
@@ -307,7 +308,7 @@ gboolean smtp_send(const struct smtp_options *opts, const char *envelope_from,
 	curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response);
 	if (code == CURLE_OK) {
 		for (guint i = 0; i < t.refused->len; i++)
-			g_warning("smtp: recipient %s refused",
+			g_warning("smtp: recipient %s",
 				  (char *)t.refused->pdata[i]);
 		ok = TRUE;
 	} else {
@@ -315,10 +316,10 @@ gboolean smtp_send(const struct smtp_options *opts, const char *envelope_from,
 		const char *why = *errbuf ? errbuf : curl_easy_strerror(code);
 
 		/* every recipient refused: the last reply says why */
-		if (response >= 400 && t.last_reply)
+		if (response >= 400 && t.last_error)
 			g_set_error(error, SMTP_ERROR, kind,
 				    "%s: %s: server said: %s", opts->url,
-				    error_kind(kind), t.last_reply);
+				    error_kind(kind), t.last_error);
 		else
 			g_set_error(error, SMTP_ERROR, kind, "%s: %s: %s",
 				    opts->url, error_kind(kind), why);
@@ -329,7 +330,7 @@ done:
 		curl_easy_cleanup(curl);
 	curl_slist_free_all(rcpt);
 	g_free(t.last_command);
-	g_free(t.last_reply);
+	g_free(t.last_error);
 	if (t.refused)
 		g_ptr_array_unref(t.refused);
 	g_free(user);

@@ -3,6 +3,7 @@
 #include "kernel/kbuild.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -15,6 +16,23 @@ char *kbuild_dir(const char *data_dir, const char *tree_key,
 {
 	return g_build_filename(data_dir, "kbuild", tree_key, config_name,
 				NULL);
+}
+
+/* Replace *@path by its real path. */
+static gboolean resolve_links(char **path, GError **error)
+{
+	char *real = realpath(*path, NULL);
+
+	if (!real) {
+		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno),
+			    "cannot resolve '%s': %s", *path,
+			    g_strerror(errno));
+		return FALSE;
+	}
+	g_free(*path);
+	*path = g_strdup(real);
+	free(real);
+	return TRUE;
 }
 
 struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
@@ -43,6 +61,12 @@ struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
 			    g_strerror(errno));
 		return NULL;
 	}
+	/* kbuild records absolute paths (.cmd files, O=): the same dirs
+	 * reached through a symbolic link must not look like new ones and
+	 * rebuild everything */
+	if (!resolve_links(&kb->src_dir, error) ||
+	    !resolve_links(&kb->build_dir, error))
+		return NULL;
 	kb->sandbox = sandbox_new(error);
 	if (!kb->sandbox)
 		return NULL;

@@ -11,7 +11,9 @@
 #       other domain is refused, nothing is relayed, no DNS is asked.
 #       Recipients rejected@D get 550 at RCPT, deferred@D get 450, a
 #       message with "X-Test-Reject: yes" gets 550 after DATA.  With
-#       --auth, mail is only accepted after AUTH (PLAIN or LOGIN) as USER.
+#       --auth, AUTH PLAIN and LOGIN are offered for USER (clients on
+#       loopback may still send without; the Received header says
+#       "ESMTPA" or "ESMTPSA" for an authenticated one, "ESMTPS" for TLS).
 #   smtp_server_start      start it; returns when the port accepts
 #   smtp_server_stop       stop it (SMTP down); returns when it is down
 #   smtp_server_restart
@@ -33,20 +35,26 @@ _smtp_running=
 
 smtp_server_available() {
 	[ "$(id -u)" = 0 ] && [ -x /usr/sbin/postfix ] &&
-		[ -x /usr/lib/postfix/sbin/master ] && command -v ss >/dev/null
+		[ -x /usr/lib/postfix/sbin/master ] &&
+		command -v saslpasswd2 >/dev/null &&
+		command -v openssl >/dev/null && [ -r /proc/net/tcp ]
+}
+
+# Is something listening on TCP port $1 of IPv4?  Read from the kernel's
+# table (state 0A is LISTEN), so that no tool is needed.
+_smtp_listening() {
+	awk -v port="$(printf ':%04X' "$1")" '
+		$4 == "0A" && substr($2, length($2) - 4) == port { found = 1 }
+		END { exit !found }' /proc/net/tcp
 }
 
 # A TCP port nobody listens on, from a range that differs by process.
 _smtp_free_port() {
 	_p=$((20000 + ($$ * 7 + ${1:-0} * 101) % 30000))
-	while [ -n "$(ss -Hltn "sport = :$_p" 2>/dev/null)" ]; do
+	while _smtp_listening "$_p"; do
 		_p=$((_p + 1))
 	done
 	echo "$_p"
-}
-
-_smtp_listening() {
-	[ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]
 }
 
 smtp_server_setup() {
@@ -111,7 +119,7 @@ alias_maps =
 alias_database =
 local_recipient_maps =
 header_checks = regexp:$SMTP_DIR/etc/header_checks
-smtpd_recipient_restrictions = check_recipient_access regexp:$SMTP_DIR/etc/recipient_access, ${_user:+permit_sasl_authenticated, reject}${_user:-permit_mynetworks, reject_unauth_destination}
+smtpd_recipient_restrictions = check_recipient_access regexp:$SMTP_DIR/etc/recipient_access, permit_sasl_authenticated, permit_mynetworks, reject_unauth_destination
 smtpd_delay_reject = yes
 biff = no
 CONF
@@ -133,6 +141,7 @@ CONF
 smtpd_tls_cert_file = $SMTP_CERT
 smtpd_tls_key_file = $SMTP_DIR/etc/key.pem
 smtpd_tls_security_level = may
+smtpd_tls_loglevel = 1
 CONF
 	fi
 	if [ -n "$_user" ]; then
@@ -168,6 +177,7 @@ CONF
 		"127.0.0.1:$SMTPS_PORT/inet=127.0.0.1:$SMTPS_PORT inet n - n - - smtpd -o smtpd_tls_wrappermode=yes"
 	postconf -c "$SMTP_DIR/etc" -F '*/*/chroot = n'
 	trap 'smtp_server_cleanup; rm -rf "$TMP"' EXIT
+	trap 'exit 1' HUP INT TERM
 }
 
 smtp_server_log() {

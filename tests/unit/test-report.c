@@ -249,8 +249,9 @@ static void check_python(const struct report *r, GBytes *raw, const char *body)
 	g_autofree char *subject = expected_subject(r);
 	g_autofree char *own_id = report_message_id(
 		r->parent_message_id, r->version, r->tree_name, r->bot_address);
+	g_autofree char *python = g_find_program_in_path("python3");
 
-	if (!g_find_program_in_path("python3")) {
+	if (!python) {
 		g_test_message("python3 not installed: skipped");
 		return;
 	}
@@ -653,6 +654,34 @@ static void test_recipients_and_errors(void)
 	g_assert_error(error, REPORT_ERROR, REPORT_ERROR_INVALID);
 	g_assert_cmpstr(error->message, ==,
 			"cannot write the reply: no parent_message_id");
+	g_clear_error(&error);
+
+	/* what a hostile mail could carry is refused, not written */
+	r.parent_message_id = "p@example.com";
+	r.author_email = "jane@example.com\r\nBcc: victim@example.org";
+	g_assert_null(report_render(&r, &error));
+	g_assert_error(error, REPORT_ERROR, REPORT_ERROR_INVALID);
+	g_assert_cmpstr(error->message, ==,
+			"cannot write the reply: bad address or Message-ID "
+			"'jane@example.com\\r\\nBcc: victim@example.org'");
+	g_clear_error(&error);
+	g_clear_pointer(&rcpt, g_ptr_array_unref);
+	rcpt = report_recipients(&r);
+	g_assert_cmpuint(rcpt->len, ==, 1);
+	r.author_email = "jane@example.com";
+	r.parent_message_id = "p@example.com>\nX-Evil: 1";
+	g_assert_null(report_render(&r, &error));
+	g_clear_error(&error);
+	/* a bad reference is left out */
+	r.parent_message_id = "p@example.com";
+	g_ptr_array_add(refs, g_strdup("a b@example.com"));
+	g_ptr_array_add(refs, g_strdup("ok@example.com"));
+	raw = report_render(&r, &error);
+	g_assert_no_error(error);
+	g_assert_nonnull(strstr(g_bytes_get_data(raw, NULL),
+				"\nReferences: "
+				"<20250620090000.999-1-jane.doe@example.com> "
+				"<ok@example.com>\n <p@example.com>\n"));
 }
 
 int main(int argc, char **argv)
