@@ -66,6 +66,7 @@ static const struct store_part *const parts[] = {
 	&store_part_pipeline,
 	&store_part_sources,
 	&store_part_trees,
+	&store_part_web,
 };
 
 /* The named statements. */
