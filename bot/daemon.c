@@ -10,6 +10,7 @@
 #include "bot/source.h"
 #include "bot/store-pipeline.h"
 #include "bot/store.h"
+#include "bot/web.h"
 #include "bot/worker.h"
 
 #define DISPATCH_INTERVAL 60 /* s: series that became ready by timeout */
@@ -23,6 +24,7 @@ struct daemon {
 	GPtrArray *sources; /* struct source * */
 	GHashTable *workers; /* tree name -> struct worker * */
 	struct outbox_sender *outbox;
+	struct web_server *web;
 	int status;
 };
 
@@ -152,6 +154,24 @@ static void start_workers(struct daemon *d)
 		log_line("cannot start a worker: %s", error->message);
 }
 
+/* The read-only pages, in a thread of their own (bot/web.h), on
+ * [web] listen:port (port 0: a free one, said in the log). */
+static gboolean start_web(struct daemon *d, GError **error)
+{
+	const struct armbot_config *c = d->opts->config;
+	g_autofree char *listen = NULL;
+
+	listen = g_strdup_printf("%s:%u", c->web_listen ? c->web_listen :
+							  "127.0.0.1",
+				 c->web_port);
+	d->web = web_server_start(d->opts->data_dir, listen, c->web_base_url,
+				  NULL, error);
+	if (!d->web)
+		return FALSE;
+	log_line("web pages at %s", web_server_url(d->web));
+	return TRUE;
+}
+
 static gboolean start(struct daemon *d, GError **error)
 {
 	struct outbox_options oo = { 0 };
@@ -171,7 +191,7 @@ static gboolean start(struct daemon *d, GError **error)
 	oo.config = d->opts->config;
 	oo.bell = d->outbox_bell;
 	d->outbox = outbox_start(&oo, error);
-	if (!d->outbox)
+	if (!d->outbox || !start_web(d, error))
 		return FALSE;
 	dispatch(d);
 	return start_sources(d, error);
@@ -206,6 +226,7 @@ int daemon_run(const struct daemon_options *opts)
 	daemon_bell_close(d.jobs_bell);
 	daemon_bell_close(d.outbox_bell);
 	outbox_stop(d.outbox);
+	web_server_free(d.web);
 	/* a worker in the middle of a series finishes it: the alternative,
 	 * leaving it running, would only repeat the work after a restart */
 	g_hash_table_unref(d.workers);

@@ -36,6 +36,8 @@ name = armbot
 address = $BOT
 [sources]
 urls = maildir:$LISTDIR
+[web]
+port = 0
 [smtp]
 url = smtp://127.0.0.1:$SMTP_PORT
 starttls = never

@@ -48,6 +48,14 @@ done
 grep -q "^Tested on distro-6.1 (Debian linux-source-6.1 " "$TMP/body"
 ok $? "says what it was tested on"
 
+# the daemon serves the result on its pages
+url=$(sed -n 's/.* web pages at //p' "$TMP/run.log" | tail -1)
+curl -s -f "$url/api/series" > "$TMP/api.json"
+ok $? "the daemon serves /api/series at $url"
+grep -q '"grows arch/arm by 528 lines' "$TMP/api.json" ||
+	grep -q 'grows arch/arm by 528 lines' "$TMP/api.json"
+ok $? "with the verdict"
+
 # the echo of the reply is stored, and nothing answers it
 sleep 3
 "$ARMBOT" --data-dir "$PDATA" status > "$TMP/status"
