@@ -16,7 +16,8 @@ DEBIAN_PACKAGES = \
 	qemu-system-arm \
 	bc bison flex libssl-dev libelf-dev cpio kmod \
 	linux-source-6.1 \
-	postfix sasl2-bin
+	postfix sasl2-bin \
+	chromium wrk python3-jsonschema libxml2-utils curl
 
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
 	libarchive libdeflate libcrypto liblzma

@@ -44,6 +44,8 @@ cat > "$TMP/armbot.conf" <<CONF
 address = armbot@example.org
 [sources]
 urls = maildir:$LISTDIR
+[web]
+port = 0
 [smtp]
 url = smtp://127.0.0.1:$SMTP_PORT
 starttls = never

@@ -35,6 +35,7 @@ static const struct armbot_command commands[] = {
 	  "ask a Mailman list to drop the bot" },
 	{ "lists", cmd_lists,
 	  "the lists subscribed to, their state and source" },
+	{ "serve", cmd_serve, "serve the read-only web interface" },
 	{ NULL, NULL, NULL }
 };
 

@@ -627,3 +627,23 @@ gboolean store_outbox_add(struct store *st, const char *kind,
 	*added = sqlite3_changes(store_db(st)) > 0;
 	return TRUE;
 }
+
+GPtrArray *store_job_queued_trees(struct store *st, GError **error)
+{
+	static const char sql[] =
+		"SELECT DISTINCT tree FROM jobs WHERE state IN ('queued',"
+		" 'running') ORDER BY tree";
+	sqlite3_stmt *s = store_statement(st, sql, error);
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(g_free);
+	gboolean row = TRUE;
+
+	if (!s)
+		return NULL;
+	while (row) {
+		if (!store_step_row(st, s, &row, error))
+			return NULL;
+		if (row)
+			g_ptr_array_add(out, store_column_text(s, 0));
+	}
+	return g_steal_pointer(&out);
+}

@@ -99,6 +99,9 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 gboolean store_job_error(struct store *st, gint64 job_id, const char *reason,
 			 gboolean retry, GError **error);
 
+/* The trees that have jobs queued or running (char *). */
+GPtrArray *store_job_queued_trees(struct store *st, GError **error);
+
 /* Every job of series @series_id (struct store_job *). */
 GPtrArray *store_jobs_of_series(struct store *st, gint64 series_id,
 				GError **error);

@@ -67,6 +67,7 @@ static const struct store_part *const parts[] = {
 	&store_part_sources,
 	&store_part_trees,
 	&store_part_lists,
+	&store_part_web,
 };
 
 /* The named statements. */

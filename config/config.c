@@ -357,7 +357,7 @@ static void read_web(struct keyfile *k, struct armbot_config *c)
 			c->web_listen = g_steal_pointer(&listen);
 		}
 	}
-	c->web_port = keyfile_uint(k, "web", "port", 8080, 1, 65535);
+	c->web_port = keyfile_uint(k, "web", "port", 8080, 0, 65535);
 	c->web_base_url = keyfile_string(k, "web", "base-url", NULL);
 	if (c->web_base_url &&
 	    ((!g_str_has_prefix(c->web_base_url, "http://") &&
