@@ -189,7 +189,9 @@ handle_confirmation(struct store *st, const struct control_options *o,
 	m.auto_submitted = MAIL_COMPOSE_AUTO_REPLIED;
 	/* Mailman reads commands from the subject, the body and (Mailman
 	 * 3, 2.1 with VERP) the address: the body stays empty so that
-	 * nothing is read twice */
+	 * nothing is read twice.  Its CommandRunner drops a command mail
+	 * with Precedence bulk, junk or list (never written here) and does
+	 * not read Auto-Submitted */
 	raw = mail_compose(&m, "", &local);
 	if (!raw) {
 		*what = g_strdup_printf("ignored: cannot answer %s: %s",
