@@ -64,7 +64,7 @@ post_and_time() {
 	start=$(date +%s.%N)
 	while ! grep -l -x -F "In-Reply-To: <$id.0@example.org>" \
 		"$LISTDIR"/new/* "$LISTDIR"/cur/* 2>/dev/null |
-		xargs -r grep -q -i -x "Delivered-To: $LIST"; do
+		xargs -r grep -q -i -x "Delivered-To: $LIST" 2>/dev/null; do
 		sleep 0.2
 	done
 	echo "$(date +%s.%N) - $start" | bc
