@@ -77,7 +77,7 @@ expect "a bad boolean" "armbot.conf:2: 'dry-run' must be true or false, not 'may
 conf "[web]
 listen = 127.0.0.1
 port = 70000"
-expect "a port out of range" "armbot.conf:3: 'port' must be a number from 1 to 65535, not '70000'"
+expect "a port out of range" "armbot.conf:3: 'port' must be a number from 0 to 65535, not '70000'"
 
 conf "[web]
 listen = example.org"
