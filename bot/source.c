@@ -38,6 +38,8 @@ static const struct {
 	const struct source_ops *ops;
 } schemes[] = {
 	{ "maildir:", &source_maildir_ops },
+	{ "imap://", &source_imap_ops },
+	{ "imaps://", &source_imap_ops },
 };
 
 /* The cursor's name: the URL without password, query or fragment (so that
