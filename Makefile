@@ -12,7 +12,8 @@ DEBIAN_PACKAGES = \
 	sparse ccache bubblewrap gcc-arm-linux-gnueabihf libc6-dev-armhf-cross \
 	qemu-system-arm \
 	bc bison flex libssl-dev libelf-dev cpio kmod \
-	linux-source-6.1
+	linux-source-6.1 \
+	sqlite3 dovecot-imapd public-inbox
 
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
 	libarchive libdeflate libcrypto liblzma

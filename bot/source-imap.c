@@ -17,6 +17,7 @@
 #include <poll.h>
 #include <string.h>
 
+#include "bot/source-stream.h"
 #include "bot/store-sources.h"
 
 struct imap {
@@ -154,6 +155,7 @@ static gboolean imap_connect(struct source *src, GError **error)
 	if (r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED &&
 	    r != MAILIMAP_NO_ERROR_AUTHENTICATED)
 		goto fail_connect;
+	source_stream_guard(im->session->imap_stream);
 	if ((r = mailimap_login(im->session, im->user, im->password)) !=
 	    MAILIMAP_NO_ERROR) {
 		imap_disconnect(src);
@@ -327,9 +329,16 @@ static gboolean imap_fetch(struct source *src, struct store *st, GError **error)
 	g_autoptr(GArray) uids = g_array_new(FALSE, FALSE, sizeof(guint32));
 	guint batch = source_options(src)->batch ?: 200;
 	gint64 validity, last;
+	int r;
 
-	if (!im->session && !imap_connect(src, error))
-		return FALSE;
+	if (!im->session) {
+		if (!imap_connect(src, error))
+			return FALSE;
+	} else if ((r = mailimap_noop(im->session)) != MAILIMAP_NO_ERROR) {
+		/* RFC 3501 6.1.2: NOOP lets the server report new mail
+		 * (dovecot looks at the folder again for it) */
+		return imap_fail(r, "noop", error);
+	}
 	if (!store_sources_get_int(st, c.key, "uidvalidity", 0, &validity,
 				   error) ||
 	    !store_sources_get_int(st, c.key, "last-uid", 0, &last, error))

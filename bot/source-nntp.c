@@ -12,6 +12,7 @@
 #include <libetpan/libetpan.h>
 #include <string.h>
 
+#include "bot/source-stream.h"
 #include "bot/store-sources.h"
 
 struct nntp {
@@ -118,6 +119,7 @@ static gboolean nntp_connect(struct source *src, GError **error)
 		g_prefix_error(error, "%s:%u: ", nn->host, nn->port);
 		return FALSE;
 	}
+	source_stream_guard(nn->session->nntp_stream);
 	/* RFC 3977 5.3: a reader asks for reader mode; servers that are
 	 * readers only may refuse it, which is fine */
 	newsnntp_mode_reader(nn->session);

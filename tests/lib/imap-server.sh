@@ -2,7 +2,8 @@
 # configuration, state and mail under $IMAP_DIR (in $TMP): one user
 # "armbot" with the password in $IMAP_DIR/password, whose INBOX is the
 # maildir $IMAP_MAILDIR.  Source after tap.sh; imap_start, imap_stop,
-# imap_restart, imap_deliver FILE.  The server is stopped at exit.
+# imap_restart, imap_deliver FILE.  The caller's EXIT trap must call
+# imap_stop (see tests/conformance/sources-imap.t).
 
 IMAP_DIR=$TMP/dovecot
 IMAP_MAILDIR=$IMAP_DIR/home/armbot/Maildir
@@ -11,12 +12,23 @@ IMAP_PID=
 
 # A TCP port free on 127.0.0.1 (bound and released by the kernel's choice).
 free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(Listen => 1,
+		LocalAddr => "127.0.0.1", LocalPort => 0)->sockport, "\n"'
+}
+
+# wait_port PORT: until something accepts on 127.0.0.1:PORT (10 s at most)
+wait_port() {
+	for _i in $(seq 1 100); do
+		perl -MIO::Socket::INET -e 'exit !IO::Socket::INET->new(
+			PeerAddr => "127.0.0.1", PeerPort => $ARGV[0])' "$1" &&
+			return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 imap_available() {
-	[ -x /usr/sbin/dovecot ] && [ -x /usr/lib/dovecot/imap ] &&
-		command -v python3 >/dev/null
+	[ -x /usr/sbin/dovecot ] && [ -x /usr/lib/dovecot/imap ]
 }
 
 imap_setup() {
@@ -82,13 +94,7 @@ imap_start() {
 	/usr/sbin/dovecot -F -c "$IMAP_DIR/dovecot.conf" \
 		>> "$IMAP_DIR/stdout" 2>&1 &
 	IMAP_PID=$!
-	# ready when it accepts connections
-	for _i in $(seq 1 100); do
-		if python3 -c "import socket; socket.create_connection(('127.0.0.1', $IMAP_PORT), 1)" 2>/dev/null; then
-			return 0
-		fi
-		sleep 0.1
-	done
+	wait_port "$IMAP_PORT" && return 0
 	diag "dovecot did not start:"
 	sed 's/^/#   /' "$IMAP_DIR/log" "$IMAP_DIR/stdout" 2>/dev/null | tail -20
 	return 1
