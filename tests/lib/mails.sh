@@ -1,14 +1,17 @@
 # Small mails for the source tests, made here: mk_mail FILE ID SUBJECT
-# [IN-REPLY-TO] writes one message whose Message-ID is <ID@armbot.test>;
+# [IN-REPLY-TO] writes one message whose Message-ID is <ID@armbot.test>,
+# dated $MAIL_DATE (default 15 June 2020, one second later each time);
 # mk_series DIR PREFIX N writes a cover letter and N patches threaded to it
 # (PREFIX-0 .. PREFIX-N), one file each.
 
+_mail_n=0
 mk_mail() {
+	_mail_n=$((_mail_n + 1))
 	{
 		echo "From: Tester <tester@armbot.test>"
 		echo "To: list@armbot.test"
 		echo "Subject: $3"
-		echo "Date: Mon, 15 Jun 2020 10:00:00 +0000"
+		echo "Date: ${MAIL_DATE:-Mon, 15 Jun 2020 10:00:00} $(printf '+00%02d' $((_mail_n % 60)))"
 		echo "Message-ID: <$2@armbot.test>"
 		[ -n "${4:-}" ] && echo "In-Reply-To: <$4@armbot.test>" &&
 			echo "References: <$4@armbot.test>"
