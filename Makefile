@@ -3,7 +3,10 @@
 # ./armbot, `make check` does both and runs every test through prove.
 
 # Every Debian package the project needs, in one place.  `make deps` installs
-# the ones that are missing.
+# the ones that are missing.  postfix is only the tests' SMTP server
+# (tests/lib/smtp-server.sh runs private instances): debconf's "No
+# configuration" keeps the package from setting up and starting a
+# system-wide one.
 DEBIAN_PACKAGES = \
 	build-essential pkg-config git xz-utils perl \
 	libglib2.0-dev libetpan-dev libgit2-dev libcurl4-gnutls-dev \
@@ -13,6 +16,7 @@ DEBIAN_PACKAGES = \
 	qemu-system-arm \
 	bc bison flex libssl-dev libelf-dev cpio kmod \
 	linux-source-6.1 \
+	postfix sasl2-bin \
 	sqlite3 dovecot-imapd public-inbox
 
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
@@ -110,6 +114,8 @@ deps:
 		echo "installing:" $$missing; \
 		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 		$$SUDO apt-get update -q && \
+		echo 'postfix postfix/main_mailer_type select No configuration' | \
+			$$SUDO debconf-set-selections && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q \
 			--no-install-recommends $$missing; \
 	fi

@@ -5,9 +5,8 @@
 
 #include "bot/command.h"
 #include "bot/json.h"
+#include "bot/series-mbox.h"
 #include "bot/store.h"
-#include "mailparse/message.h"
-#include "mailparse/trailers.h"
 
 static void json_id(GString *out, gint64 id)
 {
@@ -55,90 +54,13 @@ static void json_series(GString *out, const struct store_series *s)
 			       s->first_date);
 }
 
-/* Trailers in the replies to @message_id, at any depth (b4 am collects
- * them from the whole follow-up thread). */
-static gboolean collect_trailers(struct store *st, const char *message_id,
-				 GPtrArray *out, guint depth, GError **error)
-{
-	g_autoptr(GPtrArray) replies = store_replies(st, message_id, error);
-
-	if (!replies)
-		return FALSE;
-	for (guint i = 0; i < replies->len && depth < 100; i++) {
-		g_autoptr(GBytes)
-			raw = store_message_raw(st, replies->pdata[i], error);
-		g_autoptr(message) msg = NULL;
-		g_autoptr(GPtrArray) found = NULL;
-		g_autofree char *body = NULL;
-
-		if (!raw || !(msg = message_parse(raw, error)))
-			return FALSE;
-		body = message_body_text(msg, NULL);
-		found = trailers_parse(body);
-		for (guint j = 0; j < found->len; j++)
-			g_ptr_array_add(out, g_steal_pointer(&found->pdata[j]));
-		if (!collect_trailers(st, replies->pdata[i], out, depth + 1,
-				      error))
-			return FALSE;
-	}
-	return TRUE;
-}
-
-/* A body we can edit as text: not base64 or quoted-printable */
-static gboolean body_is_plain(const struct message *msg)
-{
-	const char *cte = message_header(msg, "Content-Transfer-Encoding");
-
-	return !cte || !g_ascii_strcasecmp(cte, "7bit") ||
-	       !g_ascii_strcasecmp(cte, "8bit");
-}
-
 static gboolean print_mbox(struct store *st, gint64 id, GError **error)
 {
-	g_autoptr(store_series) s = store_get_series(st, id, error);
-	g_autoptr(GPtrArray) common =
-		g_ptr_array_new_with_free_func((GDestroyNotify)trailer_free);
+	g_autoptr(GString) out = g_string_new(NULL);
 
-	if (!s)
+	if (!series_mbox(st, id, out, error))
 		return FALSE;
-	/* follow-ups to the cover letter are for every patch */
-	if (s->cover && !collect_trailers(st, s->cover, common, 0, error))
-		return FALSE;
-	for (guint i = 0; i < s->patches->len; i++) {
-		g_autoptr(GBytes) raw =
-			store_message_raw(st, s->patches->pdata[i], error);
-		g_autoptr(message) msg = NULL;
-		g_autoptr(GPtrArray)
-			extra = g_ptr_array_new_with_free_func(NULL);
-		g_autoptr(GPtrArray) own = g_ptr_array_new_with_free_func(
-			(GDestroyNotify)trailer_free);
-		const char *data;
-		gsize len, body_len;
-		const char *body;
-
-		if (!raw || !(msg = message_parse(raw, error)))
-			return FALSE;
-		if (!collect_trailers(st, s->patches->pdata[i], own, 0, error))
-			return FALSE;
-		g_ptr_array_extend(extra, common, NULL, NULL);
-		g_ptr_array_extend(extra, own, NULL, NULL);
-		data = g_bytes_get_data(raw, &len);
-		body = message_body(msg, &body_len);
-		if (len < 5 || memcmp(data, "From ", 5))
-			fputs("From git@z Thu Jan  1 00:00:00 1970\n", stdout);
-		if (!extra->len || !body_is_plain(msg)) {
-			fwrite(data, 1, len, stdout);
-		} else {
-			g_autofree char *text = g_strndup(body, body_len);
-			g_autofree char *folded = trailers_fold(text, extra);
-
-			fwrite(data, 1, body - data, stdout);
-			fputs(folded, stdout);
-		}
-		if (len && data[len - 1] != '\n')
-			fputc('\n', stdout);
-		fputc('\n', stdout);
-	}
+	fwrite(out->str, 1, out->len, stdout);
 	return TRUE;
 }
 

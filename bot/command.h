@@ -26,8 +26,13 @@ int cmd_series(struct armbot_context *ctx, int argc, char **argv);
 int cmd_mailinfo(struct armbot_context *ctx, int argc, char **argv);
 int cmd_tree(struct armbot_context *ctx, int argc, char **argv);
 int cmd_am(struct armbot_context *ctx, int argc, char **argv);
+int cmd_sparse(struct armbot_context *ctx, int argc, char **argv);
 int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv);
 int cmd_boot(struct armbot_context *ctx, int argc, char **argv);
+int cmd_check(struct armbot_context *ctx, int argc, char **argv);
+int cmd_run(struct armbot_context *ctx, int argc, char **argv);
+int cmd_status(struct armbot_context *ctx, int argc, char **argv);
+int cmd_sendmail(struct armbot_context *ctx, int argc, char **argv);
 
 /* Parse @argv with @options for command @name; on a usage error print it
  * with the command's help hint and return FALSE.  Shared by every cmd-*.c so

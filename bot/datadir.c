@@ -30,3 +30,23 @@ char *datadir_ensure(const char *data_dir, const char *subdir, GError **error)
 	}
 	return g_steal_pointer(&path);
 }
+
+#ifndef ARMBOT_SOURCE_DIR
+#define ARMBOT_SOURCE_DIR "."
+#endif
+
+const char *datadir_source_dir(void)
+{
+	const char *env = g_getenv("ARMBOT_SOURCE_DIR");
+
+	return env && *env ? env : ARMBOT_SOURCE_DIR;
+}
+
+char *datadir_cache_dir(void)
+{
+	const char *env = g_getenv("ARMBOT_CACHE_DIR");
+
+	if (env && *env)
+		return g_strdup(env);
+	return g_build_filename(g_get_user_cache_dir(), "armbot", NULL);
+}

@@ -18,10 +18,17 @@ static const struct armbot_command commands[] = {
 	  "kernel trees: import, add, update, list, checkout" },
 	{ "am", cmd_am,
 	  "apply a mailbox of patches as git am, in the object database" },
+	{ "sparse", cmd_sparse, "report the sparse warnings a series adds" },
 	{ "dirstat", cmd_dirstat,
 	  "git's --dirstat, signed, and the arch/arm verdict" },
 	{ "boot", cmd_boot,
 	  "build a tree, boot it in QEMU, run the runtime-PM KUnit suite" },
+	{ "check", cmd_check,
+	  "run every check on one series and print the reply" },
+	{ "run", cmd_run, "the daemon: watch the lists, check, reply" },
+	{ "status", cmd_status, "the queue, series and replies by state" },
+	{ "sendmail", cmd_sendmail,
+	  "send one message by SMTP, or into a maildir" },
 	{ NULL, NULL, NULL }
 };
 

@@ -3,6 +3,7 @@
 #include "kernel/kbuild.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -17,6 +18,23 @@ char *kbuild_dir(const char *data_dir, const char *tree_key,
 				NULL);
 }
 
+/* Replace *@path by its real path. */
+static gboolean resolve_links(char **path, GError **error)
+{
+	char *real = realpath(*path, NULL);
+
+	if (!real) {
+		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno),
+			    "cannot resolve '%s': %s", *path,
+			    g_strerror(errno));
+		return FALSE;
+	}
+	g_free(*path);
+	*path = g_strdup(real);
+	free(real);
+	return TRUE;
+}
+
 struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
 			  const char *fragment, const char *ccache_dir,
 			  GError **error)
@@ -25,7 +43,8 @@ struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
 
 	kb->src_dir = g_canonicalize_filename(src_dir, NULL);
 	kb->build_dir = g_canonicalize_filename(build_dir, NULL);
-	kb->fragment = g_canonicalize_filename(fragment, NULL);
+	kb->fragment = fragment ? g_canonicalize_filename(fragment, NULL) :
+				  NULL;
 	kb->ccache_dir =
 		ccache_dir ? g_canonicalize_filename(ccache_dir, NULL) : NULL;
 	kb->nice = 10;
@@ -42,6 +61,12 @@ struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
 			    g_strerror(errno));
 		return NULL;
 	}
+	/* kbuild records absolute paths (.cmd files, O=): the same dirs
+	 * reached through a symbolic link must not look like new ones and
+	 * rebuild everything */
+	if (!resolve_links(&kb->src_dir, error) ||
+	    !resolve_links(&kb->build_dir, error))
+		return NULL;
 	kb->sandbox = sandbox_new(error);
 	if (!kb->sandbox)
 		return NULL;
@@ -166,6 +191,74 @@ gboolean kbuild_kernel(struct kbuild *kb, struct kbuild_result *out,
 		return FALSE;
 	out->seconds += configure;
 	return TRUE;
+}
+
+/* The stamp's content for @target and @fragment. */
+static char *configured_stamp(const char *target, const char *fragment)
+{
+	return g_strdup_printf("%s\n%s", target, fragment ? fragment : "");
+}
+
+gboolean kbuild_is_configured(struct kbuild *kb, const char *target,
+			      const char *fragment)
+{
+	g_autofree char *stamp =
+		g_build_filename(kb->build_dir, "armbot-configured", NULL);
+	g_autofree char *dotconfig =
+		g_build_filename(kb->build_dir, ".config", NULL);
+	g_autofree char *want = configured_stamp(target, fragment);
+
+	return same_content(stamp, want, strlen(want)) &&
+	       g_file_test(dotconfig, G_FILE_TEST_EXISTS);
+}
+
+gboolean kbuild_configure_target(struct kbuild *kb, const char *target,
+				 const char *fragment, gboolean *configured,
+				 struct kbuild_result *out, GError **error)
+{
+	static const char *const olddef[] = { "olddefconfig", NULL };
+	static const char *const prepare[] = { "prepare", NULL };
+	const char *const first[] = { target, NULL };
+	const char *const *steps[] = { first, olddef, prepare };
+	g_autofree char *stamp =
+		g_build_filename(kb->build_dir, "armbot-configured", NULL);
+	g_autofree char *dotconfig =
+		g_build_filename(kb->build_dir, ".config", NULL);
+	g_autofree char *want =
+		g_strdup_printf("%s\n%s", target, fragment ? fragment : "");
+	double seconds = 0;
+
+	*configured = FALSE;
+	memset(out, 0, sizeof(*out));
+	if (same_content(stamp, want, strlen(want)) &&
+	    g_file_test(dotconfig, G_FILE_TEST_EXISTS)) {
+		out->ok = TRUE;
+		return TRUE;
+	}
+	*configured = TRUE;
+	g_unlink(stamp);
+	for (guint i = 0; i < G_N_ELEMENTS(steps); i++) {
+		if (i == 1 && fragment) {
+			g_autofree char *config = NULL;
+			g_autofree char *merged = NULL;
+
+			if (!g_file_get_contents(dotconfig, &config, NULL,
+						 error))
+				return FALSE;
+			merged = g_strconcat(config, fragment, NULL);
+			if (!g_file_set_contents(dotconfig, merged, -1, error))
+				return FALSE;
+		}
+		if (i > 0)
+			kbuild_result_clear(out);
+		if (!kbuild_make(kb, steps[i], NULL, out, error))
+			return FALSE;
+		seconds += out->seconds;
+		out->seconds = seconds;
+		if (!out->ok)
+			return TRUE;
+	}
+	return g_file_set_contents(stamp, want, -1, error);
 }
 
 gboolean kbuild_external_module(struct kbuild *kb, const char *module_src,

@@ -13,7 +13,8 @@
 struct kbuild {
 	char *src_dir; /* the kernel tree (read-only to the build) */
 	char *build_dir; /* O=: <data>/kbuild/<tree>/<config> */
-	char *fragment; /* config fragment on top of allnoconfig */
+	char *fragment; /* config fragment on top of allnoconfig; NULL for a
+			 * build configured by kbuild_configure_target() */
 	char *ccache_dir; /* NULL: no ccache */
 	guint jobs; /* 0: the number of cores */
 	int nice; /* niceness of the build (10: a shared machine) */
@@ -34,7 +35,8 @@ struct kbuild_result {
 char *kbuild_dir(const char *data_dir, const char *tree_key,
 		 const char *config_name);
 
-/* A build of @src_dir in @build_dir (created) with @fragment; ccache in
+/* A build of @src_dir in @build_dir (created) with @fragment (NULL: the
+ * build is configured with kbuild_configure_target()); ccache in
  * @ccache_dir when not NULL.  NULL with @error when the sandbox cannot be
  * set up or a directory cannot be created. */
 struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
@@ -52,6 +54,24 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
  * there is no .config) and build the kernel image and modules. */
 gboolean kbuild_kernel(struct kbuild *kb, struct kbuild_result *out,
 		       GError **error);
+
+/* Configure the build dir from the tree's make target @target
+ * (allmodconfig, multi_v5_defconfig), then append @fragment (config lines,
+ * may be NULL) to the .config (Kconfig takes the last assignment of a
+ * symbol), `make olddefconfig` and `make prepare`: what single objects
+ * (make DIR/FILE.o) need.  Done once per build dir: the stamp
+ * BUILD/armbot-configured records @target and @fragment, and later runs
+ * rely on kbuild's own syncconfig and prepare.  *@configured is TRUE when
+ * it ran now; @out->ok FALSE when one of the makes failed (its log in
+ * @out; the stamp is not written). */
+gboolean kbuild_configure_target(struct kbuild *kb, const char *target,
+				 const char *fragment, gboolean *configured,
+				 struct kbuild_result *out, GError **error);
+
+/* Whether kbuild_configure_target() with these arguments has nothing to do
+ * (the build dir is warm). */
+gboolean kbuild_is_configured(struct kbuild *kb, const char *target,
+			      const char *fragment);
 
 /* Build the external module in @module_src against the build: its files
  * are copied to <build>/armbot-ext/<name> (only the ones that changed, so

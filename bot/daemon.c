@@ -1,0 +1,212 @@
+/* `armbot run`: the daemon (see bot/daemon.h). */
+#include "bot/daemon.h"
+
+#include <glib-unix.h>
+#include <stdio.h>
+
+#include "bot/crashpoint.h"
+#include "bot/dispatch.h"
+#include "bot/outbox.h"
+#include "bot/source.h"
+#include "bot/store-pipeline.h"
+#include "bot/store.h"
+#include "bot/worker.h"
+#include "config/treefile.h"
+#include "kernel/tree.h"
+
+#define DISPATCH_INTERVAL 60 /* s: series that became ready by timeout */
+
+struct daemon {
+	const struct daemon_options *opts;
+	char *store_path;
+	struct store *st; /* the main thread's connection */
+	GMainLoop *loop;
+	struct daemon_bell *jobs_bell, *outbox_bell;
+	GPtrArray *sources; /* struct source * */
+	GPtrArray *workers; /* struct worker * */
+	struct outbox_sender *outbox;
+	int status;
+};
+
+static void log_line(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
+static void log_line(const char *fmt, ...)
+{
+	g_autoptr(GDateTime) now = g_date_time_new_now_local();
+	g_autofree char *stamp = g_date_time_format(now, "%F %T");
+	g_autofree char *text = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	text = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s %s\n", stamp, text);
+}
+
+static void dispatch(struct daemon *d)
+{
+	g_autoptr(GError) error = NULL;
+	guint queued = 0;
+
+	if (!store_begin(d->st, &error) ||
+	    !dispatch_ready_series(d->st, d->opts->config, &queued, &error) ||
+	    !store_commit(d->st, &error)) {
+		store_rollback(d->st);
+		log_line("cannot queue series: %s", error->message);
+		return;
+	}
+	if (queued) {
+		log_line("%u series queued", queued);
+		daemon_bell_ring(d->jobs_bell);
+	}
+}
+
+static void on_batch(const struct source_batch *batch, gpointer user_data)
+{
+	struct daemon *d = user_data;
+
+	log_line("%s: %u new, %u duplicate, %u unparseable", batch->url,
+		 batch->counts.added, batch->counts.duplicate,
+		 batch->counts.unparseable);
+	crashpoint("ingest");
+	dispatch(d);
+}
+
+static void on_source_error(const char *url, const GError *error,
+			    gpointer user_data)
+{
+	log_line("%s: %s (retrying)", url, error->message);
+}
+
+static gboolean on_timer(gpointer user_data)
+{
+	dispatch(user_data);
+	return G_SOURCE_CONTINUE;
+}
+
+static gboolean on_signal(gpointer user_data)
+{
+	struct daemon *d = user_data;
+
+	log_line("stopping");
+	g_main_loop_quit(d->loop);
+	return G_SOURCE_REMOVE;
+}
+
+static gboolean start_sources(struct daemon *d, GError **error)
+{
+	struct source_options so = SOURCE_OPTIONS_INIT;
+	char **urls = d->opts->config->sources;
+
+	so.quiet = TRUE;
+	for (guint i = 0; urls && urls[i]; i++) {
+		g_autoptr(source) src = source_new(urls[i], &so, error);
+
+		if (!src ||
+		    !source_start(src, d->store_path, g_main_context_default(),
+				  on_batch, on_source_error, d, error))
+			return FALSE;
+		log_line("source %s", source_url(src));
+		g_ptr_array_add(d->sources, g_steal_pointer(&src));
+	}
+	return TRUE;
+}
+
+/* One worker per tree: the distro tree and every configured one. */
+static gboolean start_workers(struct daemon *d, GError **error)
+{
+	const struct armbot_config *c = d->opts->config;
+	g_autoptr(GPtrArray) names = g_ptr_array_new();
+	struct worker_options wo = { 0 };
+
+	g_ptr_array_add(names, (gpointer)TREE_DISTRO_NAME);
+	for (guint i = 0; i < c->trees->len; i++) {
+		const struct treefile *tf = c->trees->pdata[i];
+
+		if (g_strcmp0(tf->name, TREE_DISTRO_NAME))
+			g_ptr_array_add(names, tf->name);
+	}
+	wo.data_dir = d->opts->data_dir;
+	wo.store_path = d->store_path;
+	wo.config = c;
+	wo.jobs_bell = d->jobs_bell;
+	wo.outbox_bell = d->outbox_bell;
+	wo.max_attempts = d->opts->max_attempts ? d->opts->max_attempts : 3;
+	for (guint i = 0; i < names->len; i++) {
+		struct worker *w;
+
+		wo.tree = names->pdata[i];
+		w = worker_start(&wo, error);
+		if (!w)
+			return FALSE;
+		g_ptr_array_add(d->workers, w);
+	}
+	return TRUE;
+}
+
+static gboolean start(struct daemon *d, GError **error)
+{
+	struct outbox_options oo = { 0 };
+	guint requeued = 0, failed = 0;
+
+	d->st = store_open(d->store_path, error);
+	if (!d->st ||
+	    !store_job_recover(
+		    d->st, d->opts->max_attempts ? d->opts->max_attempts : 3,
+		    &requeued, &failed, error))
+		return FALSE;
+	if (requeued || failed)
+		log_line("after a stop: %u jobs queued again, %u given up",
+			 requeued, failed);
+	oo.data_dir = d->opts->data_dir;
+	oo.store_path = d->store_path;
+	oo.config = d->opts->config;
+	oo.bell = d->outbox_bell;
+	d->outbox = outbox_start(&oo, error);
+	if (!d->outbox || !start_workers(d, error))
+		return FALSE;
+	dispatch(d);
+	return start_sources(d, error);
+}
+
+int daemon_run(const struct daemon_options *opts)
+{
+	struct daemon d = { 0 };
+	g_autoptr(GError) error = NULL;
+
+	d.opts = opts;
+	d.store_path = g_build_filename(opts->data_dir, "store.sqlite", NULL);
+	d.loop = g_main_loop_new(NULL, FALSE);
+	d.jobs_bell = daemon_bell_new();
+	d.outbox_bell = daemon_bell_new();
+	d.sources = g_ptr_array_new_with_free_func((GDestroyNotify)source_free);
+	d.workers = g_ptr_array_new();
+	log_line("armbot %s <%s> starting; data in %s", opts->config->name,
+		 opts->config->address, opts->data_dir);
+	if (!start(&d, &error)) {
+		log_line("error: %s", error->message);
+		d.status = 1;
+	} else {
+		g_unix_signal_add(SIGTERM, on_signal, &d);
+		g_unix_signal_add(SIGINT, on_signal, &d);
+		g_timeout_add_seconds(DISPATCH_INTERVAL, on_timer, &d);
+		g_main_loop_run(d.loop);
+	}
+	for (guint i = 0; i < d.sources->len; i++)
+		source_stop(d.sources->pdata[i]);
+	daemon_bell_close(d.jobs_bell);
+	daemon_bell_close(d.outbox_bell);
+	outbox_stop(d.outbox);
+	/* a worker in the middle of a series finishes it: the alternative,
+	 * leaving it running, would only repeat the work after a restart */
+	for (guint i = 0; i < d.workers->len; i++)
+		worker_stop(d.workers->pdata[i]);
+	g_ptr_array_unref(d.workers);
+	g_ptr_array_unref(d.sources);
+	store_free(d.st);
+	daemon_bell_free(d.jobs_bell);
+	daemon_bell_free(d.outbox_bell);
+	g_main_loop_unref(d.loop);
+	g_free(d.store_path);
+	return d.status;
+}

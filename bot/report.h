@@ -1,0 +1,153 @@
+/* The reply armbot sends to the list for one series tested on one tree:
+ * a whole RFC 5322 message (headers and a plain text UTF-8 body) in the
+ * shape readers of the kernel test robot and patchew know:
+ *
+ *   1. "Hi <first name>,"
+ *   2. the arch/arm verdict sentence (kernel/dirstat-verdict.h)
+ *   3. what it was tested on: tree, its description, base commit and how
+ *      the base was chosen
+ *   4. one line per check (apply, sparse, build, boot, runtime-PM)
+ *   5. the signed dirstat, then the mach-* / plat-* table
+ *   6. details of every check that is not ok
+ *   7. how to reproduce
+ *   8. the signature ("-- ", the bot's name, the series' web page)
+ *
+ * Everything a reply says comes in through struct report, filled by the
+ * caller; rendering does no I/O and depends on nothing but its input (the
+ * Date too is an input), so that the same series gives the same mail on
+ * every attempt and golden files can pin the format. */
+#pragma once
+
+#include <glib.h>
+
+#include "kernel/dirstat-verdict.h"
+
+enum report_check_kind {
+	REPORT_CHECK_APPLY,
+	REPORT_CHECK_SPARSE,
+	REPORT_CHECK_BUILD,
+	REPORT_CHECK_BOOT,
+	REPORT_CHECK_RUNTIME_PM,
+	REPORT_N_CHECKS,
+};
+
+enum report_status {
+	REPORT_STATUS_SKIPPED, /* the zero value: a check nobody ran */
+	REPORT_STATUS_OK,
+	REPORT_STATUS_WARN,
+	REPORT_STATUS_FAIL,
+};
+
+/* One check's outcome.  Every string is borrowed and may be NULL. */
+struct report_check {
+	enum report_status status;
+	/* why it was skipped: "--no-boot", "the series does not apply";
+	 * printed as "skipped (<reason>)" */
+	const char *reason;
+	/* the counts, one short phrase: "3/3 patches", "2 new warnings,
+	 * 1 fixed", "12/12 tests passed"; printed after the status */
+	const char *summary;
+	/* the details for section 6, verbatim (never rewrapped), printed
+	 * for a check that is not ok: the patch that failed and its hunk,
+	 * sparse_report()'s text ("sparse warnings: (new ones prefixed by
+	 * >>)" and the warnings), each KUnit failure with its diagnostics,
+	 * the console tail of a failed boot.  Its first line should say
+	 * what it is; trailing newlines do not matter. */
+	const char *detail;
+};
+
+/* How the base commit was chosen. */
+enum report_base {
+	REPORT_BASE_TREE_HEAD, /* the tree's head: no base-commit: given */
+	REPORT_BASE_COMMIT, /* the series' base-commit: */
+	REPORT_BASE_COMMIT_MISSING, /* base-commit: given but not in the
+				       tree; the head was used */
+};
+
+/* The input of a reply.  Every pointer is borrowed; the caller keeps it
+ * alive while rendering.  Fields marked optional may be NULL/0. */
+struct report {
+	/* who sends: From */
+	const char *bot_name; /* "armbot" */
+	const char *bot_address; /* "armbot@example.org" */
+	/* who gets it: To the author, Cc the list */
+	const char *author_name; /* decoded display name; optional */
+	const char *author_email;
+	const char *list_address; /* optional */
+	/* threading */
+	const char *subject; /* decoded subject of the cover, or of the
+				first patch, tags included */
+	const char *parent_message_id; /* the cover's, or the first patch's:
+					  In-Reply-To; no angle brackets */
+	GPtrArray *parent_references; /* char *: the parent's References,
+					 oldest first; optional */
+	/* Message-ID of the reply, no angle brackets; optional: when NULL
+	 * it is report_message_id(parent_message_id, version, tree_name,
+	 * bot_address) */
+	const char *message_id;
+	guint version; /* of the series: 1 for an unversioned one */
+	gint64 date; /* Unix time of the Date header */
+	/* what it was tested on */
+	const char *tree_name; /* "distro-6.1" */
+	const char *tree_description; /* "Debian linux-source-6.1
+					 6.1.192-3", "branch for-next of
+					 git://..."; optional */
+	const char *base_commit; /* full hex; printed with 12 digits */
+	enum report_base base_how;
+	/* the verdict and the dirstat; optional (both NULL: nothing could
+	 * be counted) */
+	const struct dirstat_verdict *verdict;
+	/* dirstat_report_format() of the signed dirstat (lines,
+	 * cumulative, limit 3%) */
+	const char *dirstat;
+	struct report_check checks[REPORT_N_CHECKS];
+	/* command lines, printed indented under "To reproduce:"; NULL
+	 * terminated; optional */
+	const char *const *reproduce;
+	const char *series_url; /* the public web page; optional */
+};
+
+#define REPORT_ERROR report_error_quark()
+GQuark report_error_quark(void);
+
+enum report_error {
+	REPORT_ERROR_INVALID, /* a required field is missing */
+};
+
+/* The name of check @kind as printed: "apply", "sparse", "build",
+ * "boot", "runtime-PM".  Static. */
+const char *report_check_name(enum report_check_kind kind);
+
+/* "ok", "WARN", "FAIL", "skipped".  Static. */
+const char *report_status_name(enum report_status status);
+
+/* The Message-ID of the reply to the series whose cover (or first patch)
+ * is @series_message_id, at @version, tested on @tree: the same on every
+ * attempt, different for every (series, version, tree).  The domain is
+ * @bot_address's ("armbot.invalid" without one).  Without angle brackets;
+ * newly allocated. */
+char *report_message_id(const char *series_message_id, guint version,
+			const char *tree, const char *bot_address);
+
+/* The first name to greet @author by: @author is a display name, an
+ * address, or "Name <address>" (as series_author() gives it).  "Last,
+ * First" gives "First", "First Last" gives "First", quotes and comments
+ * are dropped; without a name, the address' local part when it looks
+ * like a name ("jdoe", "john.doe" -> "john").  NULL when there is nothing
+ * to greet by ("Hi," then).  Newly allocated, UTF-8. */
+char *report_first_name(const char *author);
+
+/* The envelope recipients: the author, then the list.  A new array of
+ * newly allocated addresses. */
+GPtrArray *report_recipients(const struct report *r);
+
+/* The body alone (sections 1 to 8), LF line ends, UTF-8.  Newly
+ * allocated. */
+char *report_render_body(const struct report *r, GError **error);
+
+/* The whole message: headers (non-ASCII parts encoded as RFC 2047
+ * encoded words, long ones folded at 78 columns), an empty line, the
+ * body.  LF line ends (SMTP sending makes them CRLF).  Returns NULL with
+ * @error set when a required field (bot_address, author_email, subject,
+ * parent_message_id, tree_name) is missing. */
+GBytes *report_render(const struct report *r, GError **error);

@@ -1,0 +1,312 @@
+/* The daemon's workers (see bot/worker.h). */
+#include "bot/worker.h"
+
+#include <git2.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bot/crashpoint.h"
+#include "bot/pipeline.h"
+#include "bot/store-pipeline.h"
+#include "bot/store.h"
+#include "config/treefile.h"
+
+struct daemon_bell {
+	GMutex lock;
+	GCond cond;
+	guint rung;
+	gboolean closed;
+};
+
+struct daemon_bell *daemon_bell_new(void)
+{
+	struct daemon_bell *bell = g_new0(struct daemon_bell, 1);
+
+	g_mutex_init(&bell->lock);
+	g_cond_init(&bell->cond);
+	return bell;
+}
+
+void daemon_bell_ring(struct daemon_bell *bell)
+{
+	g_mutex_lock(&bell->lock);
+	bell->rung++;
+	g_cond_broadcast(&bell->cond);
+	g_mutex_unlock(&bell->lock);
+}
+
+gboolean daemon_bell_wait(struct daemon_bell *bell, guint seconds)
+{
+	gint64 end = g_get_monotonic_time() + seconds * G_TIME_SPAN_SECOND;
+	gboolean open;
+
+	g_mutex_lock(&bell->lock);
+	while (!bell->rung && !bell->closed)
+		if (!g_cond_wait_until(&bell->cond, &bell->lock, end))
+			break;
+	bell->rung = 0;
+	open = !bell->closed;
+	g_mutex_unlock(&bell->lock);
+	return open;
+}
+
+void daemon_bell_close(struct daemon_bell *bell)
+{
+	g_mutex_lock(&bell->lock);
+	bell->closed = TRUE;
+	g_cond_broadcast(&bell->cond);
+	g_mutex_unlock(&bell->lock);
+}
+
+void daemon_bell_free(struct daemon_bell *bell)
+{
+	if (!bell)
+		return;
+	g_mutex_clear(&bell->lock);
+	g_cond_clear(&bell->cond);
+	g_free(bell);
+}
+
+struct worker {
+	struct worker_options opts;
+	char *tree;
+	GThread *thread;
+	gint stop;
+};
+
+static void log_line(const char *tree, const char *fmt, ...)
+	G_GNUC_PRINTF(2, 3);
+
+static void log_line(const char *tree, const char *fmt, ...)
+{
+	g_autoptr(GDateTime) now = g_date_time_new_now_local();
+	g_autofree char *stamp = g_date_time_format(now, "%F %T");
+	g_autofree char *text = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	text = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s worker %s: %s\n", stamp, tree, text);
+}
+
+static void on_progress(enum pipeline_stage stage, const char *detail,
+			gpointer user_data)
+{
+	const char *tree = user_data;
+	static const char *const crash_names[PIPELINE_N_STAGES] = {
+		[PIPELINE_STAGE_APPLY] = "apply",
+		[PIPELINE_STAGE_SPARSE] = "sparse",
+		[PIPELINE_STAGE_BOOT_BASE] = "boot",
+		[PIPELINE_STAGE_REPORT] = "report",
+	};
+
+	if (!detail)
+		log_line(tree, "%s", pipeline_stage_name(stage));
+	if (!detail && stage < PIPELINE_N_STAGES && crash_names[stage])
+		crashpoint(crash_names[stage]);
+}
+
+static const char *status_word(enum report_status s)
+{
+	switch (s) {
+	case REPORT_STATUS_OK:
+		return "ok";
+	case REPORT_STATUS_WARN:
+		return "warn";
+	case REPORT_STATUS_FAIL:
+		return "fail";
+	default:
+		return "skipped";
+	}
+}
+
+/* Does @policy want a reply to @out, and if not, why not? */
+static const char *no_reply_reason(const struct config_policy *policy,
+				   const struct pipeline_outcome *out)
+{
+	if (policy->reply == CONFIG_REPLY_NEVER)
+		return "reply policy: never";
+	if (policy->reply == CONFIG_REPLY_PROBLEMS &&
+	    !pipeline_outcome_has_problems(out))
+		return "reply policy: problems only, and every check is ok";
+	return NULL;
+}
+
+static gboolean record(const struct worker_options *o, struct store *st,
+		       const struct store_job *job,
+		       const struct config_policy *policy,
+		       struct pipeline_outcome *out, GError **error)
+{
+	struct store_check checks[REPORT_N_CHECKS];
+	struct store_reply reply = { 0 };
+	struct store_job_result res = { 0 };
+	g_autofree char *recipients = NULL;
+	g_autofree char *verdict = dirstat_verdict_sentence(out->verdict);
+	const char *base_how;
+
+	for (int i = 0; i < REPORT_N_CHECKS; i++) {
+		checks[i].name = report_check_name(i);
+		checks[i].status = status_word(out->checks[i].status);
+		checks[i].summary = out->checks[i].status ==
+						    REPORT_STATUS_SKIPPED ?
+					    out->checks[i].reason :
+					    out->checks[i].summary;
+		checks[i].detail = out->checks[i].detail;
+		checks[i].seconds = out->checks[i].seconds;
+	}
+	switch (out->base_how) {
+	case REPORT_BASE_COMMIT:
+		base_how = "base-commit";
+		break;
+	case REPORT_BASE_COMMIT_MISSING:
+		base_how = "base-commit not in the tree: branch head";
+		break;
+	default:
+		base_how = "branch head";
+	}
+	res.tree_reason = out->tree_reason;
+	res.base_commit = out->base_commit;
+	res.base_how = base_how;
+	res.head_commit = out->head_commit;
+	res.verdict = verdict;
+	res.verdict_json = out->verdict_json;
+	res.dirstat = out->dirstat;
+	res.checks = checks;
+	res.n_checks = REPORT_N_CHECKS;
+	res.no_reply_reason = no_reply_reason(policy, out);
+	if (!res.no_reply_reason) {
+		g_ptr_array_add(out->recipients, NULL);
+		recipients = g_strjoinv(",", (char **)out->recipients->pdata);
+		g_ptr_array_remove_index(out->recipients,
+					 out->recipients->len - 1);
+		reply.message_id = out->message_id;
+		reply.list = out->list;
+		reply.sender = o->config->smtp_from ? o->config->smtp_from :
+						      o->config->address;
+		reply.recipients = recipients;
+		reply.raw = out->reply;
+		reply.state = o->config->dry_run ? "held" : "pending";
+		res.reply = &reply;
+	}
+	return store_job_finish(st, job->id, &res, error);
+}
+
+gboolean worker_run_one(const struct worker_options *o, struct store *st,
+			gboolean *ran, GError **error)
+{
+	g_autoptr(GError) perr = NULL;
+	g_autoptr(store_job) job = store_job_claim(st, o->tree, &perr);
+	g_autofree char *url = NULL;
+	struct pipeline_options popts = { 0 };
+	struct pipeline_outcome out = { 0 };
+	const struct treefile *tf;
+	const struct config_policy *policy;
+	gboolean ok;
+
+	*ran = FALSE;
+	if (!job) {
+		if (!perr)
+			return TRUE;
+		g_propagate_error(error, g_steal_pointer(&perr));
+		return FALSE;
+	}
+	*ran = TRUE;
+	tf = config_tree(o->config, job->tree);
+	policy = tf ? &tf->policy : &o->config->defaults;
+	log_line(job->tree, "series %" G_GINT64_FORMAT " (attempt %u)",
+		 job->series_id, job->attempts);
+	popts.data_dir = o->data_dir;
+	popts.tree_name = job->tree;
+	popts.tree_reason = job->tree_reason;
+	popts.sparse = !!(policy->checks & CONFIG_CHECK_SPARSE);
+	popts.boot =
+		!!(policy->checks & (CONFIG_CHECK_BOOT | CONFIG_CHECK_RPM));
+	popts.bot_name = o->config->name;
+	popts.bot_address = o->config->address;
+	popts.no_list = policy->reply_to == CONFIG_REPLY_TO_AUTHOR;
+	if (o->config->web_base_url) {
+		url = g_strdup_printf("%s/series/%" G_GINT64_FORMAT,
+				      o->config->web_base_url, job->series_id);
+		popts.series_url = url;
+	}
+	popts.progress = on_progress;
+	popts.user_data = job->tree;
+	ok = pipeline_check(st, job->series_id, &popts, &out, &perr);
+	if (!ok) {
+		gboolean retry = job->attempts < o->max_attempts;
+
+		log_line(job->tree, "series %" G_GINT64_FORMAT ": %s%s",
+			 job->series_id, perr->message,
+			 retry ? " (will retry)" : " (giving up)");
+		pipeline_outcome_clear(&out);
+		return store_job_error(st, job->id, perr->message, retry,
+				       error);
+	}
+	ok = record(o, st, job, policy, &out, error);
+	if (ok) {
+		log_line(job->tree,
+			 "series %" G_GINT64_FORMAT ": done in %.1f s, %s",
+			 job->series_id, out.seconds,
+			 out.reply ? out.message_id : "no reply");
+		if (o->outbox_bell)
+			daemon_bell_ring(o->outbox_bell);
+	}
+	pipeline_outcome_clear(&out);
+	return ok;
+}
+
+static gpointer worker_thread(gpointer data)
+{
+	struct worker *w = data;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(store) st = NULL;
+
+	git_libgit2_init();
+	st = store_open(w->opts.store_path, &error);
+	if (!st) {
+		log_line(w->tree, "cannot open the store: %s", error->message);
+		goto out;
+	}
+	while (!g_atomic_int_get(&w->stop)) {
+		gboolean ran = FALSE;
+
+		if (!worker_run_one(&w->opts, st, &ran, &error)) {
+			log_line(w->tree, "store error: %s", error->message);
+			g_clear_error(&error);
+		}
+		if (!ran && !daemon_bell_wait(w->opts.jobs_bell, 5))
+			break;
+	}
+out:
+	git_libgit2_shutdown();
+	return NULL;
+}
+
+struct worker *worker_start(const struct worker_options *opts, GError **error)
+{
+	struct worker *w = g_new0(struct worker, 1);
+	g_autofree char *name = NULL;
+
+	w->opts = *opts;
+	w->tree = g_strdup(opts->tree);
+	w->opts.tree = w->tree;
+	name = g_strdup_printf("worker-%s", w->tree);
+	w->thread = g_thread_try_new(name, worker_thread, w, error);
+	if (!w->thread) {
+		g_free(w->tree);
+		g_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void worker_stop(struct worker *w)
+{
+	if (!w)
+		return;
+	g_atomic_int_set(&w->stop, 1);
+	g_thread_join(w->thread);
+	g_free(w->tree);
+	g_free(w);
+}

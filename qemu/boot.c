@@ -1,0 +1,220 @@
+/* The build-and-boot of the runtime-PM suite (see qemu/boot.h). */
+#include "qemu/boot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gio/gio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include "bot/datadir.h"
+#include "kernel/sandbox.h"
+#include "qemu/initramfs.h"
+
+#define RPM_TEST_MODULE "rpm_test"
+#define RPM_TEST_SYMBOL "CONFIG_PM_RUNTIME_KUNIT_TEST"
+
+struct boot_session {
+	struct tree *tree;
+	struct kbuild *kb;
+	struct sandbox *vm_sandbox;
+	char *worktree;
+	char *rpm_test_dir;
+	char *init_src;
+	char *state_dir; /* <data>/boot: the init binary cache */
+	guint timeout_s;
+	int lock_fd;
+};
+
+void boot_run_clear(struct boot_run *run)
+{
+	kbuild_result_clear(&run->build);
+	virt_result_clear(&run->vm);
+	g_clear_pointer(&run->ktap, ktap_report_free);
+}
+
+static gboolean set_errno_error(GError **error, const char *what,
+				const char *path)
+{
+	int e = errno;
+
+	g_set_error(error, G_IO_ERROR, g_io_error_from_errno(e),
+		    "cannot %s '%s': %s", what, path, g_strerror(e));
+	return FALSE;
+}
+
+/* Serialise the runs on one tree's worktree: a run checks the worktree
+ * out at the revisions it builds.  The lock is an flock on @path, held
+ * until the session ends (or the process does).  Returns the fd, or -1
+ * with @error. */
+static int lock_worktree(const char *path, void (*on_wait)(void),
+			 GError **error)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		set_errno_error(error, "open", path);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (on_wait)
+			on_wait();
+		while (flock(fd, LOCK_EX) != 0) {
+			if (errno != EINTR) {
+				set_errno_error(error, "lock", path);
+				close(fd);
+				return -1;
+			}
+		}
+	}
+	return fd;
+}
+
+struct boot_session *boot_session_open(const struct boot_options *opts,
+				       void (*on_wait)(void), GError **error)
+{
+	g_autoptr(boot_session) bs = g_new0(struct boot_session, 1);
+	const char *src = datadir_source_dir();
+	g_autofree char *worktrees =
+		g_build_filename(opts->data_dir, "worktrees", NULL);
+	g_autofree char *lock_path = NULL;
+	g_autofree char *build_dir = NULL;
+	g_autofree char *cache = datadir_cache_dir();
+	g_autofree char *ccache = g_build_filename(cache, "ccache", NULL);
+	g_autofree char *config = NULL;
+
+	bs->lock_fd = -1;
+	bs->tree = opts->tree;
+	bs->timeout_s = opts->timeout_s ? opts->timeout_s :
+					  BOOT_TIMEOUT_DEFAULT;
+	bs->rpm_test_dir =
+		opts->rpm_test_dir ?
+			g_strdup(opts->rpm_test_dir) :
+			g_build_filename(src, "kernel", "rpm-test", NULL);
+	bs->init_src = opts->init_src ?
+			       g_strdup(opts->init_src) :
+			       g_build_filename(src, "qemu", "initramfs",
+						"init.c", NULL);
+	config = opts->config ?
+			 g_strdup(opts->config) :
+			 g_build_filename(src, "qemu", "virt.config", NULL);
+	bs->state_dir = g_build_filename(opts->data_dir, "boot", NULL);
+	/* one persistent worktree per tree, one build dir per (tree,
+	 * config): a series rebuilds only what it changed */
+	if (g_mkdir_with_parents(worktrees, 0755) != 0) {
+		set_errno_error(error, "create", worktrees);
+		return NULL;
+	}
+	bs->worktree = g_build_filename(worktrees, opts->tree->name, NULL);
+	lock_path = g_strconcat(bs->worktree, ".lock", NULL);
+	bs->lock_fd = lock_worktree(lock_path, on_wait, error);
+	if (bs->lock_fd < 0)
+		return NULL;
+	if (g_mkdir_with_parents(bs->worktree, 0755) != 0) {
+		set_errno_error(error, "create", bs->worktree);
+		return NULL;
+	}
+	build_dir =
+		kbuild_dir(opts->data_dir, opts->tree->name, BOOT_CONFIG_NAME);
+	bs->kb = kbuild_new(bs->worktree, build_dir, config, ccache, error);
+	if (!bs->kb)
+		return NULL;
+	bs->kb->jobs = opts->jobs;
+	bs->vm_sandbox = sandbox_new(error);
+	if (!bs->vm_sandbox)
+		return NULL;
+	/* qemu reads the image and the initramfs from the build dir */
+	sandbox_add_readonly(bs->vm_sandbox, bs->kb->build_dir);
+	return g_steal_pointer(&bs);
+}
+
+const char *boot_session_build_dir(const struct boot_session *bs)
+{
+	return bs->kb->build_dir;
+}
+
+/* Build the kernel and the module, make the initramfs, boot. */
+static gboolean build_and_boot(struct boot_session *bs, struct boot_run *run,
+			       GError **error)
+{
+	g_autofree char *ko = NULL;
+	g_autofree char *image = NULL;
+	g_autofree char *initrd = NULL;
+	struct kbuild_result mod = { 0 };
+	struct virt_opts vo = { 0 };
+
+	if (!kbuild_kernel(bs->kb, &run->build, error))
+		return FALSE;
+	if (!run->build.ok)
+		return TRUE;
+	if (!kbuild_external_module(bs->kb, bs->rpm_test_dir, RPM_TEST_MODULE,
+				    RPM_TEST_SYMBOL, &ko, &mod, error))
+		return FALSE;
+	run->module_seconds = mod.seconds;
+	if (!mod.ok) {
+		/* the module is part of the build: report its log */
+		kbuild_result_clear(&run->build);
+		run->build = mod;
+		return TRUE;
+	}
+	kbuild_result_clear(&mod);
+	run->built = TRUE;
+	initrd = g_build_filename(bs->kb->build_dir, "armbot-initramfs.cpio",
+				  NULL);
+	if (!initramfs_build(bs->init_src, ko, bs->state_dir, initrd, error))
+		return FALSE;
+	image = kbuild_image(bs->kb);
+	vo.kernel = image;
+	vo.initrd = initrd;
+	vo.timeout_s = bs->timeout_s;
+	if (!virt_boot(bs->vm_sandbox, &vo, &run->vm, error))
+		return FALSE;
+	run->ktap = ktap_parse(run->vm.console->str);
+	return TRUE;
+}
+
+gboolean boot_session_run(struct boot_session *bs, const git_oid *commit,
+			  struct boot_run *run, GError **error)
+{
+	struct tree_checkout_stats stats;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	memset(run, 0, sizeof(*run));
+	git_oid_tostr(hex, sizeof(hex), commit);
+	if (!tree_checkout(bs->tree, hex, bs->kb->src_dir, &stats, error))
+		return FALSE;
+	run->checkout_written = stats.written;
+	run->checkout_full = stats.full;
+	return build_and_boot(bs, run, error);
+}
+
+const char *boot_failure_reason(const struct virt_result *vm)
+{
+	if (virt_result_ok(vm))
+		return NULL;
+	if (vm->timed_out)
+		return vm->userspace ?
+			       "hung in userspace: stopped by the timeout" :
+			       "hung: stopped by the timeout";
+	if (vm->panicked)
+		return "kernel panic";
+	if (!vm->userspace)
+		return "no userspace";
+	return "init did not finish";
+}
+
+void boot_session_free(struct boot_session *bs)
+{
+	if (!bs)
+		return;
+	kbuild_free(bs->kb);
+	sandbox_free(bs->vm_sandbox);
+	if (bs->lock_fd >= 0)
+		close(bs->lock_fd);
+	g_free(bs->worktree);
+	g_free(bs->rpm_test_dir);
+	g_free(bs->init_src);
+	g_free(bs->state_dir);
+	g_free(bs);
+}

@@ -1,0 +1,69 @@
+/* Build a tree with the runtime-PM test config and boot it in qemu -M virt
+ * with the rpm-test KUnit module: what `armbot boot` and the pipeline's
+ * boot and runtime-PM checks share.
+ *
+ * A session holds one tree's persistent worktree (DATA/worktrees/NAME,
+ * locked against other runs on the same tree), the build dir of the boot
+ * config (DATA/kbuild/NAME/rpm-virt) and the VM's sandbox.  Each run
+ * checks the worktree out at a commit with tree_checkout(), which rewrites
+ * only the paths that differ, so kbuild rebuilds only what changed. */
+#pragma once
+
+#include <git2.h>
+#include <glib.h>
+
+#include "kernel/kbuild.h"
+#include "kernel/tree.h"
+#include "qemu/ktap.h"
+#include "qemu/virt.h"
+
+#define BOOT_CONFIG_NAME "rpm-virt"
+#define BOOT_TIMEOUT_DEFAULT 60
+
+struct boot_options {
+	const char *data_dir;
+	struct tree *tree; /* borrowed */
+	const char *config; /* fragment; NULL: qemu/virt.config */
+	const char *rpm_test_dir; /* NULL: kernel/rpm-test */
+	const char *init_src; /* NULL: qemu/initramfs/init.c */
+	guint timeout_s; /* 0: BOOT_TIMEOUT_DEFAULT */
+	guint jobs; /* 0: the number of cores */
+};
+
+/* One build-and-boot of one commit. */
+struct boot_run {
+	gboolean built; /* FALSE: the build (or the module's) failed */
+	struct kbuild_result build;
+	double module_seconds;
+	struct virt_result vm;
+	struct ktap_report *ktap;
+	guint checkout_written; /* files the checkout rewrote */
+	gboolean checkout_full; /* the worktree had to be written whole */
+};
+
+struct boot_session;
+
+/* Lock the tree's worktree (waiting for another run; @on_wait is called
+ * once if it has to) and prepare the build and the sandbox.  NULL with
+ * @error when something is missing: nothing then ran. */
+struct boot_session *boot_session_open(const struct boot_options *opts,
+				       void (*on_wait)(void), GError **error);
+
+/* The build directory of the session. */
+const char *boot_session_build_dir(const struct boot_session *bs);
+
+/* Check the worktree out at @commit, build, boot.  FALSE with @error only
+ * for what is not an outcome of the tree (a missing tool, a sandbox that
+ * cannot be set up); a failed build is @run->built == FALSE. */
+gboolean boot_session_run(struct boot_session *bs, const git_oid *commit,
+			  struct boot_run *run, GError **error);
+
+void boot_session_free(struct boot_session *bs);
+typedef struct boot_session boot_session;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(boot_session, boot_session_free)
+
+/* The boot's failure in a few words ("kernel panic", "hung: stopped by
+ * the timeout"), or NULL when it booted. */
+const char *boot_failure_reason(const struct virt_result *vm);
+
+void boot_run_clear(struct boot_run *run);

@@ -1,0 +1,102 @@
+#!/bin/sh
+# armbot run end to end: a real 5-patch ARM series (arm61 corpus) arrives in
+# the list's maildir; the daemon applies it to the distro tree, runs sparse,
+# builds and boots it with the runtime-PM suite, and replies through a real
+# Postfix on loopback.  The reply is threaded under the cover letter, has
+# the bot's headers and the verdict; the list's echo of the reply, an
+# Auto-Submitted mail and a review reply get no reply; a restart sends
+# nothing new.
+. "$(dirname "$0")/../lib/tap.sh"
+need_corpus corpora/arm61
+. "$(dirname "$0")/pipeline-lib.sh"
+
+pipeline_setup "apply;dirstat;sparse;boot;rpm" || skip_all "cannot start postfix"
+start_bot
+post s5 --cover 'ARM: meson8b onecloud and odroid-c1, cpuinfo, PCI bridge' \
+	"$ARM61/meson-6.1/onecloud-0001-add-dts.patch" \
+	"$ARM61/meson-6.1/onecloud-0002-dts-Support-HDMI.patch" \
+	"$ARM61/meson-6.1/odroidc1-dts-Enable-HDMI.patch" \
+	"$ARM61/bcm2711-6.1/0001-Make-proc-cpuinfo-consistent-on-arm64-and-arm.patch" \
+	"$ARM61/mvebu-6.1/20-pcie-bridge-emul.patch"
+start=$(date +%s)
+wait_replies s5.0@example.org 1 900
+ok $? "a reply arrives on the list"
+diag "reply after $(( $(date +%s) - start )) s"
+reply=$(replies_to s5.0@example.org | head -1)
+[ -n "$reply" ] || { sed 's/^/# /' "$TMP/run.log"; done_testing; exit; }
+head_end=$(grep -n '^$' "$reply" | head -1 | cut -d: -f1)
+sed -n "1,${head_end}p" "$reply" > "$TMP/headers"
+sed -n "$((head_end + 1)),\$p" "$reply" > "$TMP/body"
+sed 's/^/# /' "$TMP/body"
+grep -qx "From: armbot <$BOT>" "$TMP/headers"; ok $? "From the bot"
+grep -qx "To: Jane Doe <jane@example.org>" "$TMP/headers"; ok $? "To the author"
+grep -qx "Cc: $LIST" "$TMP/headers"; ok $? "Cc the list"
+grep -qx "Subject: Re: \[PATCH 0/5\] ARM: meson8b onecloud and odroid-c1, cpuinfo," "$TMP/headers" ||
+	grep -q "^Subject: Re: \[PATCH 0/5\] ARM: meson8b onecloud" "$TMP/headers"
+ok $? "Subject: Re: the cover's"
+grep -qx "In-Reply-To: <s5.0@example.org>" "$TMP/headers"; ok $? "In-Reply-To the cover"
+grep -qx "References: <s5.0@example.org>" "$TMP/headers"; ok $? "References the cover"
+grep -qx "Auto-Submitted: auto-generated" "$TMP/headers"; ok $? "Auto-Submitted"
+grep -qx "X-Auto-Response-Suppress: All" "$TMP/headers"; ok $? "X-Auto-Response-Suppress"
+grep -q "^Message-ID: <armbot-[0-9a-f]*@example.org>" "$TMP/headers"; ok $? "a Message-ID of the bot's domain"
+grep -qx "Hi Jane," "$TMP/body"; ok $? "greets the author"
+grep -qx "This series grows arch/arm by 528 lines (+528 -0)." "$TMP/body"
+ok $? "the verdict: grows arch/arm by 528 lines"
+for c in apply sparse build boot runtime-PM; do
+	grep -q "^  $c  *ok " "$TMP/body"; ok $? "$c: ok"
+done
+grep -q "^Tested on distro-6.1 (Debian linux-source-6.1 " "$TMP/body"
+ok $? "says what it was tested on"
+
+# the echo of the reply is stored, and nothing answers it
+sleep 3
+"$ARMBOT" --data-dir "$PDATA" status > "$TMP/status"
+sed 's/^/# /' "$TMP/status"
+grep -q "^  sent  *1$" "$TMP/status"; ok $? "status: one reply sent"
+
+# loops: an Auto-Submitted mail and a review reply
+cat > "$TMP/auto" <<MAIL
+From: Some Bot <robot@example.org>
+To: $LIST
+Subject: [PATCH] ARM: automatic mail with a patch
+Message-ID: <auto.1@example.org>
+Auto-Submitted: auto-generated
+Date: Thu, 03 Dec 2026 10:00:00 +0000
+
+---
+ a | 1 +
+diff --git a/a b/a
+--- a/a
++++ b/a
+@@ -0,0 +1 @@
++x
+MAIL
+cp "$TMP/auto" "$LISTDIR/tmp/auto" && mv "$LISTDIR/tmp/auto" "$LISTDIR/new/auto"
+cat > "$LISTDIR/tmp/re" <<MAIL
+From: Rev Iewer <rev@example.org>
+To: $LIST
+Subject: Re: [PATCH 1/5] ARM: dts: meson8b: Add DTS for Xunlei Onecloud
+Message-ID: <review.1@example.org>
+In-Reply-To: <s5.1@example.org>
+References: <s5.0@example.org> <s5.1@example.org>
+Date: Thu, 03 Dec 2026 10:00:00 +0000
+
+Reviewed-by: Rev Iewer <rev@example.org>
+MAIL
+mv "$LISTDIR/tmp/re" "$LISTDIR/new/re"
+sleep 8
+stop_bot
+is "$(count_replies_to auto.1@example.org)" 0 "no reply to an Auto-Submitted mail"
+is "$(count_replies_to review.1@example.org)" 0 "no reply to a review"
+is "$(count_replies_to s5.0@example.org)" 1 "still one reply to the series"
+
+# a second run sends nothing new
+before=$(ls "$LISTDIR/new" "$LISTDIR/cur" | wc -l)
+start_bot
+sleep 8
+stop_bot
+after=$(ls "$LISTDIR/new" "$LISTDIR/cur" | wc -l)
+is "$after" "$before" "a second run sends nothing"
+is "$(count_replies_to s5.0@example.org)" 1 "one reply, ever"
+grep -q "crash\|error" "$TMP/run.log" && sed 's/^/# log: /' "$TMP/run.log"
+done_testing

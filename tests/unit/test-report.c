@@ -1,0 +1,704 @@
+/* bot/report.c: the reply mail, pinned by golden files
+ * (tests/unit/data/report/NAME.eml; ARMBOT_UPDATE_GOLDEN=1 rewrites
+ * them), and read back by armbot's own parser (mailparse/message.h) and
+ * by two independent ones: git mailinfo and Python's email package. */
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "bot/report.h"
+#include "kernel/dirstat.h"
+#include "mailparse/message.h"
+
+#define DATE 1751371200 /* Tue, 01 Jul 2025 12:00:00 +0000 */
+
+/* One file pair of a hand-made series. */
+struct fs_spec {
+	const char *path;
+	char status;
+	guint64 added, deleted;
+};
+
+/* The verdict and signed dirstat (lines, cumulative, 3%) of @files, as
+ * the pipeline computes them. */
+struct figures {
+	struct dirstat_verdict *verdict;
+	char *dirstat;
+};
+
+static void figures_compute(struct figures *out, const struct fs_spec *files)
+{
+	g_autoptr(GPtrArray) fs = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)dirstat_filestat_free);
+	struct dirstat_options opts = DIRSTAT_OPTIONS_INIT;
+	g_autoptr(dirstat_report) ds = NULL;
+	g_autoptr(GError) error = NULL;
+
+	for (; files->path; files++) {
+		struct dirstat_filestat *f = g_new0(struct dirstat_filestat, 1);
+
+		f->path = g_strdup(files->path);
+		f->old_path = g_strdup(files->path);
+		f->status = files->status;
+		f->added = files->added;
+		f->deleted = files->deleted;
+		g_ptr_array_add(fs, f);
+	}
+	g_assert_true(
+		dirstat_parse_params(&opts, "lines,cumulative,3", &error));
+	opts.is_signed = TRUE;
+	ds = dirstat_report_from_filestats(fs, &opts, &error);
+	g_assert_no_error(error);
+	out->verdict = dirstat_verdict_compute(fs, NULL);
+	out->dirstat = dirstat_report_format(ds);
+}
+
+static void figures_clear(struct figures *f)
+{
+	dirstat_verdict_free(f->verdict);
+	g_free(f->dirstat);
+}
+
+static const char *const reproduce[] = {
+	"armbot check --tree distro-6.1 "
+	"'<20250701101500.1234-1-jane.doe@example.com>'",
+	NULL,
+};
+
+static const char *const reproduce_sparse[] = {
+	"armbot check --tree distro-6.1 "
+	"'<20250701101500.1234-1-jane.doe@example.com>'",
+	"make ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- O=build "
+	"multi_v7_defconfig",
+	"make ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- O=build C=2 "
+	"drivers/soc/ti/omap_prm.o",
+	NULL,
+};
+
+/* A series as most tests see it: the fields every reply has. */
+static void report_base(struct report *r, GPtrArray *refs)
+{
+	memset(r, 0, sizeof(*r));
+	r->bot_name = "armbot";
+	r->bot_address = "armbot@armbot.example.org";
+	r->author_name = "Jane Doe";
+	r->author_email = "jane.doe@example.com";
+	r->list_address = "linux-arm-kernel@lists.infradead.org";
+	r->subject = "[PATCH v2 0/3] ARM: omap2: remove the LDP board file";
+	r->parent_message_id = "20250701101500.1234-1-jane.doe@example.com";
+	g_ptr_array_add(refs,
+			g_strdup("20250620090000.999-1-jane.doe@example.com"));
+	r->parent_references = refs;
+	r->version = 2;
+	r->date = DATE;
+	r->tree_name = "distro-6.1";
+	r->tree_description = "Debian linux-source-6.1 6.1.192-3";
+	r->base_commit = "4f0b9cd1e2a3b4c5d6e7f8091a2b3c4d5e6f7081";
+	r->base_how = REPORT_BASE_TREE_HEAD;
+	r->reproduce = reproduce;
+	for (int k = 0; k < REPORT_N_CHECKS; k++)
+		r->checks[k].status = REPORT_STATUS_OK;
+	r->checks[REPORT_CHECK_APPLY].summary = "3/3 patches";
+	r->checks[REPORT_CHECK_SPARSE].summary = "no new warnings";
+	r->checks[REPORT_CHECK_BUILD].summary = "multi_v7_defconfig";
+	r->checks[REPORT_CHECK_BOOT].summary = "qemu virt, 3.2 s";
+	r->checks[REPORT_CHECK_RUNTIME_PM].summary = "12/12 tests passed";
+}
+
+static const struct fs_spec shrinking[] = {
+	{ "arch/arm/mach-omap2/board-ldp.c", 'D', 0, 420 },
+	{ "arch/arm/mach-omap2/Kconfig", 'M', 0, 12 },
+	{ "arch/arm/mach-omap2/Makefile", 'M', 0, 2 },
+	{ "arch/arm/boot/dts/omap3-ldp.dts", 'M', 388, 166 },
+	{ "drivers/soc/ti/omap_prm.c", 'M', 40, 3 },
+	{ NULL, 0, 0, 0 },
+};
+
+static const struct fs_spec growing[] = {
+	{ "arch/arm/mach-imx/pm-imx6.c", 'M', 64, 10 },
+	{ "arch/arm/plat-orion/gpio.c", 'M', 5, 5 },
+	{ "drivers/soc/imx/gpcv2.c", 'M', 120, 4 },
+	{ NULL, 0, 0, 0 },
+};
+
+static const struct fs_spec balanced[] = {
+	{ "arch/arm/mach-omap2/pm34xx.c", 'M', 7, 7 },
+	{ NULL, 0, 0, 0 },
+};
+
+static const struct fs_spec elsewhere[] = {
+	{ "drivers/gpio/gpio-omap.c", 'M', 30, 12 },
+	{ "Documentation/devicetree/bindings/gpio/ti,omap-gpio.yaml", 'M', 4,
+	  1 },
+	{ NULL, 0, 0, 0 },
+};
+
+static char *data_path(const char *name)
+{
+	g_autofree char *file = g_strdup_printf("%s.eml", name);
+
+	return g_build_filename("tests", "unit", "data", "report", file, NULL);
+}
+
+/* Is @got the golden file @name, byte for byte? */
+static void assert_golden(const char *name, GBytes *got)
+{
+	g_autofree char *path = data_path(name);
+	g_autofree char *want = NULL;
+	g_autoptr(GError) error = NULL;
+	gsize len;
+
+	if (g_getenv("ARMBOT_UPDATE_GOLDEN")) {
+		g_assert_true(
+			g_file_set_contents(path, g_bytes_get_data(got, NULL),
+					    g_bytes_get_size(got), &error));
+		return;
+	}
+	g_assert_true(g_file_get_contents(path, &want, &len, &error));
+	g_assert_no_error(error);
+	g_assert_cmpstr(g_bytes_get_data(got, NULL), ==, want);
+}
+
+static char *expected_subject(const struct report *r)
+{
+	return g_str_has_prefix(r->subject, "Re: ") ?
+		       g_strdup(r->subject) :
+		       g_strconcat("Re: ", r->subject, NULL);
+}
+
+/* armbot's own parser reads back what was written. */
+static void check_own_parser(const struct report *r, GBytes *raw,
+			     const char *body)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(message) msg = message_parse(raw, &error);
+	g_autofree char *subject = expected_subject(r);
+	g_autofree char *own_id = report_message_id(
+		r->parent_message_id, r->version, r->tree_name, r->bot_address);
+	g_autofree char *text = NULL;
+	const char *raw_body;
+	gsize len;
+	guint nrefs = r->parent_references ? r->parent_references->len : 0;
+
+	g_assert_no_error(error);
+	g_assert_cmpstr(msg->subject, ==, subject);
+	g_assert_cmpstr(msg->message_id, ==, own_id);
+	g_assert_false(msg->message_id_synthesised);
+	g_assert_cmpstr(msg->in_reply_to, ==, r->parent_message_id);
+	g_assert_cmpuint(msg->references->len, ==, nrefs + 1);
+	for (guint i = 0; i < nrefs; i++)
+		g_assert_cmpstr(msg->references->pdata[i], ==,
+				r->parent_references->pdata[i]);
+	g_assert_cmpstr(msg->references->pdata[nrefs], ==,
+			r->parent_message_id);
+	g_assert_cmpstr(msg->from_email, ==, r->bot_address);
+	g_assert_cmpstr(msg->from_name, ==, r->bot_name);
+	g_assert_cmpstr(msg->to->pdata[0], ==, r->author_email);
+	g_assert_cmpint(msg->date, ==, r->date);
+	g_assert_cmpstr(message_header(msg, "Auto-Submitted"), ==,
+			"auto-generated");
+	g_assert_cmpstr(message_header(msg, "X-Auto-Response-Suppress"), ==,
+			"All");
+	raw_body = message_body(msg, &len);
+	g_assert_cmpuint(len, ==, strlen(body));
+	g_assert_true(!memcmp(raw_body, body, len));
+	text = message_body_text(msg, NULL);
+	g_assert_cmpstr(text, ==, body);
+}
+
+/* Run @argv with @input on stdin; its stdout.  NULL when the program is
+ * not installed. */
+static char *run_filter(const char *const *argv, GBytes *input)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GSubprocess) p = g_subprocess_newv(
+		argv,
+		G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE,
+		&error);
+	g_autoptr(GBytes) out = NULL;
+
+	if (!p)
+		return NULL;
+	g_assert_true(
+		g_subprocess_communicate(p, input, NULL, &out, NULL, &error));
+	g_assert_no_error(error);
+	g_assert_true(g_subprocess_get_successful(p));
+	return g_strndup(g_bytes_get_data(out, NULL), g_bytes_get_size(out));
+}
+
+/* Python's email package (policy.default: RFC 2047 decoding, unfolding)
+ * prints what it read, one field a line, then the body. */
+static const char python_script[] =
+	"import sys, email, email.policy\n"
+	"m = email.message_from_binary_file(sys.stdin.buffer,"
+	" policy=email.policy.default)\n"
+	"w = sys.stdout.buffer.write\n"
+	"for h in ('From', 'To'):\n"
+	"    a = m[h].addresses[0]\n"
+	"    w(('%s|%s\\n' % (a.display_name, a.addr_spec)).encode())\n"
+	"for h in ('Cc', 'Subject', 'Message-ID', 'In-Reply-To',"
+	" 'References'):\n"
+	"    w((str(m[h]) + '\\n').encode())\n"
+	"w(m.get_content().encode())\n";
+
+static void check_python(const struct report *r, GBytes *raw, const char *body)
+{
+	const char *argv[] = { "python3", "-c", python_script, NULL };
+	g_autofree char *got = NULL;
+	g_autoptr(GString) want = g_string_new(NULL);
+	g_autofree char *subject = expected_subject(r);
+	g_autofree char *own_id = report_message_id(
+		r->parent_message_id, r->version, r->tree_name, r->bot_address);
+	g_autofree char *python = g_find_program_in_path("python3");
+
+	if (!python) {
+		g_test_message("python3 not installed: skipped");
+		return;
+	}
+	got = run_filter(argv, raw);
+	g_string_append_printf(want, "%s|%s\n", r->bot_name, r->bot_address);
+	g_string_append_printf(want, "%s|%s\n",
+			       r->author_name ? r->author_name : "",
+			       r->author_email);
+	g_string_append_printf(want, "%s\n",
+			       r->list_address ? r->list_address : "None");
+	g_string_append_printf(want, "%s\n<%s>\n<%s>\n", subject, own_id,
+			       r->parent_message_id);
+	for (guint i = 0; r->parent_references && i < r->parent_references->len;
+	     i++)
+		g_string_append_printf(want, "<%s> ",
+				       (char *)r->parent_references->pdata[i]);
+	g_string_append_printf(want, "<%s>\n", r->parent_message_id);
+	g_string_append(want, body);
+	g_assert_cmpstr(got, ==, want->str);
+}
+
+/* git mailinfo (git am's parser) finds the same subject and sender's
+ * address, and the body in its message and patch files. */
+static void check_git_mailinfo(const struct report *r, GBytes *raw,
+			       const char *body)
+{
+	g_autofree char *dir = g_dir_make_tmp("test-report-XXXXXX", NULL);
+	g_autofree char *msgf = g_build_filename(dir, "msg", NULL);
+	g_autofree char *patchf = g_build_filename(dir, "patch", NULL);
+	const char *argv[] = {
+		"git", "mailinfo", "-k", "-u", msgf, patchf, NULL
+	};
+	g_autofree char *info = NULL;
+	g_autofree char *msg = NULL, *patch = NULL;
+	g_autofree char *subject = expected_subject(r);
+	g_autofree char *want_info = NULL;
+	g_autoptr(GString) joined = NULL;
+
+	info = run_filter(argv, raw);
+	g_assert_nonnull(info);
+	want_info = g_strdup_printf("Author: %s\nEmail: %s\nSubject: %s\n"
+				    "Date: Tue, 01 Jul 2025 12:00:00 +0000\n\n",
+				    r->bot_name, r->bot_address, subject);
+	g_assert_cmpstr(info, ==, want_info);
+	g_assert_true(g_file_get_contents(msgf, &msg, NULL, NULL));
+	g_assert_true(g_file_get_contents(patchf, &patch, NULL, NULL));
+	/* the message, then the patch that mailinfo split off where a
+	 * detail looked like one (an apply failure's hunk) */
+	joined = g_string_new(msg);
+	g_string_append(joined, patch);
+	g_assert_cmpstr(joined->str, ==, body);
+	g_unlink(msgf);
+	g_unlink(patchf);
+	g_rmdir(dir);
+}
+
+/* Render @r, compare with golden @name, parse it back three ways. */
+static void check_report(const char *name, const struct report *r)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GBytes) raw = report_render(r, &error);
+	g_autofree char *body = report_render_body(r, &error);
+	const char *text;
+	const char *p;
+
+	g_assert_no_error(error);
+	assert_golden(name, raw);
+	text = g_bytes_get_data(raw, NULL);
+	g_assert_true(g_utf8_validate(text, g_bytes_get_size(raw), NULL));
+	g_assert_null(strchr(text, '\r'));
+	/* headers are ASCII and at most 78 columns unless one token is
+	 * longer */
+	p = strstr(text, "\n\n");
+	g_assert_nonnull(p);
+	{
+		g_autofree char *head = g_strndup(text, p - text);
+		g_auto(GStrv) lines = g_strsplit(head, "\n", -1);
+
+		g_assert_true(g_str_is_ascii(head));
+		for (guint i = 0; lines[i]; i++)
+			if (strlen(lines[i]) > 78)
+				g_assert_null(strchr(lines[i] + 1, ' '));
+	}
+	g_assert_true(g_str_has_suffix(text, body));
+	check_own_parser(r, raw, body);
+	check_python(r, raw, body);
+	check_git_mailinfo(r, raw, body);
+}
+
+static void test_shrinking_ok(void)
+{
+	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	struct report r;
+	struct figures f;
+
+	report_base(&r, refs);
+	figures_compute(&f, shrinking);
+	r.verdict = f.verdict;
+	r.dirstat = f.dirstat;
+	r.base_how = REPORT_BASE_COMMIT;
+	r.series_url = "https://armbot.example.org/series/42";
+	check_report("shrinking-ok", &r);
+	figures_clear(&f);
+}
+
+static const char sparse_detail[] =
+	"sparse warnings: (new ones prefixed by >>)\n"
+	">> arch/arm/mach-imx/pm-imx6.c:412:14: sparse: sparse: incorrect "
+	"type in assignment (different address spaces) @@ expected void "
+	"[noderef] __iomem *base @@ got void *\n"
+	"   arch/arm/mach-imx/pm-imx6.c:97:6: sparse: sparse: symbol "
+	"'imx6_suspend_ocram_base' was not declared. Should it be static?\n"
+	">> drivers/soc/imx/gpcv2.c:1402:5: sparse: sparse: symbol "
+	"'imx_pgc_probe_count' was not declared. Should it be static?\n";
+
+static void test_sparse_warn(void)
+{
+	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	struct report r;
+	struct figures f;
+
+	report_base(&r, refs);
+	figures_compute(&f, growing);
+	r.verdict = f.verdict;
+	r.dirstat = f.dirstat;
+	r.author_name = "Peng Fan";
+	r.author_email = "peng.fan@nxp.example";
+	r.subject = "[PATCH 0/2] ARM: imx6: keep the OCRAM mapped across "
+		    "suspend";
+	r.version = 1;
+	r.checks[REPORT_CHECK_SPARSE].status = REPORT_STATUS_WARN;
+	r.checks[REPORT_CHECK_SPARSE].summary = "2 new warnings";
+	r.checks[REPORT_CHECK_SPARSE].detail = sparse_detail;
+	r.reproduce = reproduce_sparse;
+	check_report("sparse-warn", &r);
+	figures_clear(&f);
+}
+
+static const char apply_detail[] =
+	"Patch 2/3 \"ARM: omap2: drop the LDP board from Kconfig\" does not "
+	"apply:\n"
+	"error: patch failed: arch/arm/mach-omap2/Kconfig:178\n"
+	"error: arch/arm/mach-omap2/Kconfig: patch does not apply\n"
+	"\n"
+	"@@ -178,7 +178,6 @@ config MACH_OMAP3517EVM\n"
+	" config MACH_OMAP_LDP\n"
+	" \tbool \"OMAP3 LDP board\"\n"
+	"-\tdepends on ARCH_OMAP3\n"
+	" \tdefault y\n";
+
+static void test_apply_fail(void)
+{
+	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	struct report r;
+	struct figures f;
+	const char *why = "the series does not apply";
+
+	report_base(&r, refs);
+	figures_compute(&f, shrinking);
+	r.verdict = f.verdict;
+	r.dirstat = f.dirstat;
+	r.base_how = REPORT_BASE_COMMIT_MISSING;
+	r.checks[REPORT_CHECK_APPLY].status = REPORT_STATUS_FAIL;
+	r.checks[REPORT_CHECK_APPLY].summary = "1/3 patches applied";
+	r.checks[REPORT_CHECK_APPLY].detail = apply_detail;
+	for (int k = REPORT_CHECK_SPARSE; k < REPORT_N_CHECKS; k++) {
+		r.checks[k].status = REPORT_STATUS_SKIPPED;
+		r.checks[k].reason = why;
+	}
+	check_report("apply-fail", &r);
+	figures_clear(&f);
+}
+
+static const char boot_detail[] =
+	"The kernel did not boot: panic after 2.8 s. Console tail:\n"
+	"\n"
+	"[    2.731044] omap_prm 48306000.prm: probe with driver omap_prm "
+	"failed with error -22\n"
+	"[    2.802113] Unable to handle kernel NULL pointer dereference at "
+	"virtual address 00000004\n"
+	"[    2.803001] PC is at omap_prm_reset_init+0x2c/0x1d0\n"
+	"[    2.812740] Kernel panic - not syncing: Attempted to kill init! "
+	"exitcode=0x0000000b\n"
+	"[    2.813322] ---[ end Kernel panic - not syncing: Attempted to "
+	"kill init! exitcode=0x0000000b ]---\n";
+
+static void test_boot_fail(void)
+{
+	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	struct report r;
+	struct figures f;
+
+	report_base(&r, refs);
+	figures_compute(&f, shrinking);
+	r.verdict = f.verdict;
+	r.dirstat = f.dirstat;
+	r.checks[REPORT_CHECK_BOOT].status = REPORT_STATUS_FAIL;
+	r.checks[REPORT_CHECK_BOOT].summary = "kernel panic";
+	r.checks[REPORT_CHECK_BOOT].detail = boot_detail;
+	r.checks[REPORT_CHECK_RUNTIME_PM].status = REPORT_STATUS_SKIPPED;
+	r.checks[REPORT_CHECK_RUNTIME_PM].reason = "the kernel did not boot";
+	r.checks[REPORT_CHECK_RUNTIME_PM].summary = "ignored when skipped";
+	check_report("boot-fail", &r);
+	figures_clear(&f);
+}
+
+static const char kunit_detail[] =
+	"KUnit runtime-PM failures (2 of 12):\n"
+	"\n"
+	"not ok 4 rpm_autosuspend_delay\n"
+	"    # rpm_autosuspend_delay: EXPECTED dev->power.runtime_status == "
+	"RPM_SUSPENDED, but\n"
+	"        dev->power.runtime_status == 0 (RPM_ACTIVE)\n"
+	"not ok 9 rpm_genpd_off\n"
+	"    # rpm_genpd_off: ASSERTION FAILED at "
+	"kernel/rpm-test/rpm_test.c:211\n";
+
+static void test_balanced(void)
+{
+	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	struct report r;
+	struct figures f;
+
+	report_base(&r, refs);
+	figures_compute(&f, balanced);
+	r.verdict = f.verdict;
+	r.dirstat = f.dirstat;
+	r.subject = "[PATCH] ARM: OMAP3: pm: use the generic wake-up path";
+	r.version = 1;
+	r.checks[REPORT_CHECK_APPLY].summary = "1/1 patch";
+	r.checks[REPORT_CHECK_RUNTIME_PM].status = REPORT_STATUS_FAIL;
+	r.checks[REPORT_CHECK_RUNTIME_PM].summary = "10/12 tests passed";
+	r.checks[REPORT_CHECK_RUNTIME_PM].detail = kunit_detail;
+	check_report("balanced", &r);
+	figures_clear(&f);
+}
+
+static void test_untouched(void)
+{
+	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	struct report r;
+	struct figures f;
+
+	report_base(&r, refs);
+	figures_compute(&f, elsewhere);
+	r.verdict = f.verdict;
+	r.dirstat = f.dirstat;
+	r.subject = "[PATCH v3 1/2] gpio: omap: drop the unused wake-up "
+		    "quirk";
+	r.version = 3;
+	/* no References: a first patch that starts its thread */
+	g_ptr_array_set_size(refs, 0);
+	check_report("untouched", &r);
+	figures_clear(&f);
+}
+
+static void test_non_ascii(void)
+{
+	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	struct report r;
+	struct figures f;
+
+	report_base(&r, refs);
+	figures_compute(&f, shrinking);
+	r.verdict = f.verdict;
+	r.dirstat = f.dirstat;
+	r.author_name = "Uwe Kleine-König";
+	r.author_email = "u.kleine-koenig@pengutronix.example";
+	r.subject = "[PATCH] ARM: dts: imx6: Ströme für die Bürgerbräu-"
+		    "Platine (Ŝaltilo ĉe «Zürich»)";
+	r.version = 1;
+	r.bot_name = "armbot (ARM-Bot)";
+	r.checks[REPORT_CHECK_APPLY].summary = "1/1 patch — ok";
+	check_report("non-ascii", &r);
+	figures_clear(&f);
+}
+
+static void test_long_subject(void)
+{
+	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	struct report r;
+	struct figures f;
+
+	report_base(&r, refs);
+	figures_compute(&f, shrinking);
+	r.verdict = f.verdict;
+	r.dirstat = f.dirstat;
+	r.author_name = "Doe, Jane";
+	r.subject =
+		"[PATCH v2 0/3] ARM: omap2: remove the LDP, Zoom2 and Zoom3 "
+		"board files now that their device trees have been in "
+		"mainline for more than ten releases and nobody boots them";
+	for (guint i = 0; i < 4; i++)
+		g_ptr_array_add(refs,
+				g_strdup_printf("2025062%u090000.999-%u-jane."
+						"doe@example.com",
+						i, i));
+	check_report("long-subject", &r);
+	figures_clear(&f);
+}
+
+static void test_skipped(void)
+{
+	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	struct report r;
+	struct figures f;
+
+	report_base(&r, refs);
+	figures_compute(&f, growing);
+	r.verdict = f.verdict;
+	r.dirstat = f.dirstat;
+	r.author_name = NULL;
+	r.author_email = "12345@patches.example";
+	r.list_address = NULL;
+	r.reproduce = NULL;
+	r.checks[REPORT_CHECK_SPARSE].status = REPORT_STATUS_SKIPPED;
+	r.checks[REPORT_CHECK_SPARSE].reason = "--no-sparse";
+	r.checks[REPORT_CHECK_BOOT].status = REPORT_STATUS_SKIPPED;
+	r.checks[REPORT_CHECK_BOOT].reason = "--no-boot";
+	r.checks[REPORT_CHECK_RUNTIME_PM].status = REPORT_STATUS_SKIPPED;
+	r.checks[REPORT_CHECK_RUNTIME_PM].reason = "--no-boot";
+	check_report("skipped", &r);
+	figures_clear(&f);
+}
+
+static void test_first_name(void)
+{
+	static const struct {
+		const char *author, *first;
+	} cases[] = {
+		{ "Jane Doe <jane.doe@example.com>", "Jane" },
+		{ "Doe, Jane <jane@example.com>", "Jane" },
+		{ "\"Doe, Jane\" <jane@example.com>", "Jane" },
+		{ "\"Jane Q. Doe\" <jane@example.com>", "Jane" },
+		{ "Uwe Kleine-König", "Uwe" },
+		{ "Łukasz Stelmach <l@example.com>", "Łukasz" },
+		{ "张三 <zhang@example.com>", "张三" },
+		{ "YAMADA Taro <taro@example.jp>", "Taro" },
+		{ "Dr. Jane Doe", "Jane" },
+		{ "J. Random Hacker <jrh@example.com>", "Random" },
+		{ "John Doe, Jr.", "John" },
+		{ "Jane Doe (Example Corp) <jane@example.com>", "Jane" },
+		{ "<john.smith@example.com>", "john" },
+		{ "jdoe@example.com", "jdoe" },
+		{ "\"\" <x1234@example.com>", NULL },
+		{ "jane@example.com <jane@example.com>", "jane" },
+		{ "", NULL },
+		{ "   ", NULL },
+		{ "Linus", "Linus" },
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *got = report_first_name(cases[i].author);
+
+		g_assert_cmpstr(got, ==, cases[i].first);
+	}
+	g_assert_null(report_first_name(NULL));
+}
+
+static void test_message_id(void)
+{
+	g_autofree char *a = report_message_id("x@example.com", 2, "distro-6.1",
+					       "bot@armbot.example.org");
+	g_autofree char *b = report_message_id("x@example.com", 2, "distro-6.1",
+					       "Bot@ARMBOT.example.org");
+	g_autofree char *c = report_message_id("x@example.com", 3, "distro-6.1",
+					       "bot@armbot.example.org");
+	g_autofree char *d = report_message_id("x@example.com", 2, "next",
+					       "bot@armbot.example.org");
+	g_autofree char *e =
+		report_message_id("x@example.com", 2, "distro-6.1", "nobody");
+
+	g_assert_true(g_str_has_prefix(a, "armbot-"));
+	g_assert_true(g_str_has_suffix(a, "@armbot.example.org"));
+	g_assert_cmpuint(strlen(a), ==,
+			 strlen("armbot-@armbot.example.org") + 32);
+	g_assert_cmpstr(a, ==, b);
+	g_assert_cmpstr(a, !=, c);
+	g_assert_cmpstr(a, !=, d);
+	g_assert_true(g_str_has_suffix(e, "@armbot.invalid"));
+}
+
+static void test_recipients_and_errors(void)
+{
+	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) rcpt = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GBytes) raw = NULL;
+	struct report r;
+
+	report_base(&r, refs);
+	rcpt = report_recipients(&r);
+	g_assert_cmpuint(rcpt->len, ==, 2);
+	g_assert_cmpstr(rcpt->pdata[0], ==, "jane.doe@example.com");
+	g_assert_cmpstr(rcpt->pdata[1], ==,
+			"linux-arm-kernel@lists.infradead.org");
+	r.parent_message_id = NULL;
+	raw = report_render(&r, &error);
+	g_assert_null(raw);
+	g_assert_error(error, REPORT_ERROR, REPORT_ERROR_INVALID);
+	g_assert_cmpstr(error->message, ==,
+			"cannot write the reply: no parent_message_id");
+	g_clear_error(&error);
+
+	/* what a hostile mail could carry is refused, not written */
+	r.parent_message_id = "p@example.com";
+	r.author_email = "jane@example.com\r\nBcc: victim@example.org";
+	g_assert_null(report_render(&r, &error));
+	g_assert_error(error, REPORT_ERROR, REPORT_ERROR_INVALID);
+	g_assert_cmpstr(error->message, ==,
+			"cannot write the reply: bad address or Message-ID "
+			"'jane@example.com\\r\\nBcc: victim@example.org'");
+	g_clear_error(&error);
+	g_clear_pointer(&rcpt, g_ptr_array_unref);
+	rcpt = report_recipients(&r);
+	g_assert_cmpuint(rcpt->len, ==, 1);
+	r.author_email = "jane@example.com";
+	r.parent_message_id = "p@example.com>\nX-Evil: 1";
+	g_assert_null(report_render(&r, &error));
+	g_clear_error(&error);
+	/* a bad reference is left out */
+	r.parent_message_id = "p@example.com";
+	g_ptr_array_add(refs, g_strdup("a b@example.com"));
+	g_ptr_array_add(refs, g_strdup("ok@example.com"));
+	raw = report_render(&r, &error);
+	g_assert_no_error(error);
+	g_assert_nonnull(strstr(g_bytes_get_data(raw, NULL),
+				"\nReferences: "
+				"<20250620090000.999-1-jane.doe@example.com> "
+				"<ok@example.com>\n <p@example.com>\n"));
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add_func("/report/shrinking-ok", test_shrinking_ok);
+	g_test_add_func("/report/sparse-warn", test_sparse_warn);
+	g_test_add_func("/report/apply-fail", test_apply_fail);
+	g_test_add_func("/report/boot-fail", test_boot_fail);
+	g_test_add_func("/report/balanced", test_balanced);
+	g_test_add_func("/report/untouched", test_untouched);
+	g_test_add_func("/report/non-ascii", test_non_ascii);
+	g_test_add_func("/report/long-subject", test_long_subject);
+	g_test_add_func("/report/skipped", test_skipped);
+	g_test_add_func("/report/first-name", test_first_name);
+	g_test_add_func("/report/message-id", test_message_id);
+	g_test_add_func("/report/recipients-errors",
+			test_recipients_and_errors);
+	return g_test_run();
+}
