@@ -27,6 +27,7 @@
 #define MAX_RESPONSE (64 << 20)
 
 struct http {
+	struct source *src;
 	char *base; /* the inbox URL, ending in '/' */
 	char *since; /* YYYYMMDDhhmmss or NULL */
 	CURL *curl;
@@ -40,6 +41,7 @@ static gboolean http_open(struct source *src, const char *url, GError **error)
 	g_autofree char *bare = NULL;
 
 	source_set_priv(src, h);
+	h->src = src;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	uri = g_uri_parse(url, G_URI_FLAGS_ENCODED, NULL);
 	if (!uri || !g_uri_get_host(uri) || !*g_uri_get_host(uri)) {
@@ -102,6 +104,15 @@ static size_t on_header(char *data, size_t size, size_t n, void *user)
 	return size * n;
 }
 
+/* source_stop() does not wait for a slow transfer to end */
+static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow,
+		       curl_off_t ultotal, curl_off_t ulnow)
+{
+	struct http *h = user;
+
+	return source_cancelled(h->src);
+}
+
 /* GET @url into @out; conditional when @etag or @modified is set.  A
  * status other than 2xx, 304 and 404 is an error. */
 static gboolean http_get(struct http *h, const char *url, const char *etag,
@@ -147,6 +158,9 @@ static gboolean http_get(struct http *h, const char *url, const char *etag,
 	curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, out);
 	curl_easy_setopt(h->curl, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(h->curl, CURLOPT_HEADERDATA, out);
+	curl_easy_setopt(h->curl, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(h->curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(h->curl, CURLOPT_XFERINFODATA, h);
 	rc = curl_easy_perform(h->curl);
 	curl_slist_free_all(headers);
 	curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, NULL);
