@@ -56,7 +56,7 @@ is "$(grep -c ': 1 new, 0 duplicate, 0 unparseable$' "$TMP/watch")" 2 \
 ls "$MD/new" > "$TMP/left"
 is "$(wc -l < "$TMP/left")" 0 "watched mail moved to cur/"
 
-"$ARMBOT" ingest "maildir:" 2> "$TMP/err"
+"$ARMBOT" --data-dir "$TMP/d3" ingest "maildir:" 2> "$TMP/err"
 is "$?" 1 "maildir: without a path fails"
 grep -q "maildir: needs a path" "$TMP/err"
 ok $? "and says why"
