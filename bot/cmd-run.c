@@ -12,7 +12,12 @@
 int cmd_run(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autofree char *config_path = NULL;
+	gint max_attempts = 3;
 	GOptionEntry options[] = {
+		{ "max-attempts", 0, 0, G_OPTION_ARG_INT, &max_attempts,
+		  "give a series up after the bot stopped this many times "
+		  "while checking it (default 3)",
+		  "N" },
 		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &config_path,
 		  "the configuration file (default: $ARMBOT_CONFIG, else "
 		  "$XDG_CONFIG_HOME/armbot/armbot.conf when it exists, else "
@@ -62,5 +67,6 @@ int cmd_run(struct armbot_context *ctx, int argc, char **argv)
 	}
 	dopts.data_dir = dir;
 	dopts.config = config;
+	dopts.max_attempts = max_attempts > 0 ? (guint)max_attempts : 3;
 	return daemon_run(&dopts);
 }

@@ -5,12 +5,22 @@
  *   armbot tree add NAME URL|PATH [--branch B]...
  *   armbot tree update NAME
  *   armbot tree show [NAME [REV]]
- *   armbot tree checkout NAME REV DIR */
+ *   armbot tree checkout NAME REV DIR
+ *   armbot tree pick [--config FILE] FILE.mbox
+ *   armbot tree mail [--config FILE] [--maintainers FILE] [--now T] MAIL */
 #include <stdio.h>
 #include <string.h>
 
 #include "bot/command.h"
+#include "bot/datadir.h"
+#include "bot/optin.h"
+#include "bot/store-trees.h"
+#include "bot/treeset.h"
+#include "config/config.h"
+#include "config/tree-pick.h"
 #include "kernel/tree.h"
+#include "mailparse/mailbox.h"
+#include "mailparse/message.h"
 
 static int tree_fail(GError *error)
 {
@@ -23,10 +33,9 @@ static void oid_hex(char out[GIT_OID_HEXSZ + 1], const git_oid *oid)
 	git_oid_tostr(out, GIT_OID_HEXSZ + 1, oid);
 }
 
-static int usage_error(const char *name, const char *message)
+static int usage_error(const char *name, const char *what)
 {
-	fprintf(stderr, "error: %s\nusage: see 'armbot help %s'\n", message,
-		name);
+	fprintf(stderr, "error: %s\nusage: see 'armbot help %s'\n", what, name);
 	return COMMAND_USAGE_ERROR;
 }
 
@@ -79,13 +88,77 @@ static int tree_import_cmd(struct armbot_context *ctx, int argc, char **argv)
 	return 0;
 }
 
+static void print_time(gint64 t)
+{
+	g_autoptr(GDateTime) dt = g_date_time_new_from_unix_utc(t);
+	g_autofree char *s = g_date_time_format(dt, "%Y-%m-%d %H:%M:%S UTC");
+
+	printf("%s", s);
+}
+
+/* After the repositories: the trees of the configuration and the store,
+ * "NAME<TAB>config<TAB>ORIGIN<TAB>checks" or "NAME<TAB>opt-in<TAB>active
+ * |opted out<TAB>owner", then their recorded changes, indented. */
+static int tree_list_configured(struct armbot_context *ctx, const char *file)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(armbot_config) config = config_load(file, &error);
+	g_autoptr(store) st = NULL;
+	g_autoptr(GPtrArray) stored = NULL;
+	g_autoptr(GPtrArray) changes = NULL;
+
+	if (!config)
+		return tree_fail(error);
+	if (!treeset_open_store(command_data_dir(ctx), &st, &error))
+		return tree_fail(error);
+	for (guint i = 0; i < config->trees->len; i++) {
+		const struct treefile *tf = config->trees->pdata[i];
+		g_autofree char *checks =
+			config_checks_string(tf->policy.checks);
+
+		printf("%s\tconfig\t%s\t%s\treply %s to %s\n", tf->name,
+		       tf->origin, checks, config_reply_name(tf->policy.reply),
+		       config_reply_to_name(tf->policy.reply_to));
+	}
+	if (!st)
+		return 0;
+	if (!(stored = store_trees_list(st, &error)) ||
+	    !(changes = store_tree_changes(st, NULL, &error)))
+		return tree_fail(error);
+	for (guint i = 0; i < stored->len; i++) {
+		const struct store_tree *t = stored->pdata[i];
+
+		printf("%s\topt-in\t%s\t%s\n", t->name,
+		       t->active ? "active" : "opted out", t->owner);
+		for (guint j = 0; j < changes->len; j++) {
+			const struct store_tree_change *c = changes->pdata[j];
+
+			if (strcmp(c->tree, t->name))
+				continue;
+			printf("\t");
+			print_time(c->at);
+			printf("\t%s\t%s\n", c->who, c->what);
+		}
+	}
+	return 0;
+}
+
 static int tree_list_cmd(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autoptr(GError) error = NULL;
 	g_auto(GStrv) names = NULL;
+	g_autofree char *file = NULL;
+	GOptionEntry options[] = {
+		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &file,
+		  "the configuration file (see 'armbot help config')", "FILE" },
+		G_OPTION_ENTRY_NULL
+	};
 
-	if (!command_parse_options("tree list", "", "List the kernel trees.",
-				   NULL, &argc, &argv))
+	if (!command_parse_options("tree list", "",
+				   "List the kernel trees of the data dir, "
+				   "then the configured trees and those "
+				   "registered by mail with their changes.",
+				   options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	names = tree_list(command_data_dir(ctx), &error);
 	if (!names)
@@ -110,7 +183,7 @@ static int tree_list_cmd(struct armbot_context *ctx, int argc, char **argv)
 			       (tree->version ? tree->version : "") :
 			       (tree->url ? tree->url : ""));
 	}
-	return 0;
+	return tree_list_configured(ctx, file);
 }
 
 static int tree_add_cmd(struct armbot_context *ctx, int argc, char **argv)
@@ -226,6 +299,163 @@ static int tree_checkout_cmd(struct armbot_context *ctx, int argc, char **argv)
 	return 0;
 }
 
+/* Read the messages of @path (struct message *, in file order). */
+static GPtrArray *read_messages(const char *path, GError **error)
+{
+	struct mailbox_options opts = MAILBOX_OPTIONS_INIT;
+	g_autoptr(mailbox) mb = mailbox_open(path, &opts, error);
+	g_autoptr(GPtrArray) out =
+		g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
+
+	if (!mb)
+		return NULL;
+	for (;;) {
+		g_autoptr(GBytes) raw = NULL;
+		struct message *msg;
+
+		if (!mailbox_next(mb, &raw, error))
+			return NULL;
+		if (!raw)
+			break;
+		msg = message_parse(raw, error);
+		if (!msg) {
+			g_prefix_error(error, "%s: ", mailbox_position(mb));
+			return NULL;
+		}
+		g_ptr_array_add(out, msg);
+	}
+	return g_steal_pointer(&out);
+}
+
+static int tree_pick_cmd(struct armbot_context *ctx, int argc, char **argv)
+{
+	g_autofree char *file = NULL;
+	GOptionEntry options[] = {
+		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &file,
+		  "the configuration file (see 'armbot help config')", "FILE" },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(GError) error = NULL;
+	g_autoptr(armbot_config) config = NULL;
+	g_autoptr(store) st = NULL;
+	g_autoptr(treeset) ts = NULL;
+	g_autoptr(GPtrArray) messages = NULL;
+	g_autoptr(tree_pick_series) series = NULL;
+	struct tree_pick_result result;
+
+	if (!command_parse_options(
+		    "tree pick", "FILE.mbox",
+		    "Print the tree a series would be tested on and why "
+		    "(subject prefix, base-commit, paths, list, else the "
+		    "distro tree), without running anything.",
+		    options, &argc, &argv))
+		return COMMAND_USAGE_ERROR;
+	if (argc != 2)
+		return usage_error("tree", "tree pick needs FILE.mbox");
+	config = config_load(file, &error);
+	if (!config || !treeset_open_store(command_data_dir(ctx), &st, &error))
+		return tree_fail(error);
+	ts = treeset_load(config, st, NULL, &error);
+	if (!ts || !(messages = read_messages(argv[1], &error)))
+		return tree_fail(error);
+	if (!messages->len) {
+		fprintf(stderr, "error: %s: no message\n", argv[1]);
+		return 1;
+	}
+	series = tree_pick_series_new(messages);
+	tree_pick(series, ts->trees, ts->distro,
+		  tree_pick_has_commit_in_data_dir,
+		  (gpointer)command_data_dir(ctx), &result);
+	printf("tree: %s\nby: %s\nreason: %s\n", result.tree->name,
+	       tree_pick_by_name(result.by), result.reason);
+	tree_pick_result_clear(&result);
+	return 0;
+}
+
+/* The MAINTAINERS of the distro tree of the data dir (not imported here:
+ * the daemon imports it), or of @file. */
+static struct maintainers *load_maintainers(struct armbot_context *ctx,
+					    const char *file, GError **error)
+{
+	g_autoptr(kernel_tree) tree = NULL;
+	g_autofree char *data = NULL;
+	gsize len;
+	git_oid head;
+
+	if (file) {
+		if (!g_file_get_contents(file, &data, &len, error))
+			return NULL;
+		return maintainers_parse(data, len, NULL, NULL, error);
+	}
+	tree = tree_open(command_data_dir(ctx), TREE_DISTRO_NAME, error);
+	if (!tree || !tree_head(tree, &head, error))
+		return NULL;
+	return maintainers_load_git(tree->repo, &head, error);
+}
+
+static int tree_mail_cmd(struct armbot_context *ctx, int argc, char **argv)
+{
+	g_autofree char *file = NULL;
+	g_autofree char *mfile = NULL;
+	gint64 now = 0;
+	GOptionEntry options[] = {
+		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &file,
+		  "the configuration file (see 'armbot help config')", "FILE" },
+		{ "maintainers", 0, 0, G_OPTION_ARG_FILENAME, &mfile,
+		  "check senders against this MAINTAINERS file (default: the "
+		  "distro tree's)",
+		  "FILE" },
+		{ "now", 0, 0, G_OPTION_ARG_INT64, &now,
+		  "the time as Unix seconds (default: now)", "T" },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(GError) error = NULL;
+	g_autoptr(armbot_config) config = NULL;
+	g_autoptr(store) st = NULL;
+	g_autoptr(maintainers) m = NULL;
+	g_autoptr(GPtrArray) messages = NULL;
+	g_autofree char *dir = NULL;
+	g_autofree char *path = NULL;
+	struct optin_reply reply;
+	struct optin_context octx = { 0 };
+
+	if (!command_parse_options(
+		    "tree mail", "MAIL",
+		    "Handle one opt-in, opt-out, set or confirmation mail as "
+		    "the daemon does, and print the reply it would send.",
+		    options, &argc, &argv))
+		return COMMAND_USAGE_ERROR;
+	if (argc != 2)
+		return usage_error("tree", "tree mail needs MAIL");
+	config = config_load(file, &error);
+	if (!config || !(messages = read_messages(argv[1], &error)) ||
+	    !(m = load_maintainers(ctx, mfile, &error)) ||
+	    !(dir = datadir_ensure(command_data_dir(ctx), NULL, &error)))
+		return tree_fail(error);
+	if (messages->len != 1) {
+		fprintf(stderr, "error: %s: %u messages, not one\n", argv[1],
+			messages->len);
+		return 1;
+	}
+	path = g_build_filename(dir, "store.sqlite", NULL);
+	if (!(st = store_open(path, &error)))
+		return tree_fail(error);
+	octx.store = st;
+	octx.config = config;
+	octx.maintainers = m;
+	octx.now = now;
+	if (!optin_handle(&octx, messages->pdata[0], &reply, &error))
+		return tree_fail(error);
+	printf("outcome: %s\n", optin_outcome_name(reply.outcome));
+	if (reply.outcome != OPTIN_NOT_FOR_US)
+		printf("reason: %s\nto: %s\nsubject: %s\nin-reply-to: "
+		       "%s\n\n%s",
+		       reply.reason, reply.to, reply.subject, reply.in_reply_to,
+		       reply.body);
+	optin_reply_clear(&reply);
+	return 0;
+}
+
 int cmd_tree(struct armbot_context *ctx, int argc, char **argv)
 {
 	static const struct {
@@ -238,6 +468,8 @@ int cmd_tree(struct armbot_context *ctx, int argc, char **argv)
 		{ "update", tree_update_cmd },
 		{ "show", tree_show_cmd },
 		{ "checkout", tree_checkout_cmd },
+		{ "pick", tree_pick_cmd },
+		{ "mail", tree_mail_cmd },
 	};
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -245,11 +477,14 @@ int cmd_tree(struct armbot_context *ctx, int argc, char **argv)
 
 		fprintf(out,
 			"usage: armbot tree import [--tarball FILE --version V]\n"
-			"       armbot tree list\n"
+			"       armbot tree list [--config FILE]\n"
 			"       armbot tree add NAME URL|PATH [--branch B]...\n"
 			"       armbot tree update NAME\n"
 			"       armbot tree show [NAME [REV]]\n"
-			"       armbot tree checkout NAME REV DIR\n");
+			"       armbot tree checkout NAME REV DIR\n"
+			"       armbot tree pick [--config FILE] FILE.mbox\n"
+			"       armbot tree mail [--config FILE] [--maintainers "
+			"FILE] MAIL\n");
 		return argc < 2 ? COMMAND_USAGE_ERROR : 0;
 	}
 	for (guint i = 0; i < G_N_ELEMENTS(subs); i++)

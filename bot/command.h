@@ -33,6 +33,8 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv);
 int cmd_run(struct armbot_context *ctx, int argc, char **argv);
 int cmd_status(struct armbot_context *ctx, int argc, char **argv);
 int cmd_sendmail(struct armbot_context *ctx, int argc, char **argv);
+int cmd_config(struct armbot_context *ctx, int argc, char **argv);
+int cmd_serve(struct armbot_context *ctx, int argc, char **argv);
 
 /* Parse @argv with @options for command @name; on a usage error print it
  * with the command's help hint and return FALSE.  Shared by every cmd-*.c so

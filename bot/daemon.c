@@ -10,9 +10,8 @@
 #include "bot/source.h"
 #include "bot/store-pipeline.h"
 #include "bot/store.h"
+#include "bot/web.h"
 #include "bot/worker.h"
-#include "config/treefile.h"
-#include "kernel/tree.h"
 
 #define DISPATCH_INTERVAL 60 /* s: series that became ready by timeout */
 
@@ -23,8 +22,9 @@ struct daemon {
 	GMainLoop *loop;
 	struct daemon_bell *jobs_bell, *outbox_bell;
 	GPtrArray *sources; /* struct source * */
-	GPtrArray *workers; /* struct worker * */
+	GHashTable *workers; /* tree name -> struct worker * */
 	struct outbox_sender *outbox;
+	struct web_server *web;
 	int status;
 };
 
@@ -43,22 +43,25 @@ static void log_line(const char *fmt, ...)
 	fprintf(stderr, "%s %s\n", stamp, text);
 }
 
+static void start_workers(struct daemon *d);
+
 static void dispatch(struct daemon *d)
 {
 	g_autoptr(GError) error = NULL;
 	guint queued = 0;
 
 	if (!store_begin(d->st, &error) ||
-	    !dispatch_ready_series(d->st, d->opts->config, &queued, &error) ||
+	    !dispatch_ready_series(d->st, d->opts->config, d->opts->data_dir,
+				   &queued, &error) ||
 	    !store_commit(d->st, &error)) {
 		store_rollback(d->st);
 		log_line("cannot queue series: %s", error->message);
 		return;
 	}
-	if (queued) {
+	if (queued)
 		log_line("%u series queued", queued);
-		daemon_bell_ring(d->jobs_bell);
-	}
+	start_workers(d);
+	daemon_bell_ring(d->jobs_bell);
 }
 
 static void on_batch(const struct source_batch *batch, gpointer user_data)
@@ -70,6 +73,8 @@ static void on_batch(const struct source_batch *batch, gpointer user_data)
 		 batch->counts.unparseable);
 	crashpoint("ingest");
 	dispatch(d);
+	/* the batch may hold the list's echo of a reply in doubt */
+	daemon_bell_ring(d->outbox_bell);
 }
 
 static void on_source_error(const char *url, const GError *error,
@@ -112,35 +117,58 @@ static gboolean start_sources(struct daemon *d, GError **error)
 	return TRUE;
 }
 
-/* One worker per tree: the distro tree and every configured one. */
-static gboolean start_workers(struct daemon *d, GError **error)
+/* A worker for @tree unless it has one. */
+static gboolean start_worker(struct daemon *d, const char *tree, GError **error)
 {
-	const struct armbot_config *c = d->opts->config;
-	g_autoptr(GPtrArray) names = g_ptr_array_new();
 	struct worker_options wo = { 0 };
+	struct worker *w;
 
-	g_ptr_array_add(names, (gpointer)TREE_DISTRO_NAME);
-	for (guint i = 0; i < c->trees->len; i++) {
-		const struct treefile *tf = c->trees->pdata[i];
-
-		if (g_strcmp0(tf->name, TREE_DISTRO_NAME))
-			g_ptr_array_add(names, tf->name);
-	}
+	if (g_hash_table_contains(d->workers, tree))
+		return TRUE;
 	wo.data_dir = d->opts->data_dir;
 	wo.store_path = d->store_path;
-	wo.config = c;
+	wo.config = d->opts->config;
+	wo.tree = tree;
 	wo.jobs_bell = d->jobs_bell;
 	wo.outbox_bell = d->outbox_bell;
 	wo.max_attempts = d->opts->max_attempts ? d->opts->max_attempts : 3;
-	for (guint i = 0; i < names->len; i++) {
-		struct worker *w;
+	w = worker_start(&wo, error);
+	if (!w)
+		return FALSE;
+	log_line("worker for %s", tree);
+	g_hash_table_insert(d->workers, g_strdup(tree), w);
+	return TRUE;
+}
 
-		wo.tree = names->pdata[i];
-		w = worker_start(&wo, error);
-		if (!w)
-			return FALSE;
-		g_ptr_array_add(d->workers, w);
-	}
+/* One worker per tree with work: the trees of queued jobs (a tree opted
+ * in by mail gets its worker with its first series). */
+static void start_workers(struct daemon *d)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GPtrArray) trees = store_job_queued_trees(d->st, &error);
+
+	for (guint i = 0; trees && i < trees->len; i++)
+		if (!start_worker(d, trees->pdata[i], &error))
+			break;
+	if (error)
+		log_line("cannot start a worker: %s", error->message);
+}
+
+/* The read-only pages, in a thread of their own (bot/web.h), on
+ * [web] listen:port (port 0: a free one, said in the log). */
+static gboolean start_web(struct daemon *d, GError **error)
+{
+	const struct armbot_config *c = d->opts->config;
+	g_autofree char *listen = NULL;
+
+	listen = g_strdup_printf("%s:%u", c->web_listen ? c->web_listen :
+							  "127.0.0.1",
+				 c->web_port);
+	d->web = web_server_start(d->opts->data_dir, listen, c->web_base_url,
+				  NULL, error);
+	if (!d->web)
+		return FALSE;
+	log_line("web pages at %s", web_server_url(d->web));
 	return TRUE;
 }
 
@@ -163,7 +191,7 @@ static gboolean start(struct daemon *d, GError **error)
 	oo.config = d->opts->config;
 	oo.bell = d->outbox_bell;
 	d->outbox = outbox_start(&oo, error);
-	if (!d->outbox || !start_workers(d, error))
+	if (!d->outbox || !start_web(d, error))
 		return FALSE;
 	dispatch(d);
 	return start_sources(d, error);
@@ -180,7 +208,8 @@ int daemon_run(const struct daemon_options *opts)
 	d.jobs_bell = daemon_bell_new();
 	d.outbox_bell = daemon_bell_new();
 	d.sources = g_ptr_array_new_with_free_func((GDestroyNotify)source_free);
-	d.workers = g_ptr_array_new();
+	d.workers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					  (GDestroyNotify)worker_stop);
 	log_line("armbot %s <%s> starting; data in %s", opts->config->name,
 		 opts->config->address, opts->data_dir);
 	if (!start(&d, &error)) {
@@ -197,11 +226,10 @@ int daemon_run(const struct daemon_options *opts)
 	daemon_bell_close(d.jobs_bell);
 	daemon_bell_close(d.outbox_bell);
 	outbox_stop(d.outbox);
+	web_server_free(d.web);
 	/* a worker in the middle of a series finishes it: the alternative,
 	 * leaving it running, would only repeat the work after a restart */
-	for (guint i = 0; i < d.workers->len; i++)
-		worker_stop(d.workers->pdata[i]);
-	g_ptr_array_unref(d.workers);
+	g_hash_table_unref(d.workers);
 	g_ptr_array_unref(d.sources);
 	store_free(d.st);
 	daemon_bell_free(d.jobs_bell);

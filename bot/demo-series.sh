@@ -1,7 +1,8 @@
 #!/bin/sh
 # Make the demonstration series of `make run` from the distro tree that
 # armbot imported: two patches made with real git format-patch, one removing
-# an ARM board file (arch/arm shrinks), one adding documentation elsewhere.
+# an ARM board file (arch/arm shrinks), one adding code elsewhere
+# (a driver outside arch/arm, which sparse then checks).
 # usage: bot/demo-series.sh TREE-REPO OUT.mbox
 set -eu
 repo=$1
@@ -28,26 +29,19 @@ git commit -q -m 'ARM: footbridge: remove the EBSA-285 board file' -m \
 file and PCI glue go, the common footbridge code stays.' -m \
 'Signed-off-by: Arm Bot Demo <demo@armbot.invalid>'
 
-# 2: document it outside arch/arm
-doc=Documentation/arm/footbridge-removed.rst
-cat > "$work/doc" <<'DOC'
-.. SPDX-License-Identifier: GPL-2.0
-
-=====================================
-Footbridge boards that were removed
-=====================================
-
-EBSA-285
-   The Intel EBSA-285 evaluation board.  Its board file and PCI glue
-   were removed; the DC21285 support shared with the NetWinder and
-   CATS boards stays in arch/arm/mach-footbridge.
-DOC
-git update-index --add --cacheinfo "100644,$(git hash-object -w "$work/doc"),$doc"
-git commit -q -m 'Documentation: arm: list the removed footbridge boards' -m \
+# 2: code outside arch/arm: the Versatile Express config bus driver (built
+# by allmodconfig, so sparse checks it) gets the description it lacks
+drv=drivers/bus/vexpress-config.c
+git show "HEAD:$drv" |
+	sed -e 's/^MODULE_LICENSE("GPL v2");$/MODULE_DESCRIPTION("Versatile Express configuration bus");\n&/' \
+	> "$work/drv"
+git update-index --cacheinfo "100644,$(git hash-object -w "$work/drv"),$drv"
+git commit -q -m 'bus: vexpress-config: add MODULE_DESCRIPTION()' -m \
+'modpost warns about modules without a description; say what this one is.' -m \
 'Signed-off-by: Arm Bot Demo <demo@armbot.invalid>'
 
 git format-patch -q --cover-letter --thread --stdout \
 	--subject-prefix='PATCH' --base=HEAD~2 HEAD~2 |
 sed -e 's/^Subject: \[PATCH 0\/2\] \*\*\* SUBJECT HERE \*\*\*/Subject: [PATCH 0\/2] ARM: footbridge: remove EBSA-285/' \
-    -e 's/^\*\*\* BLURB HERE \*\*\*/Remove a board file nobody uses, and say so in the documentation./' \
+    -e 's/^\*\*\* BLURB HERE \*\*\*/Remove a board file nobody uses, and describe a driver module./' \
 	> "$out"

@@ -4,18 +4,9 @@
 #include <string.h>
 
 #include "bot/store-pipeline.h"
+#include "bot/treeset.h"
+#include "config/tree-pick.h"
 #include "config/treefile.h"
-#include "kernel/tree.h"
-
-void dispatch_pick_tree(const struct armbot_config *config,
-			const struct store_series *s, char **tree,
-			char **reason)
-{
-	(void)config;
-	(void)s;
-	*tree = g_strdup(TREE_DISTRO_NAME);
-	*reason = g_strdup("the distro tree (default)");
-}
 
 /* The address in "Name <address>", or the whole text. */
 static char *author_address(const char *author)
@@ -46,30 +37,36 @@ static const char *ignore_reason(const struct armbot_config *config,
 
 gboolean dispatch_ready_series(struct store *st,
 			       const struct armbot_config *config,
-			       guint *queued, GError **error)
+			       const char *data_dir, guint *queued,
+			       GError **error)
 {
 	g_autoptr(GArray) ids = store_series_ids_in_state(st, "ready", error);
+	g_autoptr(treeset) ts = NULL;
 
 	*queued = 0;
 	if (!ids)
 		return FALSE;
+	if (!ids->len)
+		return TRUE;
+	/* the tree files and the trees opted in by mail, as they are now */
+	ts = treeset_load(config, st, NULL, error);
+	if (!ts)
+		return FALSE;
 	for (guint i = 0; i < ids->len; i++) {
 		gint64 id = g_array_index(ids, gint64, i);
 		g_autoptr(store_series) s = store_get_series(st, id, error);
-		g_autofree char *tree = NULL;
-		g_autofree char *why = NULL;
-		const struct treefile *tf;
-		const struct config_policy *policy;
+		struct tree_pick_result pick = { 0 };
 		const char *ignore;
-		gboolean added;
+		gboolean added, ok;
 
-		if (!s)
+		if (!s ||
+		    !treeset_pick_series(ts, st, s, data_dir, &pick, error))
 			return FALSE;
-		dispatch_pick_tree(config, s, &tree, &why);
-		tf = config_tree(config, tree);
-		policy = tf ? &tf->policy : &config->defaults;
-		ignore = ignore_reason(config, policy, s);
-		if (!store_job_add(st, id, tree, why, ignore, &added, error))
+		ignore = ignore_reason(config, &pick.tree->policy, s);
+		ok = store_job_add(st, id, pick.tree->name, pick.reason, ignore,
+				   &added, error);
+		tree_pick_result_clear(&pick);
+		if (!ok)
 			return FALSE;
 		if (added && !ignore)
 			(*queued)++;

@@ -14,13 +14,11 @@
 #include "bot/store.h"
 #include "config/config.h"
 
-/* The tree series @s goes to and why (newly allocated). */
-void dispatch_pick_tree(const struct armbot_config *config,
-			const struct store_series *s, char **tree,
-			char **reason);
-
-/* Queue the ready series of @st that have no job yet.  *@queued counts
- * the jobs queued (not the ignored ones). */
+/* Queue the ready series of @st that have no job yet, each on the tree
+ * config/tree-pick.h chooses among the tree files and the trees opted in
+ * by mail (bot/treeset.h), with the reason.  *@queued counts the jobs
+ * queued (not the ignored ones). */
 gboolean dispatch_ready_series(struct store *st,
 			       const struct armbot_config *config,
-			       guint *queued, GError **error);
+			       const char *data_dir, guint *queued,
+			       GError **error);

@@ -29,6 +29,8 @@ static const struct armbot_command commands[] = {
 	{ "status", cmd_status, "the queue, series and replies by state" },
 	{ "sendmail", cmd_sendmail,
 	  "send one message by SMTP, or into a maildir" },
+	{ "config", cmd_config, "check the configuration and tree files" },
+	{ "serve", cmd_serve, "serve the read-only web interface" },
 	{ NULL, NULL, NULL }
 };
 

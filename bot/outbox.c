@@ -71,10 +71,12 @@ static gboolean maildir_has(const char *dir, const char *message_id)
 	return FALSE;
 }
 
-/* Replies that were being handed over when the bot died. */
+/* Replies that were being handed over when the bot died: this thread is
+ * the only sender and finishes each hand-over (sent, pending or failed)
+ * before it looks here again, so any reply still "sending" is from a
+ * previous process. */
 static gboolean settle_in_doubt(const struct outbox_options *o,
-				struct store *st, gint64 started,
-				GError **error)
+				struct store *st, GError **error)
 {
 	g_autoptr(GPtrArray) rows = store_outbox_in_state(st, "sending", error);
 	g_autofree char *outbox = config_outbox_dir(o->config, o->data_dir);
@@ -86,8 +88,6 @@ static gboolean settle_in_doubt(const struct outbox_options *o,
 		const struct store_outbox *r = rows->pdata[i];
 		gboolean echoed = FALSE;
 
-		if (r->handed >= started)
-			continue; /* this sender's own, in flight */
 		if (o->config->smtp_url) {
 			if (!store_has_message(st, r->message_id, &echoed,
 					       error))
@@ -191,10 +191,10 @@ static gint64 retry_after(const struct outbox_options *o, const GError *e,
 }
 
 gboolean outbox_run_once(const struct outbox_options *o, struct store *st,
-			 gint64 started, guint *sent, GError **error)
+			 guint *sent, GError **error)
 {
 	*sent = 0;
-	if (!settle_in_doubt(o, st, started, error))
+	if (!settle_in_doubt(o, st, error))
 		return FALSE;
 	for (;;) {
 		g_autoptr(GError) serr = NULL;
@@ -257,7 +257,6 @@ static gpointer outbox_thread(gpointer data)
 	struct outbox_sender *s = data;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store) st = store_open(s->opts.store_path, &error);
-	gint64 started = now_s();
 
 	if (!st) {
 		log_line("cannot open the store: %s", error->message);
@@ -266,7 +265,7 @@ static gpointer outbox_thread(gpointer data)
 	while (!g_atomic_int_get(&s->stop)) {
 		guint sent;
 
-		if (!outbox_run_once(&s->opts, st, started, &sent, &error)) {
+		if (!outbox_run_once(&s->opts, st, &sent, &error)) {
 			log_line("store error: %s", error->message);
 			g_clear_error(&error);
 		}

@@ -37,7 +37,6 @@ struct outbox_sender *outbox_start(const struct outbox_options *opts,
 void outbox_stop(struct outbox_sender *o);
 
 /* Send what is due now, in the calling thread: what the thread does in a
- * loop.  @started: when this sender started (replies "sending" since
- * before then are in doubt).  *@sent counts the replies sent. */
+ * loop.  *@sent counts the replies sent. */
 gboolean outbox_run_once(const struct outbox_options *opts, struct store *st,
-			 gint64 started, guint *sent, GError **error);
+			 guint *sent, GError **error);

@@ -432,6 +432,7 @@ static gboolean sparse(struct run *r, GError **error)
 	so.patches = r->commits;
 	so.subjects = r->subjects;
 	so.per_patch = r->opts->per_patch;
+	so.configs = r->opts->sparse_configs;
 	so.jobs = r->opts->jobs;
 	so.progress = on_sparse_progress;
 	so.user_data = r;
@@ -440,14 +441,6 @@ static gboolean sparse(struct run *r, GError **error)
 		c->seconds = res.timings.total;
 		if (res.report)
 			g_string_append(log, res.report);
-		for (guint i = 0; res.not_checked && i < res.not_checked->len;
-		     i++) {
-			const struct sparse_check_skip *s =
-				res.not_checked->pdata[i];
-
-			g_string_append_printf(log, "not checked: %s: %s\n",
-					       s->path, s->reason);
-		}
 		if (res.reproduce)
 			g_string_append_printf(log, "reproduce:\n%s\n",
 					       res.reproduce);
@@ -477,12 +470,18 @@ static gboolean sparse(struct run *r, GError **error)
 			break;
 		case SPARSE_CHECK_FAIL:
 			set_check(c, REPORT_STATUS_FAIL, NULL,
-				  g_strdup_printf("does not compile: %u "
-						  "new error%s",
+				  res.new_compile_errors ?
+					  g_strdup_printf(
+						  "does not compile: %u new "
+						  "error%s",
 						  res.new_compile_errors,
 						  res.new_compile_errors == 1 ?
 							  "" :
-							  "s"),
+							  "s") :
+					  g_strdup_printf(
+						  "does not build: %s",
+						  res.reason ? res.reason :
+							       "see the log"),
 				  g_strdup(res.report));
 			break;
 		case SPARSE_CHECK_SKIPPED:

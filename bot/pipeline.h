@@ -48,6 +48,8 @@ struct pipeline_options {
 	gboolean sparse; /* run sparse */
 	gboolean boot; /* build, boot and run the runtime-PM suite */
 	gboolean per_patch; /* sparse after each patch */
+	/* sparse's configs (make targets); NULL: the tree's or the default */
+	const char *const *sparse_configs;
 	gboolean no_list; /* reply to the author only, not Cc the list */
 	guint jobs; /* make -j; 0: the number of cores */
 	guint boot_timeout_s; /* 0: the default */

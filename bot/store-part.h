@@ -23,6 +23,8 @@ struct store_part {
 
 extern const struct store_part store_part_pipeline;
 extern const struct store_part store_part_sources;
+extern const struct store_part store_part_trees;
+extern const struct store_part store_part_web;
 
 GQuark store_error_quark(void);
 #define STORE_ERROR store_error_quark()

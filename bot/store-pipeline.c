@@ -49,6 +49,31 @@ static const char *const migrations[] = {
 	" created INTEGER NOT NULL, handed INTEGER, sent INTEGER);"
 	"CREATE INDEX outbox_state ON outbox(state, next_attempt);"
 	"CREATE INDEX outbox_list_sent ON outbox(list, sent);",
+	/* 1 -> 2: the outbox also carries the bot's own mail that answers
+	 * no series (opt-in confirmations, list subscriptions): job_id may
+	 * be NULL and kind says what a mail is */
+	"CREATE TABLE outbox_new ("
+	" id INTEGER PRIMARY KEY,"
+	" job_id INTEGER UNIQUE REFERENCES jobs(id),"
+	" kind TEXT NOT NULL DEFAULT 'reply',"
+	" message_id TEXT NOT NULL UNIQUE,"
+	" list TEXT,"
+	" sender TEXT NOT NULL, recipients TEXT NOT NULL,"
+	" raw BLOB NOT NULL,"
+	" state TEXT NOT NULL,"
+	" attempts INTEGER NOT NULL DEFAULT 0,"
+	" next_attempt INTEGER NOT NULL DEFAULT 0,"
+	" last_error TEXT,"
+	" created INTEGER NOT NULL, handed INTEGER, sent INTEGER);"
+	"INSERT INTO outbox_new (id, job_id, message_id, list, sender,"
+	" recipients, raw, state, attempts, next_attempt, last_error,"
+	" created, handed, sent) SELECT id, job_id, message_id, list,"
+	" sender, recipients, raw, state, attempts, next_attempt,"
+	" last_error, created, handed, sent FROM outbox;"
+	"DROP TABLE outbox;"
+	"ALTER TABLE outbox_new RENAME TO outbox;"
+	"CREATE INDEX outbox_state ON outbox(state, next_attempt);"
+	"CREATE INDEX outbox_list_sent ON outbox(list, sent);",
 };
 
 const struct store_part store_part_pipeline = {
@@ -571,6 +596,54 @@ GPtrArray *store_pipeline_errors(struct store *st, guint max, GError **error)
 			return NULL;
 		if (row)
 			g_ptr_array_add(out, store_column_text(s, 1));
+	}
+	return g_steal_pointer(&out);
+}
+
+gboolean store_outbox_add(struct store *st, const char *kind,
+			  const struct store_reply *mail, gboolean *added,
+			  GError **error)
+{
+	static const char sql[] =
+		"INSERT OR IGNORE INTO outbox (kind, message_id, list, sender,"
+		" recipients, raw, state, created) VALUES (?1, ?2, ?3, ?4, ?5,"
+		" ?6, ?7, ?8)";
+	sqlite3_stmt *s = store_statement(st, sql, error);
+	gsize len;
+	const void *data = g_bytes_get_data(mail->raw, &len);
+
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, kind);
+	store_bind_text(s, 2, mail->message_id);
+	store_bind_text(s, 3, mail->list);
+	store_bind_text(s, 4, mail->sender);
+	store_bind_text(s, 5, mail->recipients);
+	sqlite3_bind_blob64(s, 6, data ? data : "", len, SQLITE_STATIC);
+	store_bind_text(s, 7, mail->state ? mail->state : "pending");
+	sqlite3_bind_int64(s, 8, now_s());
+	if (!store_step_done(st, s, error))
+		return FALSE;
+	*added = sqlite3_changes(store_db(st)) > 0;
+	return TRUE;
+}
+
+GPtrArray *store_job_queued_trees(struct store *st, GError **error)
+{
+	static const char sql[] =
+		"SELECT DISTINCT tree FROM jobs WHERE state IN ('queued',"
+		" 'running') ORDER BY tree";
+	sqlite3_stmt *s = store_statement(st, sql, error);
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(g_free);
+	gboolean row = TRUE;
+
+	if (!s)
+		return NULL;
+	while (row) {
+		if (!store_step_row(st, s, &row, error))
+			return NULL;
+		if (row)
+			g_ptr_array_add(out, store_column_text(s, 0));
 	}
 	return g_steal_pointer(&out);
 }

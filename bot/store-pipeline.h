@@ -99,6 +99,9 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 gboolean store_job_error(struct store *st, gint64 job_id, const char *reason,
 			 gboolean retry, GError **error);
 
+/* The trees that have jobs queued or running (char *). */
+GPtrArray *store_job_queued_trees(struct store *st, GError **error);
+
 /* Every job of series @series_id (struct store_job *). */
 GPtrArray *store_jobs_of_series(struct store *st, gint64 series_id,
 				GError **error);
@@ -114,6 +117,14 @@ struct store_outbox {
 void store_outbox_free(struct store_outbox *o);
 typedef struct store_outbox store_outbox;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(store_outbox, store_outbox_free)
+
+/* Queue a mail of the bot's own that answers no series: @kind "optin",
+ * "subscribe"...; @mail->state NULL means "pending".  *@added is FALSE
+ * when a mail with that Message-ID is queued already (so a mail made the
+ * same way twice is sent once). */
+gboolean store_outbox_add(struct store *st, const char *kind,
+			  const struct store_reply *mail, gboolean *added,
+			  GError **error);
 
 /* The oldest pending reply due at @now, or NULL without @error. */
 struct store_outbox *store_outbox_next(struct store *st, gint64 now,

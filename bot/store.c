@@ -65,6 +65,8 @@ static const char *const migrations[] = {
 static const struct store_part *const parts[] = {
 	&store_part_pipeline,
 	&store_part_sources,
+	&store_part_trees,
+	&store_part_web,
 };
 
 /* The named statements. */

@@ -9,7 +9,9 @@
 #include "bot/pipeline.h"
 #include "bot/store-pipeline.h"
 #include "bot/store.h"
+#include "bot/treeset.h"
 #include "config/treefile.h"
+#include "kernel/tree.h"
 
 struct daemon_bell {
 	GMutex lock;
@@ -192,6 +194,48 @@ static gboolean record(const struct worker_options *o, struct store *st,
 	return store_job_finish(st, job->id, &res, error);
 }
 
+/* The tree file of @name, from the tree files and the store's opted-in
+ * trees as they are now; NULL when none (the defaults then apply). */
+static const struct treefile *find_tree(const struct treeset *ts,
+					const char *name)
+{
+	for (guint i = 0; ts && i < ts->trees->len; i++) {
+		const struct treefile *tf = ts->trees->pdata[i];
+
+		if (!g_strcmp0(tf->name, name))
+			return tf;
+	}
+	if (ts && ts->distro && !g_strcmp0(ts->distro->name, name))
+		return ts->distro;
+	return NULL;
+}
+
+/* A tree with a URL is added to the data dir on its first series and
+ * fetched again before each one, so a series applies to the branch as it
+ * is now.  The distro tree is imported by the pipeline itself. */
+static gboolean ensure_tree(const struct worker_options *o,
+			    const struct treefile *tf, GError **error)
+{
+	g_autoptr(GError) open_error = NULL;
+	g_autoptr(kernel_tree) tree = NULL;
+
+	if (!tf || !tf->url)
+		return TRUE;
+	tree = tree_open(o->data_dir, tf->name, &open_error);
+	if (!tree) {
+		if (!g_error_matches(open_error, TREE_ERROR,
+				     TREE_ERROR_NOT_FOUND)) {
+			g_propagate_error(error, g_steal_pointer(&open_error));
+			return FALSE;
+		}
+		log_line(tf->name, "adding the tree from %s", tf->url);
+		tree = tree_add(o->data_dir, tf->name, tf->url,
+				(const char *const *)tf->branches, error);
+		return tree != NULL;
+	}
+	return tree_update(tree, error);
+}
+
 gboolean worker_run_one(const struct worker_options *o, struct store *st,
 			gboolean *ran, GError **error)
 {
@@ -200,6 +244,7 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	g_autofree char *url = NULL;
 	struct pipeline_options popts = { 0 };
 	struct pipeline_outcome out = { 0 };
+	g_autoptr(treeset) ts = NULL;
 	const struct treefile *tf;
 	const struct config_policy *policy;
 	gboolean ok;
@@ -212,7 +257,12 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 		return FALSE;
 	}
 	*ran = TRUE;
-	tf = config_tree(o->config, job->tree);
+	ts = treeset_load(o->config, st, NULL, &perr);
+	if (!ts)
+		log_line(job->tree, "tree files: %s (defaults apply)",
+			 perr->message);
+	g_clear_error(&perr);
+	tf = find_tree(ts, job->tree);
 	policy = tf ? &tf->policy : &o->config->defaults;
 	log_line(job->tree, "series %" G_GINT64_FORMAT " (attempt %u)",
 		 job->series_id, job->attempts);
@@ -222,6 +272,8 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	popts.sparse = !!(policy->checks & CONFIG_CHECK_SPARSE);
 	popts.boot =
 		!!(policy->checks & (CONFIG_CHECK_BOOT | CONFIG_CHECK_RPM));
+	if (tf && tf->sparse_configs && tf->sparse_configs[0])
+		popts.sparse_configs = (const char *const *)tf->sparse_configs;
 	popts.bot_name = o->config->name;
 	popts.bot_address = o->config->address;
 	popts.no_list = policy->reply_to == CONFIG_REPLY_TO_AUTHOR;
@@ -232,7 +284,8 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	}
 	popts.progress = on_progress;
 	popts.user_data = job->tree;
-	ok = pipeline_check(st, job->series_id, &popts, &out, &perr);
+	ok = ensure_tree(o, tf, &perr) &&
+	     pipeline_check(st, job->series_id, &popts, &out, &perr);
 	if (!ok) {
 		gboolean retry = job->attempts < o->max_attempts;
 

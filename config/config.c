@@ -11,7 +11,7 @@
 G_DEFINE_QUARK(config - error - quark, config_error)
 
 static const char *const check_names[] = { "apply", "dirstat", "sparse",
-					   "boot", "rpm", NULL };
+					   "boot",  "rpm",     NULL };
 
 gboolean config_parse_checks(const char *const *words, guint *out,
 			     char **bad_word)
@@ -96,8 +96,8 @@ char *config_find(const char *option)
 		return g_strdup(option);
 	if (env && *env)
 		return g_strdup(env);
-	xdg = g_build_filename(g_get_user_config_dir(), "armbot",
-			       "armbot.conf", NULL);
+	xdg = g_build_filename(g_get_user_config_dir(), "armbot", "armbot.conf",
+			       NULL);
 	if (g_file_test(xdg, G_FILE_TEST_EXISTS))
 		return g_steal_pointer(&xdg);
 	return NULL;
@@ -123,8 +123,8 @@ struct armbot_config *config_new_default(void)
 	c->web_listen = g_strdup("127.0.0.1");
 	c->web_port = 8080;
 	policy_defaults(&c->defaults);
-	c->trees = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)treefile_free);
+	c->trees =
+		g_ptr_array_new_with_free_func((GDestroyNotify)treefile_free);
 	return c;
 }
 
@@ -188,8 +188,8 @@ static gboolean address_valid(const char *a)
 }
 
 /* Validate an address-valued key, replacing it with NULL when bad. */
-static void check_address(struct keyfile *k, const char *group,
-			  const char *key, char **value)
+static void check_address(struct keyfile *k, const char *group, const char *key,
+			  char **value)
 {
 	if (*value && !address_valid(*value)) {
 		keyfile_error(k, group, key,
@@ -203,17 +203,17 @@ static const char *const bot_keys[] = { "name",	     "address", "data-dir",
 					"trees-dir", "dry-run", NULL };
 static const char *const sources_keys[] = { "urls", NULL };
 static const char *const smtp_keys[] = {
-	"url", "starttls", "auth-file", "auth-mechanism", "ca-file", "timeout",
-	"from", NULL,
+	"url",	   "starttls", "auth-file", "auth-mechanism",
+	"ca-file", "timeout",  "from",	    NULL,
 };
 static const char *const outbox_keys[] = { "maildir", NULL };
 static const char *const web_keys[] = { "listen", "port", "base-url", NULL };
 static const char *const defaults_keys[] = { "checks",	 "reply", "reply-to",
 					     "list-cap", "rfc",	  NULL };
 static const struct keyfile_group config_groups[] = {
-	{ "bot", bot_keys },	   { "sources", sources_keys },
-	{ "smtp", smtp_keys },	   { "outbox", outbox_keys },
-	{ "web", web_keys },	   { "defaults", defaults_keys },
+	{ "bot", bot_keys },   { "sources", sources_keys },
+	{ "smtp", smtp_keys }, { "outbox", outbox_keys },
+	{ "web", web_keys },   { "defaults", defaults_keys },
 };
 
 static const char *const source_schemes[] = {
@@ -331,9 +331,14 @@ static void read_smtp(struct keyfile *k, const char *dir,
 	c->smtp_timeout = keyfile_uint(k, "smtp", "timeout", 0, 0, 3600);
 	c->smtp_from = keyfile_string(k, "smtp", "from", NULL);
 	check_address(k, "smtp", "from", &c->smtp_from);
-	if (g_key_file_has_group(k->kf, "smtp") &&
-	    !keyfile_has(k, "smtp", "url"))
-		keyfile_error(k, "smtp", NULL, "[smtp] without a url");
+	if (!keyfile_has(k, "smtp", "url")) {
+		g_auto(GStrv)
+			keys = g_key_file_get_keys(k->kf, "smtp", NULL, NULL);
+
+		if (keys && keys[0])
+			keyfile_error(k, "smtp", keys[0],
+				      "'%s' without an smtp url", keys[0]);
+	}
 }
 
 static void read_web(struct keyfile *k, struct armbot_config *c)
@@ -341,8 +346,8 @@ static void read_web(struct keyfile *k, struct armbot_config *c)
 	g_autofree char *listen = keyfile_string(k, "web", "listen", NULL);
 
 	if (listen) {
-		g_autoptr(GInetAddress) a =
-			g_inet_address_new_from_string(listen);
+		g_autoptr(GInetAddress)
+			a = g_inet_address_new_from_string(listen);
 
 		if (!a && strcmp(listen, "localhost"))
 			keyfile_error(k, "web", "listen",
@@ -352,12 +357,12 @@ static void read_web(struct keyfile *k, struct armbot_config *c)
 			c->web_listen = g_steal_pointer(&listen);
 		}
 	}
-	c->web_port = keyfile_uint(k, "web", "port", 8080, 1, 65535);
+	c->web_port = keyfile_uint(k, "web", "port", 8080, 0, 65535);
 	c->web_base_url = keyfile_string(k, "web", "base-url", NULL);
-	if (c->web_base_url && ((!g_str_has_prefix(c->web_base_url, "http://") &&
-				 !g_str_has_prefix(c->web_base_url,
-						   "https://")) ||
-				!url_has_host(c->web_base_url))) {
+	if (c->web_base_url &&
+	    ((!g_str_has_prefix(c->web_base_url, "http://") &&
+	      !g_str_has_prefix(c->web_base_url, "https://")) ||
+	     !url_has_host(c->web_base_url))) {
 		keyfile_error(k, "web", "base-url",
 			      "'%s' is not an http:// or https:// URL",
 			      c->web_base_url);
@@ -433,8 +438,8 @@ gboolean config_check(const char *path, GPtrArray *errors)
 	g_autoptr(armbot_config) c = NULL;
 
 	if (path && !g_file_test(path, G_FILE_TEST_EXISTS)) {
-		g_ptr_array_add(errors, g_strdup_printf("%s: no such file",
-							path));
+		g_ptr_array_add(errors,
+				g_strdup_printf("%s: no such file", path));
 		return FALSE;
 	}
 	c = read_config(found, errors);

@@ -8,8 +8,7 @@ static char *line_key(const char *group, const char *key)
 	return key ? g_strconcat(group, "\n", key, NULL) : g_strdup(group);
 }
 
-guint keyfile_line(const struct keyfile *k, const char *group,
-		   const char *key)
+guint keyfile_line(const struct keyfile *k, const char *group, const char *key)
 {
 	g_autofree char *id = line_key(group, key);
 
@@ -19,9 +18,9 @@ guint keyfile_line(const struct keyfile *k, const char *group,
 static void add_error_at(struct keyfile *k, guint line, const char *message)
 {
 	if (line)
-		g_ptr_array_add(k->errors, g_strdup_printf("%s:%u: %s",
-							   k->origin, line,
-							   message));
+		g_ptr_array_add(k->errors,
+				g_strdup_printf("%s:%u: %s", k->origin, line,
+						message));
 	else
 		g_ptr_array_add(k->errors,
 				g_strdup_printf("%s: %s", k->origin, message));
@@ -47,6 +46,7 @@ static void scan_lines(struct keyfile *k, const char *data, gsize len)
 	g_autofree char *text = g_strndup(data, len);
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
 	g_autofree char *group = NULL;
+	gboolean bad_group = FALSE;
 
 	for (guint i = 0; lines[i]; i++) {
 		guint n = i + 1;
@@ -67,8 +67,13 @@ static void scan_lines(struct keyfile *k, const char *data, gsize len)
 					"bad group line '%s'", line);
 
 				add_error_at(k, n, m);
+				/* its keys are not "outside any group" */
+				g_free(group);
+				group = NULL;
+				bad_group = TRUE;
 				continue;
 			}
+			bad_group = FALSE;
 			name = g_strndup(line + 1, l - 2);
 			first = GPOINTER_TO_UINT(
 				g_hash_table_lookup(k->lines, name));
@@ -98,7 +103,8 @@ static void scan_lines(struct keyfile *k, const char *data, gsize len)
 			continue;
 		}
 		if (!group) {
-			add_error_at(k, n, "key outside any [group]");
+			if (!bad_group)
+				add_error_at(k, n, "key outside any [group]");
 			continue;
 		}
 		*eq = '\0';

@@ -28,8 +28,7 @@ typedef struct keyfile keyfile;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(keyfile, keyfile_free)
 
 /* The line of @key in @group (@key NULL: of the group), or 0. */
-guint keyfile_line(const struct keyfile *k, const char *group,
-		   const char *key);
+guint keyfile_line(const struct keyfile *k, const char *group, const char *key);
 
 /* Add an error at the line of @group/@key (@key may be NULL). */
 void keyfile_error(struct keyfile *k, const char *group, const char *key,

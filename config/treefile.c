@@ -32,8 +32,8 @@ void treefile_read_policy(struct keyfile *k, const char *group,
 	g_autofree char *reply_to = keyfile_string(k, group, "reply-to", NULL);
 	g_autofree char *bad = NULL;
 
-	if (checks && !config_parse_checks((const char *const *)checks,
-					   &p->checks, &bad))
+	if (checks &&
+	    !config_parse_checks((const char *const *)checks, &p->checks, &bad))
 		keyfile_error(k, group, "checks",
 			      "unknown check '%s' (apply, dirstat, sparse, "
 			      "boot, rpm, all, none)",
@@ -51,9 +51,8 @@ void treefile_read_policy(struct keyfile *k, const char *group,
 }
 
 static const char *const tree_keys[] = {
-	"url",	  "branches",	    "lists", "maintainers",
-	"checks", "sparse-configs", "reply", "reply-to",
-	"rfc",	  NULL,
+	"url",	 "branches", "lists", "maintainers", "checks", "sparse-configs",
+	"reply", "reply-to", "rfc",   NULL,
 };
 static const char *const paths_keys[] = { "F", "X", "N", NULL };
 static const struct keyfile_group tree_groups[] = {
@@ -130,14 +129,27 @@ static void read_patterns(struct keyfile *k, struct treefile *tf)
 			if (!maintainers_section_add_pattern(
 				    tf->paths, kinds[i].kind, items[j], line,
 				    NULL, NULL, &error))
-				keyfile_error(k, "paths", kinds[i].key, "%s: %s",
-					      kinds[i].key, error->message);
+				keyfile_error(k, "paths", kinds[i].key,
+					      "%s: %s", kinds[i].key,
+					      error->message);
 		}
 	}
 	if (keyfile_has(k, "paths", "X") && !keyfile_has(k, "paths", "F") &&
 	    !keyfile_has(k, "paths", "N"))
 		keyfile_error(k, "paths", "X",
 			      "X: excludes from nothing: no F: or N:");
+}
+
+/* libgit2 checks branch names: it wants git_libgit2_init() first, once
+ * (never shut down, as kernel/tree.c does). */
+static void libgit2_init(void)
+{
+	static gsize done;
+
+	if (g_once_init_enter(&done)) {
+		git_libgit2_init();
+		g_once_init_leave(&done, 1);
+	}
 }
 
 static struct treefile *read_tree(struct keyfile *k, const char *name,
@@ -172,6 +184,7 @@ static struct treefile *read_tree(struct keyfile *k, const char *name,
 		keyfile_error(k, "tree", NULL, "[tree] has no url");
 	}
 	branches = keyfile_list(k, "tree", "branches");
+	libgit2_init();
 	for (guint i = 0; branches && branches[i]; i++) {
 		g_autofree char *ref =
 			g_strconcat("refs/heads/", branches[i], NULL);
@@ -187,8 +200,9 @@ static struct treefile *read_tree(struct keyfile *k, const char *name,
 	tf->maintainers = read_addresses(k, "maintainers");
 	configs = keyfile_list(k, "tree", "sparse-configs");
 	for (guint i = 0; configs && configs[i]; i++)
-		if (strspn(configs[i], "abcdefghijklmnopqrstuvwxyz"
-				       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+		if (strspn(configs[i],
+			   "abcdefghijklmnopqrstuvwxyz"
+			   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
 			    strlen(configs[i]) ||
 		    configs[i][0] == '.')
 			keyfile_error(k, "tree", "sparse-configs",
@@ -242,8 +256,8 @@ struct treefile *treefile_load(const char *path,
 	g_autoptr(treefile) tf = NULL;
 
 	if (!k) {
-		g_autofree char *m = g_strdup_printf("%s: %s", path,
-						     local->message);
+		g_autofree char *m =
+			g_strdup_printf("%s: %s", path, local->message);
 
 		if (errors)
 			g_ptr_array_add(errors, g_steal_pointer(&m));
@@ -292,8 +306,8 @@ GPtrArray *treefile_load_dir(const char *dir,
 		return g_steal_pointer(&trees);
 	d = g_dir_open(dir, 0, &local);
 	if (!d) {
-		g_autofree char *m = g_strdup_printf("%s: %s", dir,
-						     local->message);
+		g_autofree char *m =
+			g_strdup_printf("%s: %s", dir, local->message);
 
 		if (errors)
 			g_ptr_array_add(errors, g_steal_pointer(&m));

@@ -137,6 +137,7 @@ gboolean maintainers_section_add_pattern(struct maintainers_section *section,
 		p->depth = count_slashes(value) + (p->dir ? 0 : 1);
 		if (value[0] == '*')
 			p->depth = -1;
+		p->literal = strcspn(value, "*?[");
 		re = pattern_to_regex(value);
 		p->text = g_steal_pointer(&value);
 		p->regex = g_regex_new(re, G_REGEX_OPTIMIZE, 0, &local);
@@ -167,7 +168,6 @@ gboolean maintainers_section_match(const struct maintainers_section *section,
 {
 	guint slashes = count_slashes(file);
 	const struct maintainers_pattern *best = NULL;
-	int best_depth = G_MININT;
 
 	for (guint i = 0; i < section->patterns->len; i++) {
 		const struct maintainers_pattern *p =
@@ -187,15 +187,15 @@ gboolean maintainers_section_match(const struct maintainers_section *section,
 			hit = g_regex_match(p->regex, file, 0, NULL);
 		else
 			hit = file_match(p, file, slashes);
-		if (hit && p->depth > best_depth) {
+		if (hit &&
+		    (!best || p->depth > best->depth ||
+		     (p->depth == best->depth && p->literal > best->literal)))
 			best = p;
-			best_depth = p->depth;
-		}
 	}
 	if (!best)
 		return FALSE;
 	if (depth)
-		*depth = best_depth;
+		*depth = best->depth;
 	if (pattern)
 		*pattern = best;
 	return TRUE;
@@ -267,8 +267,9 @@ struct maintainers *maintainers_parse(const char *data, gsize len,
 							 MAINTAINERS_N,
 					    value, i + 1, is_dir, is_dir_data,
 					    error)) {
-					g_prefix_error(error,
-						       "MAINTAINERS:%u: ", i + 1);
+					g_prefix_error(
+						error,
+						"MAINTAINERS:%u: ", i + 1);
 					return NULL;
 				}
 				break;
@@ -351,8 +352,8 @@ static gint ranked_cmp(gconstpointer a, gconstpointer b)
 
 GPtrArray *maintainers_for_file(const struct maintainers *m, const char *file)
 {
-	g_autoptr(GArray) hits = g_array_new(FALSE, FALSE,
-					     sizeof(struct ranked));
+	g_autoptr(GArray)
+		hits = g_array_new(FALSE, FALSE, sizeof(struct ranked));
 	GPtrArray *out = g_ptr_array_new();
 
 	for (guint i = 0; i < m->sections->len; i++) {
@@ -387,7 +388,8 @@ static gboolean section_has_maintainer(const struct maintainers_section *s,
 				       const char *address)
 {
 	for (guint i = 0; i < s->maintainers->len; i++) {
-		g_autofree char *a = maintainers_address(s->maintainers->pdata[i]);
+		g_autofree char *a =
+			maintainers_address(s->maintainers->pdata[i]);
 
 		if (!g_ascii_strcasecmp(a, address))
 			return TRUE;

@@ -16,7 +16,11 @@
  * - The depth of a match, its specificity, is get_maintainer.pl's: the
  *   number of '/' in the F: pattern, plus one when it does not end in '/'
  *   (a file pattern), -1 for a pattern starting with '*', and 0 for N:.
- *   The deeper match is the more specific. */
+ *   The deeper match is the more specific; between matches of the same
+ *   depth, the one with the longer literal start (the characters before
+ *   its first '*', '?' or '[') is: arch/arm/mach-omap2/ is more specific
+ *   than the pattern "arch/arm/mach-*" followed by '/', though both
+ *   have depth 3.  get_maintainer.pl leaves such ties unordered. */
 #pragma once
 
 #include <git2.h>
@@ -36,6 +40,8 @@ struct maintainers_pattern {
 	char *text; /* as written */
 	GRegex *regex; /* compiled */
 	int depth; /* see above; 0 for N: */
+	guint literal; /* F:/X: characters before the first wildcard; 0
+			* for N: */
 	gboolean dir; /* F:/X: ends in '/' (or names a directory) */
 	guint line; /* in its file, or 0 */
 };
@@ -75,8 +81,8 @@ gboolean maintainers_section_add_pattern(struct maintainers_section *section,
 
 /* Whether @section covers @file (a path from the top of the tree): some
  * F: or N: matches and no X: does.  *@depth gets the depth of the most
- * specific match and *@pattern (may be NULL) that pattern (owned by the
- * section). */
+ * specific match (depth, then literal start) and *@pattern (may be NULL)
+ * that pattern (owned by the section). */
 gboolean maintainers_section_match(const struct maintainers_section *section,
 				   const char *file, int *depth,
 				   const struct maintainers_pattern **pattern);
@@ -93,8 +99,7 @@ struct maintainers *maintainers_parse(const char *data, gsize len,
 /* Read MAINTAINERS from the root tree of commit @commit of @repo; F:/X:
  * patterns naming directories of that tree are taken as directories. */
 struct maintainers *maintainers_load_git(git_repository *repo,
-					 const git_oid *commit,
-					 GError **error);
+					 const git_oid *commit, GError **error);
 
 /* The sections covering @file, most specific first (struct
  * maintainers_section *, owned by @m; a new array). */

@@ -56,21 +56,53 @@ static const struct known_config {
 			  "CONFIG_MACH_OMAP_GENERIC=y\n" },
 };
 
-/* Included (make --eval) into the top-level make and, through MAKEFLAGS,
- * into every sub-make: `make armbot-probe ARMBOT_PROBE_DIRS=...` runs
- * kbuild's own Makefile.build (`$(build)=DIR`, as kbuild descends) on
- * each directory and prints what kbuild computed from the directory's
- * Makefile under this .config: the objects it builds (composite objects
- * resolved to their parts, lib-y included) and the subdirectories it
- * descends into.  The recipe is empty in the outer make of an O= build,
- * which only hands the goal to the sub-make in the build dir. */
-static const char probe_makefile[] =
+/* armbot's kbuild goals, written to BUILD/armbot.mk and included (make
+ * --eval) into the top-level make and, through MAKEFLAGS, every sub-make;
+ * only in the build dir (the outer make of an O= build just hands the goal
+ * to the sub-make there).
+ *
+ * armbot-probe (ARMBOT_PROBE_DIRS=...): runs kbuild's own Makefile.build
+ * (`$(build)=DIR`, as kbuild descends) on each directory and prints what
+ * kbuild computed from its Makefile under this .config: the objects it
+ * builds (composite objects resolved to their parts, lib-y included) and
+ * the subdirectories it descends into.
+ *
+ * armbot-objects (ARMBOT_OBJS=..., ARMBOT_OBJ_DIRS=...): after prepare,
+ * builds each object by descending straight into its directory, as
+ * kbuild's single targets do (`$(build)=DIR need-builtin=1 DIR/F.o`).
+ * `make DIR/F.o` itself is not used: for arch/arm/mach-X/F.o, kbuild 6.1
+ * descends both into arch/arm/mach-X (listed by the top level through
+ * ARCH_CORE) and into arch/arm, whose pattern rule builds the same object a
+ * second time with arch/arm's flags, concurrently under -j, racing on its
+ * .cmd and .d files. */
+static const char armbot_makefile[] =
+	"ifeq ($(CURDIR),%s)\n"
 	"armbot-probe: $(addprefix armbot-probe/,$(ARMBOT_PROBE_DIRS))\n"
-	"armbot-probe/%:\n"
-	"\t@$(if $(build),$(MAKE) $(build)=$* armbot-probe-dir)\n"
+	"armbot-probe/%%:\n"
+	"\t@$(MAKE) $(build)=$* armbot-probe-dir\n"
 	"armbot-probe-dir:\n"
 	"\t@echo 'armbot-probe $(obj) objects: $(real-obj-y) $(real-obj-m) "
-	"$(lib-y) $(extra-y) subdirs: $(subdir-ym)'\n";
+	"$(lib-y) $(extra-y) subdirs: $(subdir-ym)'\n"
+	"armbot-objects: $(addprefix armbot-dir/,$(ARMBOT_OBJ_DIRS))\n"
+	"armbot-dir/%%: prepare\n"
+	"\t$(Q)$(MAKE) $(build)=$* need-builtin=1 $(foreach o,$(ARMBOT_OBJS),"
+	"$(if $(filter $*/,$(dir $o)),$o))\n"
+	"endif\n"
+	/* read before every makefile: the sub-makes that name no goal
+	 * (kbuild's $(build)=scripts/basic...) must keep theirs */
+	".DEFAULT_GOAL :=\n";
+
+/* Write BUILD/armbot.mk; *@eval_out is the make option including it. */
+static gboolean write_armbot_makefile(struct kbuild *kb, char **eval_out,
+				      GError **error)
+{
+	g_autofree char *path =
+		g_build_filename(kb->build_dir, "armbot.mk", NULL);
+	g_autofree char *text = g_strdup_printf(armbot_makefile, kb->build_dir);
+
+	*eval_out = g_strconcat("--eval=include ", path, NULL);
+	return g_file_set_contents(path, text, -1, error);
+}
 
 /* One config's build dir and what its kbuild builds. */
 struct config_build {
@@ -556,14 +588,12 @@ static gboolean prepare_config(struct check *c, struct config_build *cb,
 }
 
 /* Probe the directories of @objects (and their parents) not probed yet:
- * one make run (see probe_makefile). */
+ * one make run (armbot-probe in armbot_makefile). */
 static gboolean probe_dirs(struct check *c, struct config_build *cb,
 			   GPtrArray *objects, GError **error)
 {
 	g_autoptr(GString) dirs = g_string_new(NULL);
-	g_autofree char *probe_mk =
-		g_build_filename(cb->kb->build_dir, "armbot-probe.mk", NULL);
-	g_autofree char *eval = g_strconcat("--eval=include ", probe_mk, NULL);
+	g_autofree char *eval = NULL;
 	g_autofree char *dirs_var = NULL;
 	static const char *const goal[] = { "armbot-probe", NULL };
 	g_auto(GStrv) lines = NULL;
@@ -597,7 +627,7 @@ static gboolean probe_dirs(struct check *c, struct config_build *cb,
 	}
 	if (!dirs->len)
 		return TRUE;
-	if (!g_file_set_contents(probe_mk, probe_makefile, -1, error))
+	if (!write_armbot_makefile(cb->kb, &eval, error))
 		return FALSE;
 	dirs_var = g_strconcat("ARMBOT_PROBE_DIRS=", dirs->str + 1, NULL);
 	{
@@ -776,10 +806,8 @@ static void split_log(const char *log, const char *worktree,
 				path = g_strdup(p);
 				if (g_str_has_suffix(path, ".c"))
 					path[strlen(path) - 1] = 'o';
-				/* kbuild 6.1 descends into both arch/arm and
-				 * arch/arm/mach-X (listed directly by the top
-				 * level) for arch/arm/mach-X/f.o and builds it
-				 * twice: the first output of each counts */
+				/* one output per object and tool (an object
+				 * listed twice is built once) */
 				if (g_hash_table_contains(objects, path) &&
 				    g_hash_table_add(seen,
 						     g_strconcat(rest, NULL)))
@@ -804,28 +832,51 @@ static void split_log(const char *log, const char *worktree,
 static gboolean run_config(struct check *c, struct config_build *cb,
 			   struct run_warnings *w, GError **error)
 {
-	g_autoptr(GPtrArray) targets = g_ptr_array_new();
 	g_autoptr(GHashTable)
 		objects = g_hash_table_new(g_str_hash, g_str_equal);
+	g_autoptr(GHashTable) dirs =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autoptr(GString) objs_var = g_string_new("ARMBOT_OBJS=");
+	g_autoptr(GString) dirs_var = g_string_new("ARMBOT_OBJ_DIRS=");
 	g_autoptr(GString) gcc = g_string_new(NULL);
 	g_autoptr(GString) sparse = g_string_new(NULL);
-	static const char *const vars[] = { "-k", "--output-sync=target", "C=2",
-					    "CHECK=sparse", NULL };
+	g_autofree char *eval = NULL;
+	static const char *const goal[] = { "armbot-objects", NULL };
 	struct kbuild_result r;
 
 	for (guint i = 0; i < cb->assigned->len; i++) {
 		const char *obj = cb->assigned->pdata[i];
 		g_autofree char *built =
 			g_build_filename(cb->kb->build_dir, obj, NULL);
+		g_autofree char *dir = g_path_get_dirname(obj);
+		g_autofree char *base = g_path_get_basename(obj);
+		g_autofree char *cmd_name =
+			g_strconcat(".", base, ".cmd", NULL);
+		g_autofree char *cmd = g_build_filename(cb->kb->build_dir, dir,
+							cmd_name, NULL);
 
+		/* the compiler must run (ccache replays a cached compile's
+		 * messages); the .cmd goes too: kbuild reads it first */
 		g_unlink(built);
-		g_ptr_array_add(targets, (gpointer)obj);
+		g_unlink(cmd);
+		g_string_append_printf(objs_var, "%s%s", i ? " " : "", obj);
+		if (g_hash_table_add(dirs, g_strdup(dir)))
+			g_string_append_printf(
+				dirs_var, "%s%s",
+				g_hash_table_size(dirs) > 1 ? " " : "", dir);
 		g_hash_table_add(objects, (gpointer)obj);
 	}
-	g_ptr_array_add(targets, NULL);
-	if (!kbuild_make(cb->kb, (const char *const *)targets->pdata, vars, &r,
-			 error))
+	if (!write_armbot_makefile(cb->kb, &eval, error))
 		return FALSE;
+	{
+		const char *vars[] = { "-k",	      "--output-sync=target",
+				       "C=2",	      "CHECK=sparse",
+				       eval,	      objs_var->str,
+				       dirs_var->str, NULL };
+
+		if (!kbuild_make(cb->kb, goal, vars, &r, error))
+			return FALSE;
+	}
 	if (!r.ok) {
 		g_autofree char *tail =
 			runner_tail_lines(r.log ? r.log->str : "", 15);
@@ -949,6 +1000,13 @@ static void report_warning(GString *out, const char *prefix,
 	g_string_append_printf(out, "%s%s", prefix, line->str + 1 + 3);
 }
 
+/* A blank line between two sections of the report. */
+static void section_break(GString *report)
+{
+	if (report->len && !g_str_has_suffix(report->str, "\n\n"))
+		g_string_append_c(report, '\n');
+}
+
 /* Per patch: the patch that introduced each new head warning, the first
  * after which the warning's count stays above the base's.  @runs: base,
  * patch 1 .. patch n (= head). */
@@ -1007,8 +1065,9 @@ static void report_by_patch(struct check *c, GString *report,
 		if (section->len) {
 			g_autofree char *subject = patch_subject(c, p - 1);
 
+			section_break(report);
 			g_string_append_printf(report,
-					       "\nintroduced by patch %u/%u "
+					       "introduced by patch %u/%u "
 					       "\"%s\":\n%s",
 					       p, n_patches, subject,
 					       section->str);
@@ -1065,6 +1124,13 @@ static void conclude(struct check *c, struct run_warnings *runs, guint n_runs)
 		count_severity(head->sparse, new_s, "error", TRUE) +
 		count_severity(head->gcc, new_g, "warning", TRUE);
 	out->fixed_warnings = fixed_s->len + fixed_g->len;
+	if (head->failed) {
+		/* objects that did not build say nothing: nothing is known
+		 * to be fixed */
+		g_ptr_array_set_size(fixed_s, 0);
+		g_ptr_array_set_size(fixed_g, 0);
+		out->fixed_warnings = 0;
+	}
 
 	/* a patch in the middle that does not compile (per patch) */
 	for (guint p = 1; p + 1 < n_runs && broken_patch < 0; p++) {
@@ -1119,19 +1185,18 @@ static void conclude(struct check *c, struct run_warnings *runs, guint n_runs)
 		out->status = SPARSE_CHECK_OK;
 	}
 
+	section_break(report);
 	sparse_report(report, SPARSE_TITLE, head->sparse, new_s, fixed_s);
-	if (head->sparse->len || fixed_s->len)
-		g_string_append_c(report, '\n');
+	section_break(report);
 	sparse_report(report, SPARSE_TITLE_CC, head->gcc, new_g, fixed_g);
-	if (head->gcc->len || fixed_g->len)
-		g_string_append_c(report, '\n');
 	if (!head->sparse->len && !fixed_s->len && !head->gcc->len &&
-	    !fixed_g->len)
+	    !fixed_g->len && !head->failed)
 		g_string_append(report, "no sparse or compiler warnings\n");
 	if (n_runs > 2)
 		report_by_patch(c, report, runs, n_runs);
 	if (out->not_checked->len) {
-		g_string_append(report, "\nnot checked:\n");
+		section_break(report);
+		g_string_append(report, "not checked:\n");
 		for (guint i = 0; i < out->not_checked->len; i++) {
 			struct sparse_check_skip *s =
 				out->not_checked->pdata[i];
@@ -1140,6 +1205,8 @@ static void conclude(struct check *c, struct run_warnings *runs, guint n_runs)
 					       s->reason);
 		}
 	}
+	while (g_str_has_suffix(report->str, "\n\n"))
+		g_string_truncate(report, report->len - 1);
 	out->report = g_string_free(g_steal_pointer(&report), FALSE);
 }
 

@@ -90,16 +90,16 @@ struct sparse_check_skip {
 /* A checked object and the config that built it. */
 struct sparse_check_object {
 	char *object; /* "arch/arm/mach-omap1/clock.o" */
-	char *config; /* "multi_v5_defconfig" */
+	char *config; /* "multi_v5" */
 	char *why; /* "touched", "includes arch/arm/mach-omap1/clock.h" */
 };
 
 /* Wall-clock seconds of each phase (a phase done several times adds). */
 struct sparse_check_timings {
-	double select; /* diff, includer search */
+	double select; /* diff, includer search, the kbuild probe */
 	double config; /* configuring cold build dirs (0 when warm) */
 	double checkout; /* tree_checkout() of head, base, patches */
-	double head; /* compile + sparse at the head (includes config choice) */
+	double head; /* compile + sparse at the head */
 	double base;
 	double patches; /* per_patch runs */
 	double total;
@@ -118,6 +118,7 @@ struct sparse_check_result {
 	 * ("the series does not compile:" + errors), then
 	 * "sparse warnings: (new ones prefixed by >>)", then compiler
 	 * warnings ("All warnings (new ones prefixed by >>):"), fixed ones,
+	 * "not checked:" with the files of not_checked,
 	 * and, per patch, "introduced by patch i/n: SUBJECT" lines */
 	char *report;
 	GPtrArray *checked; /* struct sparse_check_object */

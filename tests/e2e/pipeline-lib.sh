@@ -36,6 +36,8 @@ name = armbot
 address = $BOT
 [sources]
 urls = maildir:$LISTDIR
+[web]
+port = 0
 [smtp]
 url = smtp://127.0.0.1:$SMTP_PORT
 starttls = never
@@ -45,9 +47,10 @@ CONF
 }
 
 # start_bot [ENV=VALUE...]: armbot run in the background, log in $TMP/run.log
+# ($RUN_OPTIONS: more options of armbot run)
 start_bot() {
 	env "$@" "$ARMBOT" --data-dir "$PDATA" run --config "$TMP/armbot.conf" \
-		>> "$TMP/run.log" 2>&1 &
+		${RUN_OPTIONS:-} >> "$TMP/run.log" 2>&1 &
 	BOT_PID=$!
 }
 
@@ -74,8 +77,8 @@ wait_bot_exit() {
 # author's copy lands in the same maildir, with its own Delivered-To).
 replies_to() {
 	grep -l -x -F "In-Reply-To: <$1>" "$LISTDIR"/new/* "$LISTDIR"/cur/* \
-		2>/dev/null | xargs -r grep -l -i "^From: armbot <$BOT>" |
-		xargs -r grep -l -i -x "Delivered-To: $LIST"
+		2>/dev/null | xargs -r grep -l -i "^From: armbot <$BOT>" 2>/dev/null |
+		xargs -r grep -l -i -x "Delivered-To: $LIST" 2>/dev/null
 }
 
 count_replies_to() {

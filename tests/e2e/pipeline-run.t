@@ -19,8 +19,30 @@ post s5 --cover 'ARM: meson8b onecloud and odroid-c1, cpuinfo, PCI bridge' \
 	"$ARM61/bcm2711-6.1/0001-Make-proc-cpuinfo-consistent-on-arm64-and-arm.patch" \
 	"$ARM61/mvebu-6.1/20-pcie-bridge-emul.patch"
 start=$(date +%s)
+# the pages keep answering while the series is checked (bounded load)
+i=0
+while [ $i -lt 50 ] && ! grep -q " web pages at " "$TMP/run.log"; do
+	sleep 0.1
+	i=$((i + 1))
+done
+url=$(sed -n 's/.* web pages at //p' "$TMP/run.log" | tail -1)
+(
+	n=0 bad=0
+	while [ ! -e "$TMP/stop-load" ] && [ $n -lt 2000 ]; do
+		for p in / /api/series /metrics /arch-arm; do
+			curl -s -f -o /dev/null -m 5 "$url$p" || bad=$((bad + 1))
+			n=$((n + 1))
+		done
+	done
+	echo "$n $bad" > "$TMP/load"
+) &
+load_pid=$!
 wait_replies s5.0@example.org 1 900
 ok $? "a reply arrives on the list"
+touch "$TMP/stop-load"
+wait $load_pid
+read n bad < "$TMP/load"
+is "$bad" 0 "the web pages answered all $n requests made while it worked"
 diag "reply after $(( $(date +%s) - start )) s"
 reply=$(replies_to s5.0@example.org | head -1)
 [ -n "$reply" ] || { sed 's/^/# /' "$TMP/run.log"; done_testing; exit; }
@@ -47,6 +69,14 @@ for c in apply sparse build boot runtime-PM; do
 done
 grep -q "^Tested on distro-6.1 (Debian linux-source-6.1 " "$TMP/body"
 ok $? "says what it was tested on"
+
+# the daemon serves the result on its pages
+url=$(sed -n 's/.* web pages at //p' "$TMP/run.log" | tail -1)
+curl -s -f "$url/api/series" > "$TMP/api.json"
+ok $? "the daemon serves /api/series at $url"
+grep -q '"grows arch/arm by 528 lines' "$TMP/api.json" ||
+	grep -q 'grows arch/arm by 528 lines' "$TMP/api.json"
+ok $? "with the verdict"
 
 # the echo of the reply is stored, and nothing answers it
 sleep 3

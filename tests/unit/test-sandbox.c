@@ -308,7 +308,8 @@ static void test_endless_loop(void)
 		f.kb->timeout_s = 1;
 		run(&f, "loop", NULL, &r);
 		g_assert_false(r.ok);
-		g_assert_cmpstr(r.how, ==, "timed out after 1.0 s");
+		/* the elapsed time, 1.1 s on a loaded machine */
+		g_assert_true(g_str_has_prefix(r.how, "timed out after 1."));
 		g_assert_cmpfloat(r.seconds, <, 10);
 		kbuild_result_clear(&r);
 	}

@@ -1,0 +1,189 @@
+#!/bin/sh
+# armbot serve over a store made from git format-patch mail whose subjects
+# and names are hostile: every page escapes them, the JSON matches its
+# schema, the Atom feed parses, only GET and HEAD are served, and
+# malformed or slow clients and a bounded load do not stop the server.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$TOP/tests/lib/web.sh"
+
+command -v curl > /dev/null || skip_all "curl not installed"
+"$PYTHON" -c 'import jsonschema' 2> /dev/null ||
+	skip_all "python3-jsonschema not installed"
+
+web_make_store "$TMP/w" || { fail "store made from format-patch mail"; done_testing; exit; }
+pass "store made from format-patch mail"
+web_start "$TMP/w/data" || { fail "armbot serve starts"; done_testing; exit; }
+pass "armbot serve starts"
+U=$WEB_URL
+
+get() {	# get PATH OUT: prints the status
+	curl -s -o "$2" -w '%{http_code}' "$U$1"
+}
+
+is "$(get / "$TMP/index.html")" 200 "/ answers"
+grep -q '&lt;script&gt;alert(1)&lt;/script&gt; ARM: foo' "$TMP/index.html"
+ok $? "the <script> subject is escaped on /"
+grep -q '&quot;&gt;&lt;img src=x onerror=alert(2)&gt;' "$TMP/index.html"
+ok $? "the \"><img onerror> subject is escaped on /"
+! grep -q '<script\|<img' "$TMP/index.html"
+ok $? "no script or img element on /"
+grep -q 'Eve &quot;quoted&quot; O&#39;Neil &amp; Co' "$TMP/index.html"
+ok $? "the author's quotes and ampersand are escaped"
+
+# the ids: v1 superseded by v2, and the img series
+"$ARMBOT" --data-dir "$TMP/w/data" series --all > "$TMP/series.txt"
+V1=$(awk '$2 == "superseded" { print $1 }' "$TMP/series.txt")
+V2=$(awk '$3 == "v2" { print $1 }' "$TMP/series.txt")
+IMG=$(grep 'onerror' "$TMP/series.txt" | cut -f1)
+is "$(echo $V1 $V2 $IMG | wc -w)" 3 "three series: v1, v2 and the img one"
+
+is "$(get /series/$V2 "$TMP/v2.html")" 200 "/series/<v2> answers"
+grep -q "<dd id=\"supersedes\"><a href=\"/series/$V1\">" "$TMP/v2.html"
+ok $? "v2 links to the series it supersedes"
+get /series/$V1 "$TMP/v1.html" > /dev/null
+grep -q "<dd id=\"superseded-by\"><a href=\"/series/$V2\">" "$TMP/v1.html"
+ok $? "v1 links to the series that supersedes it"
+grep -q '<svg[^>]*id="dirstat-chart-' "$TMP/v2.html"
+ok $? "the signed dirstat is drawn as SVG"
+grep -q 'This series shrinks arch/arm by 30 lines (+40 -70)' "$TMP/v2.html"
+ok $? "the verdict armbot dirstat gave is shown"
+grep -q '<pre class="reply">From: armbot' "$TMP/v2.html"
+ok $? "the reply as sent is shown"
+grep -q '<h1 id="subject">&lt;script&gt;' "$TMP/v2.html"
+ok $? "the series page escapes the subject"
+
+is "$(get /arch-arm "$TMP/arch.html")" 200 "/arch-arm answers"
+grep -q '<td>arch/arm/mach-foo/</td><td>1</td><td>+0</td><td>-70</td><td class="net">-70</td>' "$TMP/arch.html"
+ok $? "mach-foo shrinks by v2's 70 lines (v1 superseded, not counted)"
+grep -q '<tr class="week"><td>2020-06-15</td><td>2</td><td>+52</td><td>-70</td><td class="net">-18</td></tr>' "$TMP/arch.html"
+ok $? "the week of 15 June: v2 (-30) and the img series (+12)"
+grep -q '<td>arch/arm/plat-bar/</td><td>2</td><td>+52</td><td>-0</td><td class="net">+52</td>' "$TMP/arch.html"
+ok $? "plat-bar grows by 40 + 12 lines over two series"
+xmllint --noout --html "$TMP/arch.html" 2> /dev/null
+ok $? "/arch-arm parses as HTML"
+
+# JSON against the schemas in the repository
+is "$(get '/api/series?per_page=200' "$TMP/list.json")" 200 "/api/series answers"
+"$PYTHON" "$TOP/tests/lib/web-validate.py" \
+	"$TOP/tests/data/web/series-list.schema.json" "$TMP/list.json"
+ok $? "/api/series matches series-list.schema.json"
+for id in $V1 $V2 $IMG; do get /api/series/$id "$TMP/s$id.json" > /dev/null; done
+"$PYTHON" "$TOP/tests/lib/web-validate.py" \
+	"$TOP/tests/data/web/series.schema.json" "$TMP"/s*.json
+ok $? "/api/series/<id> matches series.schema.json"
+is "$("$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["subject"], "|", d["state"], d["jobs"], d["superseded_by"])' "$TMP/s$V1.json")" \
+	"$WEB_SCRIPT | superseded [] [$V2]" "the JSON keeps the subject as written"
+is "$("$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); j=d["jobs"][0]; print(j["net"], j["verdict_detail"]["directories"][0]["path"], [c["status"] for c in j["checks"]][:2])' "$TMP/s$V2.json")" \
+	"-30 arch/arm/mach-foo/ ['ok', 'ok']" "the JSON carries the verdict figures and checks"
+sed 's/"state":"reported"/"state":"no-such-state"/' "$TMP/s$V2.json" > "$TMP/bad.json"
+"$PYTHON" "$TOP/tests/lib/web-validate.py" \
+	"$TOP/tests/data/web/series.schema.json" "$TMP/bad.json" > /dev/null
+[ $? -ne 0 ]
+ok $? "the schema rejects a state that does not exist"
+
+# Atom
+is "$(get /feed.atom "$TMP/feed.xml")" 200 "/feed.atom answers"
+xmllint --noout "$TMP/feed.xml"
+ok $? "the feed is well-formed XML"
+is "$("$PYTHON" - "$TMP/feed.xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+A = "{http://www.w3.org/2005/Atom}"
+feed = ET.parse(sys.argv[1]).getroot()
+assert feed.tag == A + "feed"
+for e in feed.findall(A + "entry"):
+    for k in ("id", "title", "updated", "link", "summary", "content"):
+        assert e.find(A + k) is not None, k
+print(len(feed.findall(A + "entry")), sorted(e.find(A + "title").text[:8] for e in feed.findall(A + "entry")))
+PY
+)" "2 ['\"><img s', '<script>']" "the feed has one entry per reply, titles as written"
+
+get /metrics "$TMP/metrics.txt" > /dev/null
+grep -q '^armbot_queue_length 0$' "$TMP/metrics.txt" &&
+grep -q '^armbot_series{state="reported"} 2$' "$TMP/metrics.txt" &&
+grep -q '^armbot_check_duration_seconds_count{check="apply"} 2$' "$TMP/metrics.txt"
+ok $? "/metrics: queue, series by state, check durations"
+
+# no write endpoints, errors and nothing else
+for m in POST PUT DELETE PATCH OPTIONS; do
+	is "$(curl -s -o /dev/null -w '%{http_code}' -X $m "$U/")" 405 "$m is refused"
+done
+curl -s -D "$TMP/h" -o /dev/null -X POST "$U/api/series"
+grep -qi '^Allow: GET, HEAD' "$TMP/h"
+ok $? "405 says what is allowed"
+is "$(curl -s -o /dev/null -w '%{http_code}' -I "$U/")" 200 "HEAD is served"
+is "$(get /nope "$TMP/x")" 404 "an unknown page is 404"
+is "$(get /series/99999 "$TMP/x")" 404 "an unknown series is 404"
+is "$(get /series/1x "$TMP/x")" 404 "a series id that is not a number is 404"
+is "$(get '/api/series?page=abc' "$TMP/x")" 400 "a bad page number is 400"
+"$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["status"] == 400' "$TMP/x"
+ok $? "the API's errors are JSON"
+is "$(get '/?per_page=100000' "$TMP/x")" 400 "per_page is bounded"
+is "$(curl -s -o /dev/null -w '%{http_code}' --data-binary @"$TMP/list.json" -X GET "$U/")" 413 \
+	"a request body is refused"
+is "$(get "/?author=$(head -c 5000 /dev/zero | tr '\0' a)" "$TMP/x")" 414 \
+	"an overlong request target is refused"
+
+# malformed HTTP and slow clients, straight on the socket
+PORT=${U##*:}
+"$PYTHON" - "$PORT" > "$TMP/raw.txt" <<'PY'
+import socket, sys, time
+port = int(sys.argv[1])
+def ask(data, wait=2.0):
+    s = socket.create_connection(("127.0.0.1", port), timeout=wait)
+    try:
+        s.sendall(data)
+        return s.recv(200).split(b"\r\n")[0].decode(errors="replace")
+    except Exception as e:
+        return type(e).__name__
+    finally:
+        s.close()
+print("garbage", ask(b"GARBAGE\r\n\r\n"))
+print("nul", ask(b"GET /\x00 HTTP/1.1\r\nHost: x\r\n\r\n"))
+print("version", ask(b"GET / HTTP/9.9\r\nHost: x\r\n\r\n"))
+print("huge", ask(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 300000 + b"\r\n\r\n"))
+slow = []
+for i in range(40):
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(b"GET / HTTP/1.1\r\nHo")
+    slow.append(s)
+t = time.time()
+print("while-slow", ask(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"), time.time() - t < 2)
+for s in slow:
+    s.close()
+PY
+grep -q '^garbage HTTP/1.[01] 400' "$TMP/raw.txt"
+ok $? "a garbage request line gets 400"
+grep -q '^nul HTTP/1.[01] 400' "$TMP/raw.txt"
+ok $? "a NUL in the request target gets 400"
+grep -q '^version HTTP/1.[01] \(400\|505\)' "$TMP/raw.txt"
+ok $? "an unknown HTTP version is refused"
+grep -q '^huge \(HTTP/1.[01] 4\|Connection\|BrokenPipe\)' "$TMP/raw.txt"
+ok $? "a 300 kB header is refused or cut off"
+grep -q '^while-slow HTTP/1.1 200 OK True' "$TMP/raw.txt"
+ok $? "40 slow clients do not hold up a request"
+sed 's/^/# /' "$TMP/raw.txt"
+
+# a bounded load: 300 requests over 4 parallel curl loops
+: > "$TMP/codes"
+LOADERS=
+for k in 1 2 3 4; do
+	(for i in $(seq 75); do
+		case $((i % 3)) in
+		0) p=/ ;; 1) p=/api/series ;; 2) p=/series/$V2 ;;
+		esac
+		curl -s -o /dev/null -w '%{http_code}\n' "$U$p"
+	done >> "$TMP/codes.$k") &
+	LOADERS="$LOADERS $!"
+done
+wait $LOADERS
+cat "$TMP"/codes.* > "$TMP/codes"
+is "$(sort -u "$TMP/codes")" 200 "300 requests under load all answered 200"
+is "$(wc -l < "$TMP/codes" | tr -d ' ')" 300 "every request of the load answered"
+is "$(get /metrics "$TMP/x")" 200 "the server still answers after all that"
+
+web_stop
+is "$WEB_STATUS" 0 "SIGTERM stops the server cleanly"
+[ ! -s "$TMP/serve.err" ]
+ok $? "nothing on standard error"
+sed 's/^/# /' "$TMP/serve.err" | head -20
+done_testing

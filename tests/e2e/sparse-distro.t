@@ -1,0 +1,81 @@
+#!/bin/sh
+# armbot sparse on the real distro tree with real sparse: exactly the
+# warnings a series adds are new (marked >>), moved code adds none, a
+# fixed warning is reported as fixed, mach-omap1 is checked under the
+# ARMv5 config, and --per-patch names the patch that introduced a warning.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/sparse-lib.sh"
+
+# 1. a non-static global in an ARM file: one new warning
+new_patch arch/arm/kernel/setup.c \
+	's/^(unsigned int __atags_pointer __initdata;\n)/$1int armbot_test_global;\n/m' \
+	"ARM: setup: add a global" &&
+	series_mbox 1 "$TMP/global.mbox" || fail "make the global patch"
+run_sparse "$TMP/global.mbox"
+diag "global: ${elapsed}s"
+is "$status" 0 "global: exit status 0"
+grep -q '^checked: arch/arm/kernel/setup.o (allmodconfig; touched)$' "$TMP/out"
+ok $? "global: setup.o checked under allmodconfig"
+is "$(new_lines)" ">> arch/arm/kernel/setup.c:94:5: sparse: sparse: symbol 'armbot_test_global' was not declared. Should it be static?" \
+	"global: exactly one new warning, the global, marked >>"
+grep -q "^   arch/arm/kernel/setup.c:[0-9]*:[0-9]*: sparse: sparse: symbol 'fpe_type' was not declared" "$TMP/out"
+ok $? "global: the existing warnings are listed, not marked new"
+is "$(result_line)" "warn: 1 new, 0 fixed, 5 warnings at head, 0 compile errors" \
+	"global: the result line"
+
+# 2. code moved (every line number below shifts): nothing new
+# (the function's text is moved by perl itself, read from the file)
+git -C "$G" checkout "$BASE" -- arch/arm/kernel/traps.c
+perl -0pi -e 'my ($f) = /\n(void abort\(void\)\n\{.*?\n\}\n)/s; s/\nvoid abort\(void\)\n\{.*?\n\}\n//s; s/(#include <asm\/opcodes.h>\n)/$1\n$f/' "$G/arch/arm/kernel/traps.c"
+gitc commit -q -m "ARM: traps: move abort() up" -- arch/arm/kernel/traps.c &&
+	EDITED=arch/arm/kernel/traps.c && series_mbox 1 "$TMP/move.mbox" ||
+	fail "make the move patch"
+run_sparse "$TMP/move.mbox"
+diag "move: ${elapsed}s"
+is "$status" 0 "move: exit status 0"
+grep -q "^   arch/arm/kernel/traps.c:4[0-9]:6: sparse: sparse: symbol 'abort' was not declared" "$TMP/out"
+ok $? "move: abort()'s warning is at its new line, not new"
+is "$(new_lines)" "" "move: no new warning"
+case $(result_line) in
+"ok: 0 new, 0 fixed, "*) pass "move: result ok, nothing new or fixed" ;;
+*) fail "move: result ok, nothing new or fixed" ;;
+esac
+
+# 3. a declaration for a symbol sparse complained about: fixed
+new_patch arch/arm/kernel/setup.c \
+	's/^(char fpe_type\[8\];\n)/extern char fpe_type[8];\n$1/m' \
+	"ARM: setup: declare fpe_type" &&
+	series_mbox 1 "$TMP/fix.mbox" || fail "make the fix patch"
+run_sparse "$TMP/fix.mbox"
+diag "fix: ${elapsed}s"
+is "$status" 0 "fix: exit status 0"
+sed -n '/^fixed warnings:/,/^$/p' "$TMP/out" > "$TMP/fixed"
+is "$(sed -n 2p "$TMP/fixed")" "   arch/arm/kernel/setup.c:68:6: sparse: sparse: symbol 'fpe_type' was not declared. Should it be static?" \
+	"fix: the fpe_type warning is reported as fixed"
+is "$(new_lines)" "" "fix: no new warning"
+is "$(result_line)" "ok: 0 new, 1 fixed, 3 warnings at head, 0 compile errors" \
+	"fix: the result line"
+
+# 4. mach-omap1 under the ARMv5 config, per patch: a global in clock.c,
+# then a comment in clock.h (its includers are checked too)
+new_patch arch/arm/mach-omap1/clock.c \
+	's/(\n#include "clock.h"\n)/$1\nint armbot_omap1_global;\n/' \
+	"ARM: omap1: add a global" &&
+new_patch arch/arm/mach-omap1/clock.h \
+	's/(#define __ARCH_ARM_MACH_OMAP1_CLOCK_H\n)/$1\n\/* a comment *\/\n/' \
+	"ARM: omap1: comment clock.h" &&
+	series_mbox 2 "$TMP/omap1.mbox" || fail "make the omap1 series"
+run_sparse --per-patch "$TMP/omap1.mbox"
+diag "omap1: ${elapsed}s"
+is "$status" 0 "omap1: exit status 0"
+grep -q '^checked: arch/arm/mach-omap1/clock.o (multi_v5; touched)$' "$TMP/out"
+ok $? "omap1: clock.o checked under the ARMv5 config (multi_v5)"
+grep -q '^checked: arch/arm/mach-omap1/clock_data.o (multi_v5; includes arch/arm/mach-omap1/clock.h)$' "$TMP/out"
+ok $? "omap1: an includer of the touched header is checked"
+is "$(new_lines)" ">> arch/arm/mach-omap1/clock.c:30:5: sparse: sparse: symbol 'armbot_omap1_global' was not declared. Should it be static?" \
+	"omap1: exactly one new warning"
+is "$(sed -n '/^introduced by patch/{p;n;p}' "$TMP/out")" \
+	"introduced by patch 1/2 \"ARM: omap1: add a global\":
+>> arch/arm/mach-omap1/clock.c:30:5: sparse: sparse: symbol 'armbot_omap1_global' was not declared. Should it be static?" \
+	"omap1: --per-patch names patch 1/2"
+done_testing

@@ -1,0 +1,74 @@
+# Shared by the sparse-*.t end-to-end tests (sourced after tests/lib/tap.sh):
+# the distro tree's data dir of tests/e2e/tree-import.t under
+# $ARMBOT_CACHE_DIR (the one the boot tests use), whose build dirs
+# DATA/kbuild/distro-6.1/{allmodconfig,multi_v5} and ccache stay there, so
+# that only the first run on a machine configures them cold.  Patches are
+# made by real git from the imported tree (commit + format-patch).
+
+for tool in arm-linux-gnueabihf-gcc sparse bwrap ccache git perl; do
+	command -v "$tool" >/dev/null 2>&1 || skip_all "$tool not installed"
+done
+KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+[ -f "$KERNEL_TARBALL" ] || skip_all "$KERNEL_TARBALL not installed"
+dpkg-query -W linux-source-6.1 >/dev/null 2>&1 ||
+	skip_all "linux-source-6.1 is not installed"
+
+DATA=$ARMBOT_CACHE_DIR/e2e-tree/data
+REPO=$DATA/trees/distro-6.1/repo.git
+mkdir -p "$DATA"
+"$ARMBOT" --data-dir "$DATA" tree show > /dev/null 2> "$TMP/import.err" || {
+	sed 's/^/# /' "$TMP/import.err"
+	skip_all "cannot import the distro tree"
+}
+
+# A clone sharing the tree's objects, index at the distro head and no
+# files checked out: new_patch checks out only the files it edits.
+G=$TMP/g
+# (commits advance the clone's branch: every series starts again from
+# $BASE, the distro head)
+git clone -q --shared --no-checkout "$REPO" "$G" &&
+	BASE=$(git -C "$G" rev-parse distro) &&
+	git -C "$G" reset -q "$BASE" || skip_all "cannot clone the distro tree"
+gitc() { git -C "$G" -c user.name=Test -c user.email=test@example.org "$@"; }
+
+# new_patch FILE PERL-SUBSTITUTION SUBJECT: commit FILE edited by the
+# substitution on top of the previous new_patch (fails if nothing changed)
+EDITED=
+new_patch() {
+	[ -f "$G/$1" ] || git -C "$G" checkout "$BASE" -- "$1" || return 1
+	EDITED="$EDITED $1"
+	perl -0pi -e "$2" "$G/$1" || return 1
+	git -C "$G" diff --quiet -- "$1" && return 1
+	gitc commit -q -m "$3" -- "$1"
+}
+
+# series_mbox N OUT: the last N commits, as git format-patch mails, in one
+# mailbox; then back to the distro head for the next series
+series_mbox() {
+	rm -rf "$TMP/fp"
+	gitc format-patch -q -"$1" -o "$TMP/fp" && cat "$TMP/fp"/*.patch > "$2"
+	_s=$?
+	git -C "$G" reset -q "$BASE"
+	for _f in $EDITED; do rm -f "$G/$_f"; done
+	EDITED=
+	return $_s
+}
+
+# run_sparse ARGS...: armbot sparse on the distro tree; output in
+# $TMP/out, exit status in $status, wall time in $elapsed (seconds)
+run_sparse() {
+	_start=$(date +%s)
+	"$ARMBOT" --data-dir "$DATA" sparse -q --jobs 2 "$@" \
+		> "$TMP/out" 2> "$TMP/err"
+	status=$?
+	elapsed=$(( $(date +%s) - _start ))
+	sed 's/^/# /' "$TMP/out"
+	[ -s "$TMP/err" ] && sed 's/^/# stderr: /' "$TMP/err"
+	return 0
+}
+
+# The lines of the report that mark a new warning.
+new_lines() { sed -n '/^introduced by patch/q;/^>> /p' "$TMP/out"; }
+
+# The "result: ..." line.
+result_line() { sed -n 's/^result: //p' "$TMP/out"; }
