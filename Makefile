@@ -17,7 +17,8 @@ DEBIAN_PACKAGES = \
 	bc bison flex libssl-dev libelf-dev cpio kmod \
 	linux-source-6.1 \
 	postfix sasl2-bin \
-	chromium wrk python3-jsonschema libxml2-utils curl
+	chromium wrk python3-jsonschema libxml2-utils curl \
+	sqlite3 dovecot-imapd public-inbox
 
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
 	libarchive libdeflate libcrypto liblzma

@@ -21,6 +21,7 @@ struct armbot_command {
 };
 
 int cmd_ingest(struct armbot_context *ctx, int argc, char **argv);
+int cmd_deliver(struct armbot_context *ctx, int argc, char **argv);
 int cmd_series(struct armbot_context *ctx, int argc, char **argv);
 int cmd_mailinfo(struct armbot_context *ctx, int argc, char **argv);
 int cmd_tree(struct armbot_context *ctx, int argc, char **argv);

@@ -10,6 +10,7 @@
 static const struct armbot_command commands[] = {
 	{ "ingest", cmd_ingest,
 	  "read mailboxes into the store, assemble series" },
+	{ "deliver", cmd_deliver, "store one message from stdin (MTA pipe)" },
 	{ "series", cmd_series,
 	  "list series, or print one as an mbox for git am" },
 	{ "mailinfo", cmd_mailinfo, "split a mail as git mailinfo does" },

@@ -132,7 +132,14 @@ static gboolean scan(struct source *src, struct store *st, const char *sub,
 						  g_steal_pointer(&local));
 				return FALSE;
 			}
-			g_ptr_array_add(raws, g_bytes_new_take(data, len));
+			{
+				g_autoptr(GBytes)
+					b = g_bytes_new_take(data, len);
+
+				/* as `armbot ingest DIR` reads it */
+				g_ptr_array_add(raws, mailbox_convert_single(
+							      b, FALSE, FALSE));
+			}
 			g_ptr_array_add(positions, g_strdup(file));
 			g_ptr_array_add(files, g_strdup(name));
 			g_ptr_array_add(uniques, g_steal_pointer(&unique));

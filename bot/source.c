@@ -37,7 +37,10 @@ static const struct {
 	const char *prefix;
 	const struct source_ops *ops;
 } schemes[] = {
-	{ "maildir:", &source_maildir_ops },
+	{ "maildir:", &source_maildir_ops }, { "imap://", &source_imap_ops },
+	{ "imaps://", &source_imap_ops },    { "nntp://", &source_nntp_ops },
+	{ "news://", &source_nntp_ops },     { "http://", &source_http_ops },
+	{ "https://", &source_http_ops },
 };
 
 /* The cursor's name: the URL without password, query or fragment (so that

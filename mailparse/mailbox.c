@@ -203,7 +203,7 @@ static gboolean is_maildir(const char *path)
 	       g_file_test(new_dir, G_FILE_TEST_IS_DIR);
 }
 
-static GBytes *convert_single(GBytes *data, gboolean mboxrd, gboolean keep_cr)
+GBytes *mailbox_convert_single(GBytes *data, gboolean mboxrd, gboolean keep_cr)
 {
 	g_autoptr(GByteArray) out = g_byte_array_new();
 	gsize size;
@@ -270,8 +270,8 @@ struct mailbox *mailbox_open(const char *path,
 			(GDestroyNotify)g_bytes_unref);
 		if (g_bytes_get_size(data) > 0)
 			g_ptr_array_add(mb->messages,
-					convert_single(data, mboxrd,
-						       opts->keep_cr));
+					mailbox_convert_single(data, mboxrd,
+							       opts->keep_cr));
 	} else {
 		mb->numbered = TRUE;
 		mb->messages = mailbox_split_mbox(data, mboxrd, opts->keep_cr);
@@ -293,7 +293,7 @@ gboolean mailbox_next(struct mailbox *mb, GBytes **out, GError **error)
 		mb->position = g_strdup(file);
 		if (!read_file(file, &raw, error))
 			return FALSE;
-		*out = convert_single(raw, FALSE, mb->keep_cr);
+		*out = mailbox_convert_single(raw, FALSE, mb->keep_cr);
 		g_bytes_unref(raw);
 		return TRUE;
 	}

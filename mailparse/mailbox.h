@@ -51,6 +51,11 @@ const char *mailbox_position(const struct mailbox *mb);
  * Returns an array of GBytes (owned by the caller). */
 GPtrArray *mailbox_split_mbox(GBytes *data, gboolean mboxrd, gboolean keep_cr);
 
+/* One message file's bytes as mailbox_next() gives them: CRLF line endings
+ * become LF unless @keep_cr, and with @mboxrd ">From " lines lose a '>'.
+ * Returns a new GBytes. */
+GBytes *mailbox_convert_single(GBytes *data, gboolean mboxrd, gboolean keep_cr);
+
 /* Does this line (without its newline) look like an mbox "From " separator,
  * as git's is_from_line()? */
 gboolean mailbox_is_from_line(const char *line, gsize len);

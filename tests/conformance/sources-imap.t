@@ -1,0 +1,134 @@
+#!/bin/sh
+# imap:// against a real dovecot on 127.0.0.1: new mail by UID, the cursor
+# (UIDVALIDITY, last UID) in the store, \Seen only once stored, IDLE
+# (stored within 2 s), a server restart in the middle of a session (armbot
+# reconnects and misses nothing), a new UIDVALIDITY (read again, stored
+# once), a refused login and malformed responses (clear errors, nothing
+# lost).
+. "$(dirname "$0")/../lib/tap.sh"
+. "$TOP/tests/lib/mails.sh"
+. "$TOP/tests/lib/imap-server.sh"
+
+imap_available || skip_all "dovecot missing (make deps)"
+command -v sqlite3 >/dev/null || skip_all "sqlite3 missing (make deps)"
+WATCH=
+FAKE=
+trap '[ -n "$WATCH" ] && kill $WATCH 2>/dev/null; [ -n "$FAKE" ] && kill $FAKE 2>/dev/null; imap_stop; rm -rf "$TMP"' EXIT
+imap_start || skip_all "dovecot does not start here"
+mkdir -p "$TMP/m"
+mk_series "$TMP/m" s1 2
+for i in 0 1 2; do imap_deliver "$TMP/m/s1-$i"; done
+URL=$(imap_url)
+KEY="imap://armbot@127.0.0.1:$IMAP_PORT/INBOX"
+cursor() {
+	sqlite3 "$TMP/d/store.sqlite" "select value from source_cursors
+		where source = '$KEY' and key = '$1'"
+}
+
+"$ARMBOT" --data-dir "$TMP/d" ingest "$URL" > "$TMP/out" 2> "$TMP/err"
+is "$?" 0 "ingest imap://: exits 0"
+is "$(head -1 "$TMP/out")" "3 new, 0 duplicate, 0 unparseable" "3 messages"
+is "$(stored_series "$TMP/d" | cut -d'|' -f1-3)" "ready|2|2" \
+	"the series assembled"
+is "$(cursor last-uid)" 3 "the last UID is the cursor"
+ok "$([ -n "$(cursor uidvalidity)" ]; echo $?)" "with the UIDVALIDITY"
+is "$(ls "$IMAP_MAILDIR/cur" | grep -c 'S$')" 0 \
+	"without seen=1 no message is marked \\Seen"
+grep -q password "$TMP/out" "$TMP/err"
+is "$?" 1 "the password is not printed"
+
+mk_mail "$TMP/m/x1" x1 "one more"
+imap_deliver "$TMP/m/x1"
+"$ARMBOT" --data-dir "$TMP/d" ingest "$(imap_url seen=1)" > "$TMP/out"
+is "$(head -1 "$TMP/out")" "1 new, 0 duplicate, 0 unparseable" \
+	"the next ingest takes only the new one"
+is "$(cursor last-uid)" 4 "the cursor moves on"
+is "$(ls "$IMAP_MAILDIR/cur" | grep 'S$' | wc -l)" 1 \
+	"seen=1: the new message is \\Seen once stored"
+
+# IDLE: stored within 2 s; then dovecot restarted under the session,
+# with mail delivered while it is down
+"$ARMBOT" --data-dir "$TMP/d" ingest --watch "$URL" > "$TMP/watch" \
+	2> "$TMP/watch.err" &
+WATCH=$!
+sleep 1
+mk_mail "$TMP/m/live1" live1 "live one"
+imap_deliver "$TMP/m/live1"
+wait_stored "$TMP/d" live1@armbot.test 2
+ok $? "IDLE: a message delivered while armbot idles is stored within 2 s"
+imap_stop
+mk_mail "$TMP/m/down1" down1 "while down"
+imap_deliver "$TMP/m/down1"
+imap_start
+mk_mail "$TMP/m/up1" up1 "after the restart"
+imap_deliver "$TMP/m/up1"
+wait_stored "$TMP/d" down1@armbot.test 10
+ok $? "dovecot restarted: the message delivered while it was down is stored"
+wait_stored "$TMP/d" up1@armbot.test 5
+ok $? "and the one delivered after"
+mk_mail "$TMP/m/live2" live2 "live two"
+imap_deliver "$TMP/m/live2"
+wait_stored "$TMP/d" live2@armbot.test 2
+ok $? "IDLE again after the reconnect: stored within 2 s"
+kill -TERM $WATCH
+wait $WATCH
+is "$?" 0 "--watch stops cleanly"
+WATCH=
+is "$(sqlite3 "$TMP/d/store.sqlite" 'select count(*) from messages')" 8 \
+	"8 messages, none missed, none twice"
+
+# polling when IDLE is not wanted
+"$ARMBOT" --data-dir "$TMP/d" ingest --watch --interval 1 \
+	"$(imap_url idle=0)" > "$TMP/watch" 2>&1 &
+WATCH=$!
+sleep 0.5
+mk_mail "$TMP/m/poll1" poll1 "polled"
+imap_deliver "$TMP/m/poll1"
+wait_stored "$TMP/d" poll1@armbot.test 3
+ok $? "idle=0: polling finds the new message"
+kill -TERM $WATCH
+wait $WATCH
+WATCH=
+
+# a new UIDVALIDITY (the folder rebuilt): read again, stored once
+imap_stop
+rm -f "$IMAP_MAILDIR"/dovecot*
+imap_start
+"$ARMBOT" --data-dir "$TMP/d" ingest "$URL" > "$TMP/out"
+is "$(head -1 "$TMP/out")" "0 new, 9 duplicate, 0 unparseable" \
+	"a new UIDVALIDITY: the folder read again, nothing stored twice"
+
+"$ARMBOT" --data-dir "$TMP/d" ingest \
+	"imap://armbot:wrong@127.0.0.1:$IMAP_PORT/INBOX" 2> "$TMP/err"
+is "$?" 1 "a wrong password fails"
+grep -q "login refused" "$TMP/err"
+ok $? "and says login refused"
+"$ARMBOT" --data-dir "$TMP/d" ingest "$(imap_url | sed 's,/INBOX,/Nope,')" \
+	2> "$TMP/err"
+is "$?" 1 "a missing folder fails"
+grep -q "folder 'Nope'" "$TMP/err"
+ok $? "and names it"
+"$ARMBOT" --data-dir "$TMP/d" ingest "imap://127.0.0.1:$IMAP_PORT/" \
+	2> "$TMP/err"
+grep -q "needs a user and a password" "$TMP/err"
+ok $? "no credentials: a usage error"
+
+# malformed responses: a clear error, nothing stored, the cursor kept
+for mode in imap-garbage imap-truncated; do
+	rm -f "$TMP/port"
+	perl "$TOP/tests/lib/fake-server.pl" "$TMP/port" $mode &
+	FAKE=$!
+	wait_port_file() { for _i in $(seq 50); do [ -s "$TMP/port" ] && return; sleep 0.1; done; }
+	wait_port_file
+	"$ARMBOT" --data-dir "$TMP/f" ingest \
+		"imap://u:p@127.0.0.1:$(cat "$TMP/port")/INBOX" 2> "$TMP/err"
+	is "$?" 1 "$mode: ingest fails"
+	grep -q "malformed server response\|connection lost" "$TMP/err"
+	ok $? "$mode: with a clear error ($(head -1 "$TMP/err"))"
+	is "$(sqlite3 "$TMP/f/store.sqlite" 'select count(*) from messages; select count(*) from source_cursors where key = "last-uid"' | tr '\n' ' ')" \
+		"0 0 " "$mode: nothing stored, no cursor"
+	kill $FAKE
+	wait $FAKE 2>/dev/null
+	FAKE=
+done
+done_testing

@@ -1,0 +1,96 @@
+# public-inbox for the tests: an inbox built from an mbox with Debian's
+# public-inbox (its own importer, PublicInbox::InboxWritable, then
+# public-inbox-index), served by public-inbox-httpd and public-inbox-nntpd
+# on 127.0.0.1 only.  Source after tap.sh and imap-server.sh (free_port,
+# wait_port).  pi_build NAME MBOX [CACHE-KEY], pi_start, pi_stop; the
+# caller's EXIT trap must call pi_stop.  With a CACHE-KEY the inbox is
+# kept under $ARMBOT_CACHE_DIR/public-inbox/ and built once.
+
+PI_DIR=$TMP/public-inbox
+PI_INBOX=
+PI_NAME=
+PI_HTTP_PORT=
+PI_NNTP_PORT=
+PI_PIDS=
+
+pi_available() {
+	command -v public-inbox-httpd >/dev/null &&
+		command -v public-inbox-nntpd >/dev/null &&
+		command -v public-inbox-init >/dev/null
+}
+
+# _pi_config NAME INBOXDIR: the configuration the servers read
+_pi_config() {
+	mkdir -p "$PI_DIR"
+	export PI_CONFIG="$PI_DIR/config"
+	cat > "$PI_CONFIG" <<CONF
+[publicinbox "$1"]
+	address = $1@example.org
+	url = http://127.0.0.1/$1
+	inboxdir = $2
+	indexlevel = basic
+	newsgroup = test.$1
+CONF
+}
+
+# _pi_import NAME MBOX: into the inbox of $PI_CONFIG, as public-inbox's own
+# scripts import an mbox (PublicInbox::MboxReader, mboxrd)
+_pi_import() {
+	perl -e '
+use strict; use warnings;
+use PublicInbox::Config; use PublicInbox::InboxWritable;
+use PublicInbox::MboxReader;
+my ($name, $mbox) = @ARGV;
+my $ibx = PublicInbox::Config->new->lookup_name($name) or die "no $name\n";
+my $im = PublicInbox::InboxWritable->new($ibx)->importer(0);
+open my $fh, "<", $mbox or die "$mbox: $!\n";
+PublicInbox::MboxReader->mboxrd($fh, sub { $im->add($_[0]) });
+$im->done;' "$1" "$2"
+}
+
+pi_build() {
+	PI_NAME=$1
+	if [ -n "${3:-}" ]; then
+		PI_INBOX=$ARMBOT_CACHE_DIR/public-inbox/$1-$3
+	else
+		PI_INBOX=$PI_DIR/$1
+	fi
+	if [ ! -f "$PI_INBOX/.complete" ]; then
+		# built where it stays: a v2 inbox's git alternates name it
+		rm -rf "$PI_INBOX"
+		mkdir -p "$(dirname "$PI_INBOX")" "$PI_DIR"
+		export PI_CONFIG="$PI_DIR/init-config"
+		HOME=$PI_DIR public-inbox-init -V2 -L basic "$1" "$PI_INBOX" \
+			"http://127.0.0.1/$1" "$1@example.org" &&
+			HOME=$PI_DIR _pi_import "$1" "$2" &&
+			HOME=$PI_DIR public-inbox-index "$PI_INBOX" &&
+			touch "$PI_INBOX/.complete" || return 1
+	fi
+	_pi_config "$1" "$PI_INBOX"
+}
+
+pi_start() {
+	PI_HTTP_PORT=$(free_port)
+	PI_NNTP_PORT=$(free_port)
+	HOME=$PI_DIR public-inbox-httpd -W0 \
+		-l "http://127.0.0.1:$PI_HTTP_PORT" > "$PI_DIR/httpd.log" 2>&1 &
+	PI_PIDS="$!"
+	HOME=$PI_DIR public-inbox-nntpd -W0 \
+		-l "nntp://127.0.0.1:$PI_NNTP_PORT" > "$PI_DIR/nntpd.log" 2>&1 &
+	PI_PIDS="$PI_PIDS $!"
+	wait_port "$PI_HTTP_PORT" && wait_port "$PI_NNTP_PORT" && return 0
+	diag "public-inbox did not start:"
+	sed 's/^/#   /' "$PI_DIR/httpd.log" "$PI_DIR/nntpd.log" | tail -20
+	return 1
+}
+
+pi_stop() {
+	for _p in $PI_PIDS; do
+		kill "$_p" 2>/dev/null
+		wait "$_p" 2>/dev/null
+	done
+	PI_PIDS=
+}
+
+pi_http_url() { echo "http://127.0.0.1:$PI_HTTP_PORT/$PI_NAME/"; }
+pi_nntp_url() { echo "nntp://127.0.0.1:$PI_NNTP_PORT/test.$PI_NAME"; }
