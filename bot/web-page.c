@@ -21,7 +21,7 @@ static const char style[] =
 	".skipped{color:#777}.grows{color:#b3261e}.shrinks{color:#1e7b34}"
 	"nav a{margin-right:1em}.badge{font-size:90%;margin-right:4px}";
 
-static void head(GString *out, const char *title)
+void web_page_head(GString *out, const char *title)
 {
 	g_string_append(out, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
 			     "<meta charset=\"utf-8\"><title>");
@@ -33,12 +33,13 @@ static void head(GString *out, const char *title)
 		"title=\"armbot reports\" href=\"/feed.atom\"></head>\n"
 		"<body><nav><a href=\"/\">series</a><a href=\"/arch-arm\">"
 		"arch/arm</a><a href=\"/feed.atom\">feed</a>"
+		"<a href=\"/trees\">trees</a>"
 		"<a href=\"/api/series\">API</a><a href=\"/metrics\">"
 		"metrics</a></nav><main>\n",
 		style);
 }
 
-static void foot(GString *out)
+void web_page_foot(GString *out)
 {
 	g_string_append(out, "</main></body></html>\n");
 }
@@ -160,7 +161,7 @@ guint web_page_index(struct store *st, const struct store_web_filter *filter,
 	    !(lists = store_web_lists(st, error)))
 		return 0;
 	pages = MAX(1, (total + filter->per_page - 1) / filter->per_page);
-	head(out, "series");
+	web_page_head(out, "series");
 	g_string_append(out, "<h1>Series</h1>\n<form method=\"get\" "
 			     "action=\"/\" id=\"filter\">");
 	select_menu(out, "state", states, filter->state);
@@ -228,7 +229,7 @@ guint web_page_index(struct store *st, const struct store_web_filter *filter,
 		g_string_append(out, "\">older</a>");
 	}
 	g_string_append(out, "</p>\n");
-	foot(out);
+	web_page_foot(out);
 	return 200;
 }
 
@@ -405,7 +406,7 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 		web_page_error(out, 404, "no such series");
 		return 404;
 	}
-	head(out, x->subject);
+	web_page_head(out, x->subject);
 	g_string_append(out, "<h1 id=\"subject\">");
 	web_escape_append(out, x->subject);
 	g_string_append(out, "</h1>\n<dl>");
@@ -479,7 +480,7 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 				"<p id=\"no-jobs\">not checked (yet)</p>\n");
 	for (guint i = 0; i < x->jobs->len; i++)
 		job_section(out, x->jobs->pdata[i], data_dir);
-	foot(out);
+	web_page_foot(out);
 	return 200;
 }
 
@@ -494,7 +495,7 @@ guint web_page_arch_arm(struct store *st, GString *out, GError **error)
 		return 0;
 	bars = g_array_new(FALSE, FALSE, sizeof(struct web_svg_bar));
 	labels = g_ptr_array_new_with_free_func(g_free);
-	head(out, "arch/arm");
+	web_page_head(out, "arch/arm");
 	g_string_append(
 		out,
 		"<h1>arch/arm over time</h1>\n<p>Net lines added to arch/arm "
@@ -567,7 +568,7 @@ guint web_page_arch_arm(struct store *st, GString *out, GError **error)
 			d->series, d->added, d->removed, d->net);
 	}
 	g_string_append(out, "</tbody></table>\n");
-	foot(out);
+	web_page_foot(out);
 	return 200;
 }
 
@@ -575,9 +576,9 @@ void web_page_error(GString *out, guint status, const char *text)
 {
 	g_autofree char *title = g_strdup_printf("%u", status);
 
-	head(out, title);
+	web_page_head(out, title);
 	g_string_append_printf(out, "<h1>%u</h1><p id=\"error\">", status);
 	web_escape_append(out, text);
 	g_string_append(out, "</p>\n");
-	foot(out);
+	web_page_foot(out);
 }

@@ -24,3 +24,8 @@ void web_page_error(GString *out, guint status, const char *text);
 
 /* "2020-06-14 10:02 UTC" for @t, "" for 0; newly allocated. */
 char *web_page_time(gint64 t);
+
+/* The start of every page (doctype, title, style, navigation) and its
+ * end. */
+void web_page_head(GString *out, const char *title);
+void web_page_foot(GString *out);

@@ -12,6 +12,7 @@
 #include "bot/web-feed.h"
 #include "bot/web-metrics.h"
 #include "bot/web-page.h"
+#include "bot/web-trees.h"
 
 /* Longest request target accepted (RFC 9112 3: servers should accept at
  * least 8000 octets; nothing of ours needs more than this). */
@@ -233,6 +234,8 @@ static void handle(SoupServer *soup, SoupServerMessage *msg, const char *path,
 		status = web_api_series(ws->st, id, body, &error);
 	} else if (!strcmp(path, "/arch-arm")) {
 		status = web_page_arch_arm(ws->st, body, &error);
+	} else if (!strcmp(path, "/trees")) {
+		status = web_page_trees(ws->st, body, &error);
 	} else if (!strcmp(path, "/feed.atom")) {
 		status = web_feed_atom(ws->st, ws->url, body, &error);
 		type = "application/atom+xml; charset=utf-8";

@@ -149,6 +149,11 @@ sed 's/^/# /' "$TMP/trees"
 grep -q "^omap	opt-in	active	tony@atomide.com$" "$TMP/trees"; ok $? "tree list: omap active, opted in by its maintainer"
 grep -q "	tony@atomide.com	opt-in: url https://git.kernel.org/pub/scm/linux/kernel/git/tmlind/linux-omap.git, branches for-next, paths arch/arm/mach-omap2/ arch/arm/plat-omap/, checks apply, dirstat, sparse" "$TMP/trees"
 ok $? "tree list: the change is recorded (who, what)"
+url=$(sed -n 's/.* web pages at //p' "$TMP/run.log" | tail -1)
+curl -s -f "$url/trees" > "$TMP/trees.html"
+grep -q "<h2>omap <span class=\"ok\">active</span></h2>" "$TMP/trees.html" &&
+	grep -q "<td>tony@atomide.com</td><td>opt-in: url https://git.kernel.org/pub/scm/linux/kernel/git/tmlind/linux-omap.git" "$TMP/trees.html"
+ok $? "the web page /trees shows the tree and its record"
 
 # the token replayed
 mail "$TONY" "Re: armbot opt-in omap" conf.2@atomide.com <<BODY

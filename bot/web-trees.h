@@ -1,0 +1,10 @@
+/* /trees: the trees maintainers opted in by mail, whether they are
+ * active, their tree file, and every change recorded (who, when, what). */
+#pragma once
+
+#include <glib.h>
+
+#include "bot/store.h"
+
+/* The page into @out; its HTTP status, or 0 with @error set. */
+guint web_page_trees(struct store *st, GString *out, GError **error);
