@@ -46,6 +46,12 @@ gboolean store_step_done(struct store *st, sqlite3_stmt *s, GError **error);
 gboolean store_step_row(struct store *st, sqlite3_stmt *s, gboolean *row,
 			GError **error);
 
+/* Every row of @s (bindings made), each made into an element by @read,
+ * freed with @free_fn; NULL with @error on failure. */
+typedef gpointer (*store_row_fn)(sqlite3_stmt *s);
+GPtrArray *store_rows(struct store *st, sqlite3_stmt *s, store_row_fn read,
+		      GDestroyNotify free_fn, GError **error);
+
 /* Set @error from SQLite's last error, prefixed by @what; FALSE. */
 gboolean store_fail(struct store *st, GError **error, const char *what);
 

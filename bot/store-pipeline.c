@@ -82,6 +82,16 @@ const struct store_part store_part_pipeline = {
 	.n_migrations = G_N_ELEMENTS(migrations),
 };
 
+static gpointer first_column(sqlite3_stmt *s)
+{
+	return store_column_text(s, 0);
+}
+
+static gpointer second_column(sqlite3_stmt *s)
+{
+	return store_column_text(s, 1);
+}
+
 static gint64 now_s(void)
 {
 	return g_get_real_time() / G_USEC_PER_SEC;
@@ -399,20 +409,12 @@ GPtrArray *store_jobs_of_series(struct store *st, gint64 series_id,
 	static const char sql[] = "SELECT " JOB_COLUMNS
 				  " FROM jobs WHERE series_id = ?1 ORDER BY id";
 	sqlite3_stmt *s = store_statement(st, sql, error);
-	g_autoptr(GPtrArray) jobs =
-		g_ptr_array_new_with_free_func((GDestroyNotify)store_job_free);
-	gboolean row = TRUE;
 
 	if (!s)
 		return NULL;
 	sqlite3_bind_int64(s, 1, series_id);
-	while (row) {
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (row)
-			g_ptr_array_add(jobs, read_job(s));
-	}
-	return g_steal_pointer(&jobs);
+	return store_rows(st, s, (store_row_fn)read_job,
+			  (GDestroyNotify)store_job_free, error);
 }
 
 void store_outbox_free(struct store_outbox *o)
@@ -483,20 +485,12 @@ GPtrArray *store_outbox_in_state(struct store *st, const char *state,
 	static const char sql[] = "SELECT " OUTBOX_COLUMNS
 				  " FROM outbox WHERE state = ?1 ORDER BY id";
 	sqlite3_stmt *s = store_statement(st, sql, error);
-	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)store_outbox_free);
-	gboolean row = TRUE;
 
 	if (!s)
 		return NULL;
 	store_bind_text(s, 1, state);
-	while (row) {
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (row)
-			g_ptr_array_add(out, read_outbox(s));
-	}
-	return g_steal_pointer(&out);
+	return store_rows(st, s, (store_row_fn)read_outbox,
+			  (GDestroyNotify)store_outbox_free, error);
 }
 
 gboolean store_outbox_set(struct store *st, gint64 id, const char *state,
@@ -585,19 +579,11 @@ GPtrArray *store_pipeline_errors(struct store *st, guint max, GError **error)
 		"  WHERE last_error IS NOT NULL AND state != 'sent')"
 		" ORDER BY t DESC LIMIT ?1";
 	sqlite3_stmt *s = store_statement(st, sql, error);
-	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(g_free);
-	gboolean row = TRUE;
 
 	if (!s)
 		return NULL;
 	sqlite3_bind_int(s, 1, max);
-	while (row) {
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (row)
-			g_ptr_array_add(out, store_column_text(s, 1));
-	}
-	return g_steal_pointer(&out);
+	return store_rows(st, s, second_column, g_free, error);
 }
 
 gboolean store_outbox_add(struct store *st, const char *kind,
@@ -634,16 +620,8 @@ GPtrArray *store_job_queued_trees(struct store *st, GError **error)
 		"SELECT DISTINCT tree FROM jobs WHERE state IN ('queued',"
 		" 'running') ORDER BY tree";
 	sqlite3_stmt *s = store_statement(st, sql, error);
-	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(g_free);
-	gboolean row = TRUE;
 
 	if (!s)
 		return NULL;
-	while (row) {
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (row)
-			g_ptr_array_add(out, store_column_text(s, 0));
-	}
-	return g_steal_pointer(&out);
+	return store_rows(st, s, first_column, g_free, error);
 }

@@ -245,6 +245,21 @@ static sqlite3_stmt *stmt(struct store *st, enum stmt id, GError **error)
 /* Run @id to completion (bindings already made). */
 static gboolean step_done(struct store *st, sqlite3_stmt *s, GError **error);
 
+GPtrArray *store_rows(struct store *st, sqlite3_stmt *s, store_row_fn read,
+		      GDestroyNotify free_fn, GError **error)
+{
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(free_fn);
+	gboolean row = TRUE;
+
+	while (row) {
+		if (!store_step_row(st, s, &row, error))
+			return NULL;
+		if (row)
+			g_ptr_array_add(out, read(s));
+	}
+	return g_steal_pointer(&out);
+}
+
 gboolean store_step_done(struct store *st, sqlite3_stmt *s, GError **error)
 {
 	return step_done(st, s, error);
