@@ -250,6 +250,11 @@ struct store_job *store_job_claim(struct store *st, const char *tree,
 	static const char pick_sql[] =
 		"SELECT " JOB_COLUMNS " FROM jobs WHERE state = 'queued'"
 		" AND (?1 IS NULL OR tree = ?1) ORDER BY queued, id LIMIT 1";
+	static const char superseded_sql[] =
+		"UPDATE jobs SET state = 'ignored', reason = 'superseded by a"
+		" newer version before it was checked' WHERE state = 'queued'"
+		" AND series_id IN (SELECT id FROM series WHERE state ="
+		" 'superseded')";
 	static const char take_sql[] =
 		"UPDATE jobs SET state = 'running', attempts = attempts + 1,"
 		" started = ?2 WHERE id = ?1";
@@ -259,6 +264,10 @@ struct store_job *store_job_claim(struct store *st, const char *tree,
 
 	if (!store_begin(st, error))
 		return NULL;
+	/* a newer version came while it waited: no check, no reply */
+	s = store_statement(st, superseded_sql, error);
+	if (!s || !store_step_done(st, s, error))
+		goto fail;
 	s = store_statement(st, pick_sql, error);
 	if (!s)
 		goto fail;
@@ -266,7 +275,9 @@ struct store_job *store_job_claim(struct store *st, const char *tree,
 	if (!store_step_row(st, s, &row, error))
 		goto fail;
 	if (!row) {
-		store_rollback(st);
+		/* keeps what was set aside */
+		if (!store_commit(st, error))
+			goto fail;
 		return NULL;
 	}
 	job = read_job(s);

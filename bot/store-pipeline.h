@@ -55,8 +55,10 @@ gboolean store_job_add(struct store *st, gint64 series_id, const char *tree,
 gboolean store_job_recover(struct store *st, guint max_attempts,
 			   guint *requeued, guint *failed, GError **error);
 
-/* Take the oldest queued job (of @tree, or any when NULL): it becomes
- * running, its attempts count goes up.  NULL without @error when none. */
+/* Take the oldest queued job (of @tree, or any when NULL), after setting
+ * aside (ignored, with the reason) queued jobs whose series was superseded
+ * meanwhile: it becomes running, its attempts count goes up.  NULL without
+ * @error when none. */
 struct store_job *store_job_claim(struct store *st, const char *tree,
 				  GError **error);
 

@@ -1,0 +1,210 @@
+/* Unit tests for bot/store-pipeline.c: the job and outbox state machine
+ * that makes `armbot run` safe to kill at any moment. */
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "bot/store-part.h"
+#include "bot/store-pipeline.h"
+
+struct fixture {
+	char *dir;
+	char *path;
+	struct store *st;
+};
+
+static void setup(struct fixture *f, gconstpointer data)
+{
+	g_autoptr(GError) error = NULL;
+
+	f->dir = g_dir_make_tmp("armbot-store-pipeline-XXXXXX", NULL);
+	f->path = g_build_filename(f->dir, "store.sqlite", NULL);
+	f->st = store_open(f->path, &error);
+	g_assert_no_error(error);
+	/* series rows as the assembler leaves them */
+	g_assert_cmpint(
+		sqlite3_exec(store_db(f->st),
+			     "INSERT INTO series (id, state, version,"
+			     " version_minor, total, received, rfc, subject,"
+			     " author, first_date, last_activity, updated)"
+			     " VALUES (1, 'ready', 1, 0, 1, 1, 0, 'one',"
+			     " 'A <a@x>', 1, 1, 1), (2, 'ready', 1, 0, 1, 1,"
+			     " 0, 'two', 'B <b@x>', 2, 2, 2);",
+			     NULL, NULL, NULL),
+		==, SQLITE_OK);
+}
+
+static void teardown(struct fixture *f, gconstpointer data)
+{
+	store_free(f->st);
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", f->dir);
+	g_assert_cmpint(system(cmd), ==, 0);
+	g_free(f->path);
+	g_free(f->dir);
+}
+
+static const char *series_state(struct fixture *f, gint64 id)
+{
+	static char state[32];
+	g_autoptr(GError) error = NULL;
+	g_autoptr(store_series) s = store_get_series(f->st, id, &error);
+
+	g_assert_no_error(error);
+	g_strlcpy(state, s->state, sizeof(state));
+	return state;
+}
+
+/* One job per series and tree, ever; claims go oldest first. */
+static void test_queue_and_claim(struct fixture *f, gconstpointer data)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(store_job) a = NULL;
+	g_autoptr(store_job) b = NULL;
+	g_autoptr(store_job) none = NULL;
+	gboolean added;
+
+	g_assert_true(
+		store_job_add(f->st, 1, "t", "why", NULL, &added, &error));
+	g_assert_true(added);
+	g_assert_true(
+		store_job_add(f->st, 1, "t", "why", NULL, &added, &error));
+	g_assert_false(added);
+	g_assert_true(
+		store_job_add(f->st, 2, "t", "why", NULL, &added, &error));
+	a = store_job_claim(f->st, "t", &error);
+	g_assert_no_error(error);
+	g_assert_cmpint(a->series_id, ==, 1);
+	g_assert_cmpuint(a->attempts, ==, 1);
+	g_assert_cmpstr(series_state(f, 1), ==, "checking");
+	b = store_job_claim(f->st, "other", &error);
+	g_assert_null(b);
+	g_assert_no_error(error);
+	b = store_job_claim(f->st, NULL, &error);
+	g_assert_cmpint(b->series_id, ==, 2);
+	none = store_job_claim(f->st, NULL, &error);
+	g_assert_null(none);
+	g_assert_no_error(error);
+}
+
+/* A restart requeues running jobs, and gives up on one that has been
+ * running when the bot died too often. */
+static void test_recover(struct fixture *f, gconstpointer data)
+{
+	g_autoptr(GError) error = NULL;
+	guint requeued, failed;
+	gboolean added;
+
+	g_assert_true(store_job_add(f->st, 1, "t", NULL, NULL, &added, &error));
+	for (int i = 0; i < 2; i++) {
+		g_autoptr(store_job) j = store_job_claim(f->st, "t", &error);
+
+		g_assert_nonnull(j);
+		g_assert_true(store_job_recover(f->st, 3, &requeued, &failed,
+						&error));
+		g_assert_cmpuint(requeued, ==, 1);
+		g_assert_cmpuint(failed, ==, 0);
+	}
+	{
+		g_autoptr(store_job) j = store_job_claim(f->st, "t", &error);
+		g_autoptr(GPtrArray) jobs = NULL;
+
+		g_assert_cmpuint(j->attempts, ==, 3);
+		g_assert_true(store_job_recover(f->st, 3, &requeued, &failed,
+						&error));
+		g_assert_cmpuint(requeued, ==, 0);
+		g_assert_cmpuint(failed, ==, 1);
+		jobs = store_jobs_of_series(f->st, 1, &error);
+		g_assert_cmpstr(((struct store_job *)jobs->pdata[0])->state, ==,
+				"failed");
+	}
+}
+
+/* A series superseded while its job waited is not checked. */
+static void test_superseded_while_queued(struct fixture *f, gconstpointer data)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(store_job) j = NULL;
+	g_autoptr(GPtrArray) jobs = NULL;
+	gboolean added;
+
+	g_assert_true(store_job_add(f->st, 1, "t", NULL, NULL, &added, &error));
+	g_assert_true(store_series_set_state(f->st, 1, "superseded", &error));
+	j = store_job_claim(f->st, "t", &error);
+	g_assert_null(j);
+	g_assert_no_error(error);
+	jobs = store_jobs_of_series(f->st, 1, &error);
+	g_assert_cmpstr(((struct store_job *)jobs->pdata[0])->state, ==,
+			"ignored");
+	g_assert_nonnull(strstr(((struct store_job *)jobs->pdata[0])->reason,
+				"superseded"));
+}
+
+/* Finishing a job queues its reply in the same transaction; the reply goes
+ * pending -> sending -> sent, and a temporary failure waits. */
+static void test_finish_and_outbox(struct fixture *f, gconstpointer data)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(store_job) j = NULL;
+	g_autoptr(GBytes) raw = g_bytes_new_static("Subject: x\n\nbody\n", 17);
+	struct store_check checks[] = {
+		{ "apply", "ok", "1/1 patches", NULL, 0.1 },
+	};
+	struct store_reply reply = { "r@x",	   "list@x", "bot@x",
+				     "a@x,list@x", raw,	     "pending" };
+	struct store_job_result res = { 0 };
+	gboolean added;
+	guint n;
+
+	g_assert_true(store_job_add(f->st, 1, "t", NULL, NULL, &added, &error));
+	j = store_job_claim(f->st, "t", &error);
+	res.checks = checks;
+	res.n_checks = 1;
+	res.reply = &reply;
+	g_assert_true(store_job_finish(f->st, j->id, &res, &error));
+	g_assert_no_error(error);
+	g_assert_cmpstr(series_state(f, 1), ==, "reported");
+	{
+		g_autoptr(store_outbox)
+			o = store_outbox_next(f->st, 100, &error);
+		g_autoptr(store_outbox) later = NULL;
+		g_autoptr(GPtrArray) doubt = NULL;
+
+		g_assert_nonnull(o);
+		g_assert_true(g_bytes_equal(o->raw, raw));
+		g_assert_true(store_outbox_set(f->st, o->id, "sending", 100, 0,
+					       NULL, &error));
+		doubt = store_outbox_in_state(f->st, "sending", &error);
+		g_assert_cmpuint(doubt->len, ==, 1);
+		g_assert_cmpuint(
+			((struct store_outbox *)doubt->pdata[0])->attempts, ==,
+			1);
+		g_assert_true(store_outbox_set(f->st, o->id, "pending", 100,
+					       130, "down", &error));
+		later = store_outbox_next(f->st, 120, &error);
+		g_assert_null(later);
+		later = store_outbox_next(f->st, 130, &error);
+		g_assert_nonnull(later);
+		g_assert_cmpstr(later->last_error, ==, "down");
+		g_assert_true(store_outbox_set(
+			f->st, o->id, "sent",
+			g_get_real_time() / G_USEC_PER_SEC, 0, NULL, &error));
+	}
+	g_assert_true(store_outbox_sent_since(f->st, "list@x", 0, &n, &error));
+	g_assert_cmpuint(n, ==, 1);
+	/* the same Message-ID is never queued twice */
+	g_assert_true(store_outbox_add(f->st, "optin", &reply, &added, &error));
+	g_assert_false(added);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	g_test_add("/store-pipeline/queue-and-claim", struct fixture, NULL,
+		   setup, test_queue_and_claim, teardown);
+	g_test_add("/store-pipeline/recover", struct fixture, NULL, setup,
+		   test_recover, teardown);
+	g_test_add("/store-pipeline/superseded-while-queued", struct fixture,
+		   NULL, setup, test_superseded_while_queued, teardown);
+	g_test_add("/store-pipeline/finish-and-outbox", struct fixture, NULL,
+		   setup, test_finish_and_outbox, teardown);
+	return g_test_run();
+}
