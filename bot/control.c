@@ -376,3 +376,29 @@ guint control_handle_batch(struct store *st, const struct armbot_config *config,
 	}
 	return queued;
 }
+
+guint control_handle_recent(struct store *st,
+			    const struct armbot_config *config,
+			    const char *data_dir, gint64 since)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GPtrArray) ids = store_message_ids_since(st, since, &error);
+	struct control_options o = { 0 };
+	guint queued = 0;
+
+	if (!ids) {
+		log_line("cannot list the recent messages: %s", error->message);
+		return 0;
+	}
+	o.config = config;
+	o.data_dir = data_dir;
+	for (guint i = 0; i < ids->len; i++) {
+		g_clear_error(&error);
+		/* it leaves what was handled (control_done) alone */
+		if (!control_handle_message(st, &o, ids->pdata[i], &queued,
+					    &error))
+			log_line("<%s>: %s (left unhandled)",
+				 (char *)ids->pdata[i], error->message);
+	}
+	return queued;
+}

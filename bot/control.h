@@ -48,3 +48,11 @@ gboolean control_handle_message(struct store *st,
 guint control_handle_batch(struct store *st, const struct armbot_config *config,
 			   const char *data_dir,
 			   const struct source_batch *batch);
+
+/* On start: mail to the bot received since @since that the last run
+ * stored but did not get to handle (it stopped between the two) is
+ * handled now; mail already handled is recorded as such and left alone.
+ * Returns how many mails were queued. */
+guint control_handle_recent(struct store *st,
+			    const struct armbot_config *config,
+			    const char *data_dir, gint64 since);

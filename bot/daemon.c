@@ -15,6 +15,7 @@
 #include "bot/worker.h"
 
 #define DISPATCH_INTERVAL 60 /* s: series that became ready by timeout */
+#define CONTROL_CATCH_UP (2 * 24 * 3600) /* s: mail to the bot */
 
 struct daemon {
 	const struct daemon_options *opts;
@@ -163,8 +164,8 @@ static gboolean start_web(struct daemon *d, GError **error)
 	const struct armbot_config *c = d->opts->config;
 	g_autofree char *listen = NULL;
 
-	listen = g_strdup_printf("%s:%u", c->web_listen ? c->web_listen :
-							  "127.0.0.1",
+	listen = g_strdup_printf("%s:%u",
+				 c->web_listen ? c->web_listen : "127.0.0.1",
 				 c->web_port);
 	d->web = web_server_start(d->opts->data_dir, listen, c->web_base_url,
 				  NULL, error);
@@ -195,6 +196,11 @@ static gboolean start(struct daemon *d, GError **error)
 	d->outbox = outbox_start(&oo, error);
 	if (!d->outbox || !start_web(d, error))
 		return FALSE;
+	/* mail to the bot the last run stored but did not handle */
+	if (control_handle_recent(d->st, d->opts->config, d->opts->data_dir,
+				  g_get_real_time() / G_USEC_PER_SEC -
+					  CONTROL_CATCH_UP))
+		daemon_bell_ring(d->outbox_bell);
 	dispatch(d);
 	return start_sources(d, error);
 }

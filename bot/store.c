@@ -63,11 +63,8 @@ static const char *const migrations[] = {
 
 /* The parts, migrated in this order after the core tables. */
 static const struct store_part *const parts[] = {
-	&store_part_pipeline,
-	&store_part_sources,
-	&store_part_trees,
-	&store_part_lists,
-	&store_part_web,
+	&store_part_pipeline, &store_part_sources, &store_part_trees,
+	&store_part_lists,    &store_part_web,
 };
 
 /* The named statements. */
@@ -882,4 +879,22 @@ gboolean store_count(struct store *st, gint64 *messages, gint64 *rejects,
 {
 	return count(st, STMT_MESSAGE_COUNT, messages, error) &&
 	       count(st, STMT_REJECT_COUNT, rejects, error);
+}
+
+static gpointer first_text_column(sqlite3_stmt *s)
+{
+	return store_column_text(s, 0);
+}
+
+GPtrArray *store_message_ids_since(struct store *st, gint64 since,
+				   GError **error)
+{
+	static const char sql[] = "SELECT message_id FROM messages"
+				  " WHERE received >= ?1 ORDER BY id";
+	sqlite3_stmt *s = store_statement(st, sql, error);
+
+	if (!s)
+		return NULL;
+	sqlite3_bind_int64(s, 1, since);
+	return store_rows(st, s, first_text_column, g_free, error);
 }

@@ -87,6 +87,11 @@ GPtrArray *store_list_series(struct store *st, GError **error);
 struct store_series *store_get_series(struct store *st, gint64 id,
 				      GError **error);
 
+/* The Message-IDs of the messages received since @since (Unix time),
+ * oldest first (char *, owned). */
+GPtrArray *store_message_ids_since(struct store *st, gint64 since,
+				   GError **error);
+
 /* Counts for `armbot ingest` and tests. */
 gboolean store_count(struct store *st, gint64 *messages, gint64 *rejects,
 		     GError **error);

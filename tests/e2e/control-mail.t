@@ -302,5 +302,22 @@ lists | grep -q "^arm3@lists.test	mailman3	unsubscribed since "
 ok $? "armbot lists: arm3@lists.test unsubscribed"
 
 stop_bot
+
+# killed between storing a request and handling it: the next start
+# handles it
+start_bot ARMBOT_CRASHPOINT=ingest:1
+mail "$TONY" "armbot set omap reply problems" req.crash@atomide.com < /dev/null
+wait_bot_exit 60
+grep -q "crashpoint ingest:1: killing armbot" "$TMP/run.log"
+ok $? "killed right after the request was stored"
+is "$(answers req.crash@atomide.com tony@atomide.com | wc -l)" 0 "no answer yet"
+start_bot
+wait_answer req.crash@atomide.com tony@atomide.com > /dev/null
+ok $? "after the restart the request is answered"
+stop_bot
+start_bot
+sleep 4
+stop_bot
+is "$(answers req.crash@atomide.com tony@atomide.com | wc -l)" 1 "once"
 grep "control:" "$TMP/run.log" | sed 's/^/# /'
 done_testing
