@@ -23,8 +23,6 @@
 #include "bot/store-pipeline.h"
 #include "bot/store.h"
 #include "mailparse/mailbox.h"
-#include "mailparse/message.h"
-#include "mailparse/msgid.h"
 
 enum { CHECK_CLEAN = 0, CHECK_PROBLEMS = 1, CHECK_ERROR = 2 };
 
@@ -67,18 +65,17 @@ static gboolean series_from_mbox(struct store *st, const char *path,
 		return FALSE;
 	for (;;) {
 		g_autoptr(GBytes) raw = NULL;
-		g_autoptr(message) msg = NULL;
+		char *id = NULL;
 
 		if (!mailbox_next(mb, &raw, error))
 			goto fail;
 		if (!raw)
 			break;
-		msg = message_parse(raw, NULL);
-		if (msg)
-			g_ptr_array_add(ids, g_strdup(msg->message_id));
 		if (!ingest_message(st, raw, mailbox_position(mb), &counts,
-				    NULL, error))
+				    NULL, &id, error))
 			goto fail;
+		if (id)
+			g_ptr_array_add(ids, id);
 	}
 	if (!ingest_assemble(st, 6 * 3600, error) || !store_commit(st, error))
 		goto fail;

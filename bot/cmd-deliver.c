@@ -61,7 +61,7 @@ int cmd_deliver(struct armbot_context *ctx, int argc, char **argv)
 	path = g_build_filename(dir, "store.sqlite", NULL);
 	if (!(st = store_open(path, &error)) || !store_begin(st, &error))
 		goto tempfail;
-	if (!ingest_message(st, raw, "deliver", &counts, NULL, &error) ||
+	if (!ingest_message(st, raw, "deliver", &counts, NULL, NULL, &error) ||
 	    ((counts.added || counts.unparseable) &&
 	     !ingest_assemble(st, (gint64)(hours * 3600), &error)) ||
 	    !store_commit(st, &error)) {

@@ -11,8 +11,6 @@
 #include "kernel/dirstat.h"
 #include "kernel/patchstat.h"
 #include "kernel/treediff.h"
-#include "mailparse/mailbox.h"
-#include "mailparse/mailinfo.h"
 
 #define CMD_DIRSTAT_ERROR (g_quark_from_static_string("cmd-dirstat-error"))
 
@@ -178,37 +176,10 @@ static GPtrArray *per_commit_filestats(git_repository *repo, const char *a,
 	return ok ? g_steal_pointer(&all) : NULL;
 }
 
-/* The line figures of every patch in @path: each mail split as git am
- * would (git mailinfo), so quoted-printable, base64 and attached patches
- * count as what they decode to.  A mail git mailinfo refuses is left out
- * with a warning, as git am would stop on it. */
-static GPtrArray *mbox_filestats(const char *path, GError **error)
+static void warn_skipped(guint n, const GError *why, gpointer path)
 {
-	struct mailbox_options mopts = MAILBOX_OPTIONS_INIT;
-	struct mailinfo_options miopts = MAILINFO_OPTIONS_INIT;
-	g_autoptr(mailbox) mb = mailbox_open(path, &mopts, error);
-	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)dirstat_filestat_free);
-
-	if (!mb)
-		return NULL;
-	for (guint n = 1;; n++) {
-		g_autoptr(GBytes) msg = NULL;
-		g_autoptr(mailinfo_result) mi = NULL;
-		g_autoptr(GError) perr = NULL;
-
-		if (!mailbox_next(mb, &msg, error))
-			return NULL;
-		if (!msg)
-			break;
-		if (!mailinfo_parse(&mi, msg, &miopts, &perr)) {
-			fprintf(stderr, "warning: %s: mail %u skipped: %s\n",
-				path, n, perr->message);
-			continue;
-		}
-		patchstat_parse(mi->patch->str, mi->patch->len, all);
-	}
-	return g_steal_pointer(&all);
+	fprintf(stderr, "warning: %s: mail %u skipped: %s\n",
+		(const char *)path, n, why->message);
 }
 
 static int print_report(struct dirstat_report *report, gboolean json)
@@ -234,7 +205,8 @@ static int run_mbox(const char *mbox, gboolean verdict, const char *path,
 		    gboolean json)
 {
 	g_autoptr(GError) error = NULL;
-	g_autoptr(GPtrArray) fs = mbox_filestats(mbox, &error);
+	g_autoptr(GPtrArray)
+		fs = patchstat_mbox(mbox, warn_skipped, (gpointer)mbox, &error);
 	g_autoptr(dirstat_report) report = NULL;
 
 	if (!fs) {

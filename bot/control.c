@@ -2,9 +2,9 @@
  * (see bot/control.h). */
 #include "bot/control.h"
 
-#include <stdio.h>
 #include <string.h>
 
+#include "bot/log.h"
 #include "bot/mail-compose.h"
 #include "bot/optin.h"
 #include "bot/store-lists.h"
@@ -12,21 +12,6 @@
 #include "bot/subscription.h"
 #include "kernel/tree.h"
 #include "mailparse/message.h"
-
-static void log_line(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-
-static void log_line(const char *fmt, ...)
-{
-	g_autoptr(GDateTime) now = g_date_time_new_now_local();
-	g_autofree char *stamp = g_date_time_format(now, "%F %T");
-	g_autofree char *text = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	text = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "%s control: %s\n", stamp, text);
-}
 
 static gint64 now_of(const struct control_options *o)
 {
@@ -249,8 +234,9 @@ static gboolean handle_optin(struct store *st, const struct control_options *o,
 		g_mutex_lock(&cache_lock);
 		ctx.maintainers = distro_maintainers(o->data_dir, &local);
 		if (!ctx.maintainers)
-			log_line("no MAINTAINERS to check senders against: %s",
-				 local->message);
+			bot_log("control",
+				"no MAINTAINERS to check senders against: %s",
+				local->message);
 	}
 	if (!optin_handle(&ctx, msg, &reply, error)) {
 		if (!o->maintainers)
@@ -348,7 +334,8 @@ gboolean control_handle_message(struct store *st,
 		    !store_control_mark(st, message_id, what, now_of(o), error))
 			return FALSE;
 	}
-	log_line("<%s> from %s: %s", message_id, msg->from_email, what);
+	bot_log("control", "<%s> from %s: %s", message_id, msg->from_email,
+		what);
 	return TRUE;
 fail:
 	subscription_confirmation_clear(&conf);
@@ -371,8 +358,8 @@ guint control_handle_batch(struct store *st, const struct armbot_config *config,
 
 		if (!control_handle_message(st, &o, new_ids->pdata[i], &queued,
 					    &error))
-			log_line("<%s>: %s (left unhandled)",
-				 (char *)new_ids->pdata[i], error->message);
+			bot_log("control", "<%s>: %s (left unhandled)",
+				(char *)new_ids->pdata[i], error->message);
 	}
 	return queued;
 }
@@ -387,7 +374,8 @@ guint control_handle_recent(struct store *st,
 	guint queued = 0;
 
 	if (!ids) {
-		log_line("cannot list the recent messages: %s", error->message);
+		bot_log("control", "cannot list the recent messages: %s",
+			error->message);
 		return 0;
 	}
 	o.config = config;
@@ -397,8 +385,8 @@ guint control_handle_recent(struct store *st,
 		/* it leaves what was handled (control_done) alone */
 		if (!control_handle_message(st, &o, ids->pdata[i], &queued,
 					    &error))
-			log_line("<%s>: %s (left unhandled)",
-				 (char *)ids->pdata[i], error->message);
+			bot_log("control", "<%s>: %s (left unhandled)",
+				(char *)ids->pdata[i], error->message);
 	}
 	return queued;
 }

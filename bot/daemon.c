@@ -2,11 +2,11 @@
 #include "bot/daemon.h"
 
 #include <glib-unix.h>
-#include <stdio.h>
 
 #include "bot/control.h"
 #include "bot/crashpoint.h"
 #include "bot/dispatch.h"
+#include "bot/log.h"
 #include "bot/outbox.h"
 #include "bot/source.h"
 #include "bot/store-pipeline.h"
@@ -30,21 +30,6 @@ struct daemon {
 	int status;
 };
 
-static void log_line(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-
-static void log_line(const char *fmt, ...)
-{
-	g_autoptr(GDateTime) now = g_date_time_new_now_local();
-	g_autofree char *stamp = g_date_time_format(now, "%F %T");
-	g_autofree char *text = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	text = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "%s %s\n", stamp, text);
-}
-
 static void start_workers(struct daemon *d);
 
 static void dispatch(struct daemon *d)
@@ -57,11 +42,11 @@ static void dispatch(struct daemon *d)
 				   &queued, &error) ||
 	    !store_commit(d->st, &error)) {
 		store_rollback(d->st);
-		log_line("cannot queue series: %s", error->message);
+		bot_log(NULL, "cannot queue series: %s", error->message);
 		return;
 	}
 	if (queued)
-		log_line("%u series queued", queued);
+		bot_log(NULL, "%u series queued", queued);
 	start_workers(d);
 	daemon_bell_ring(d->jobs_bell);
 }
@@ -70,9 +55,9 @@ static void on_batch(const struct source_batch *batch, gpointer user_data)
 {
 	struct daemon *d = user_data;
 
-	log_line("%s: %u new, %u duplicate, %u unparseable", batch->url,
-		 batch->counts.added, batch->counts.duplicate,
-		 batch->counts.unparseable);
+	bot_log(NULL, "%s: %u new, %u duplicate, %u unparseable", batch->url,
+		batch->counts.added, batch->counts.duplicate,
+		batch->counts.unparseable);
 	crashpoint("ingest");
 	control_handle_batch(d->st, d->opts->config, d->opts->data_dir, batch);
 	dispatch(d);
@@ -83,7 +68,7 @@ static void on_batch(const struct source_batch *batch, gpointer user_data)
 static void on_source_error(const char *url, const GError *error,
 			    gpointer user_data)
 {
-	log_line("%s: %s (retrying)", url, error->message);
+	bot_log(NULL, "%s: %s (retrying)", url, error->message);
 }
 
 static gboolean on_timer(gpointer user_data)
@@ -96,7 +81,7 @@ static gboolean on_signal(gpointer user_data)
 {
 	struct daemon *d = user_data;
 
-	log_line("stopping");
+	bot_log(NULL, "stopping");
 	g_main_loop_quit(d->loop);
 	return G_SOURCE_REMOVE;
 }
@@ -114,7 +99,7 @@ static gboolean start_sources(struct daemon *d, GError **error)
 		    !source_start(src, d->store_path, g_main_context_default(),
 				  on_batch, on_source_error, d, error))
 			return FALSE;
-		log_line("source %s", source_url(src));
+		bot_log(NULL, "source %s", source_url(src));
 		g_ptr_array_add(d->sources, g_steal_pointer(&src));
 	}
 	return TRUE;
@@ -138,7 +123,7 @@ static gboolean start_worker(struct daemon *d, const char *tree, GError **error)
 	w = worker_start(&wo, error);
 	if (!w)
 		return FALSE;
-	log_line("worker for %s", tree);
+	bot_log(NULL, "worker for %s", tree);
 	g_hash_table_insert(d->workers, g_strdup(tree), w);
 	return TRUE;
 }
@@ -154,7 +139,7 @@ static void start_workers(struct daemon *d)
 		if (!start_worker(d, trees->pdata[i], &error))
 			break;
 	if (error)
-		log_line("cannot start a worker: %s", error->message);
+		bot_log(NULL, "cannot start a worker: %s", error->message);
 }
 
 /* The read-only pages, in a thread of their own (bot/web.h), on
@@ -171,7 +156,7 @@ static gboolean start_web(struct daemon *d, GError **error)
 				  NULL, error);
 	if (!d->web)
 		return FALSE;
-	log_line("web pages at %s", web_server_url(d->web));
+	bot_log(NULL, "web pages at %s", web_server_url(d->web));
 	return TRUE;
 }
 
@@ -187,8 +172,8 @@ static gboolean start(struct daemon *d, GError **error)
 		    &requeued, &failed, error))
 		return FALSE;
 	if (requeued || failed)
-		log_line("after a stop: %u jobs queued again, %u given up",
-			 requeued, failed);
+		bot_log(NULL, "after a stop: %u jobs queued again, %u given up",
+			requeued, failed);
 	oo.data_dir = d->opts->data_dir;
 	oo.store_path = d->store_path;
 	oo.config = d->opts->config;
@@ -218,10 +203,10 @@ int daemon_run(const struct daemon_options *opts)
 	d.sources = g_ptr_array_new_with_free_func((GDestroyNotify)source_free);
 	d.workers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  (GDestroyNotify)worker_stop);
-	log_line("armbot %s <%s> starting; data in %s", opts->config->name,
-		 opts->config->address, opts->data_dir);
+	bot_log(NULL, "armbot %s <%s> starting; data in %s", opts->config->name,
+		opts->config->address, opts->data_dir);
 	if (!start(&d, &error)) {
-		log_line("error: %s", error->message);
+		bot_log(NULL, "error: %s", error->message);
 		d.status = 1;
 	} else {
 		g_unix_signal_add(SIGTERM, on_signal, &d);

@@ -7,24 +7,14 @@
 #include "bot/treeset.h"
 #include "config/tree-pick.h"
 #include "config/treefile.h"
-
-/* The address in "Name <address>", or the whole text. */
-static char *author_address(const char *author)
-{
-	const char *lt = strrchr(author, '<');
-	const char *gt = lt ? strchr(lt, '>') : NULL;
-
-	if (lt && gt)
-		return g_ascii_strdown(lt + 1, gt - lt - 1);
-	return g_ascii_strdown(author, -1);
-}
+#include "mailparse/message.h"
 
 /* Why series @s must not be checked on a tree with @policy, or NULL. */
 static const char *ignore_reason(const struct armbot_config *config,
 				 const struct config_policy *policy,
 				 const struct store_series *s)
 {
-	g_autofree char *from = author_address(s->author);
+	g_autofree char *from = message_angle_text(s->author);
 
 	if (config->address && !g_ascii_strcasecmp(from, config->address))
 		return "sent by the bot itself";

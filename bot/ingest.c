@@ -7,7 +7,7 @@
 
 gboolean ingest_message(struct store *st, GBytes *raw, const char *position,
 			struct ingest_counts *counts, GPtrArray *new_ids,
-			GError **error)
+			char **message_id, GError **error)
 {
 	g_autoptr(GError) bad = NULL;
 	g_autoptr(message) msg = message_parse(raw, &bad);
@@ -23,6 +23,8 @@ gboolean ingest_message(struct store *st, GBytes *raw, const char *position,
 		counts->unparseable++;
 		return TRUE;
 	}
+	if (message_id)
+		*message_id = g_strdup(msg->message_id);
 	info = series_message_from(msg, g_get_real_time() / G_USEC_PER_SEC);
 	if (!store_add_message(st, msg, info, position, &added, error))
 		return FALSE;
@@ -53,7 +55,7 @@ gboolean ingest_mailbox(struct store *st, const char *path,
 		if (!raw)
 			return TRUE;
 		if (!ingest_message(st, raw, mailbox_position(mb), counts, NULL,
-				    error))
+				    NULL, error))
 			return FALSE;
 	}
 }

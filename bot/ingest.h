@@ -20,11 +20,13 @@ struct ingest_counts {
  * reject with the reason (and reported on stderr), so that nothing
  * received is lost.  @position says where it came from (stored as the
  * message's source).  When @new_ids is not NULL the Message-ID of a newly
- * stored message is appended to it (char *, the array owns it).  FALSE
- * with @error only when the store fails. */
+ * stored message is appended to it (char *, the array owns it).  When
+ * @message_id is not NULL it gets the Message-ID of a parsed message, new
+ * or already stored (NULL for an unparseable one), newly allocated.
+ * FALSE with @error only when the store fails. */
 gboolean ingest_message(struct store *st, GBytes *raw, const char *position,
 			struct ingest_counts *counts, GPtrArray *new_ids,
-			GError **error);
+			char **message_id, GError **error);
 
 /* Every message of the mailbox at @path (mailbox_open()). */
 gboolean ingest_mailbox(struct store *st, const char *path,

@@ -1,10 +1,10 @@
 /* The outbox sender (see bot/outbox.h). */
 #include "bot/outbox.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "bot/crashpoint.h"
+#include "bot/log.h"
 #include "bot/maildir-out.h"
 #include "bot/smtp.h"
 #include "bot/store-pipeline.h"
@@ -23,21 +23,6 @@ struct outbox_sender {
 static gint64 now_s(void)
 {
 	return g_get_real_time() / G_USEC_PER_SEC;
-}
-
-static void log_line(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-
-static void log_line(const char *fmt, ...)
-{
-	g_autoptr(GDateTime) now = g_date_time_new_now_local();
-	g_autofree char *stamp = g_date_time_format(now, "%F %T");
-	g_autofree char *text = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	text = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "%s outbox: %s\n", stamp, text);
 }
 
 /* Is a message with @message_id in the maildir @dir (new/ or cur/)? */
@@ -96,17 +81,19 @@ static gboolean settle_in_doubt(const struct outbox_options *o,
 			echoed = maildir_has(outbox, r->message_id);
 		}
 		if (echoed) {
-			log_line("<%s>: found delivered after a restart",
-				 r->message_id);
+			bot_log("outbox",
+				"<%s>: found delivered after a restart",
+				r->message_id);
 			if (!store_outbox_set(st, r->id, "sent", now_s(), 0,
 					      NULL, error))
 				return FALSE;
 		} else if (!o->config->smtp_url ||
 			   now_s() - r->handed >= grace) {
 			/* a maildir delivery not there did not happen */
-			log_line("<%s>: not delivered before the restart; "
-				 "sending again",
-				 r->message_id);
+			bot_log("outbox",
+				"<%s>: not delivered before the restart; "
+				"sending again",
+				r->message_id);
 			if (!store_outbox_set(st, r->id, "pending", now_s(), 0,
 					      "interrupted while sending",
 					      error))
@@ -212,9 +199,10 @@ gboolean outbox_run_once(const struct outbox_options *o, struct store *st,
 		if (!under_cap(o, st, r, &may, error))
 			return FALSE;
 		if (!may) {
-			log_line("<%s>: %s has had its replies for this hour; "
-				 "later",
-				 r->message_id, r->list);
+			bot_log("outbox",
+				"<%s>: %s has had its replies for this hour; "
+				"later",
+				r->message_id, r->list);
 			if (!store_outbox_set(st, r->id, "pending", now_s(),
 					      now_s() + CAP_RETRY, NULL, error))
 				return FALSE;
@@ -227,15 +215,16 @@ gboolean outbox_run_once(const struct outbox_options *o, struct store *st,
 			return FALSE;
 		if (deliver(o, r, &serr)) {
 			crashpoint("sent");
-			log_line("<%s>: sent to %s", r->message_id,
-				 r->recipients);
+			bot_log("outbox", "<%s>: sent to %s", r->message_id,
+				r->recipients);
 			if (!store_outbox_set(st, r->id, "sent", now_s(), 0,
 					      NULL, error))
 				return FALSE;
 			(*sent)++;
 		} else if ((wait = retry_after(o, serr, r->attempts))) {
-			log_line("<%s>: %s; again in %" G_GINT64_FORMAT " s",
-				 r->message_id, serr->message, wait);
+			bot_log("outbox",
+				"<%s>: %s; again in %" G_GINT64_FORMAT " s",
+				r->message_id, serr->message, wait);
 			if (!store_outbox_set(st, r->id, "pending", now_s(),
 					      now_s() + wait, serr->message,
 					      error))
@@ -243,8 +232,8 @@ gboolean outbox_run_once(const struct outbox_options *o, struct store *st,
 			/* the server is down: the others would fail too */
 			return TRUE;
 		} else {
-			log_line("<%s>: %s; given up", r->message_id,
-				 serr->message);
+			bot_log("outbox", "<%s>: %s; given up", r->message_id,
+				serr->message);
 			if (!store_outbox_set(st, r->id, "failed", now_s(), 0,
 					      serr->message, error))
 				return FALSE;
@@ -259,14 +248,14 @@ static gpointer outbox_thread(gpointer data)
 	g_autoptr(store) st = store_open(s->opts.store_path, &error);
 
 	if (!st) {
-		log_line("cannot open the store: %s", error->message);
+		bot_log("outbox", "cannot open the store: %s", error->message);
 		return NULL;
 	}
 	while (!g_atomic_int_get(&s->stop)) {
 		guint sent;
 
 		if (!outbox_run_once(&s->opts, st, &sent, &error)) {
-			log_line("store error: %s", error->message);
+			bot_log("outbox", "store error: %s", error->message);
 			g_clear_error(&error);
 		}
 		if (!daemon_bell_wait(s->opts.bell, 5))

@@ -144,9 +144,7 @@ static gboolean load_series(struct run *r, struct store *st, gint64 id,
 		if (n)
 			out->list = g_ascii_strdown(a, n);
 	} else if (list_id && strchr(list_id, '<')) {
-		const char *a = strchr(list_id, '<') + 1;
-		gsize n = strcspn(a, ">");
-		g_autofree char *id_text = g_ascii_strdown(a, n);
+		g_autofree char *id_text = message_angle_text(list_id);
 		char *dot = strchr(id_text, '.');
 
 		if (dot && strchr(dot + 1, '.')) {
@@ -344,32 +342,6 @@ static GPtrArray *tree_filestats(struct run *r, GError **error)
 	return dirstat_filestats_from_tree(q, error);
 }
 
-/* Line figures of the patches as mailed: for a series that does not
- * apply (lines need only the diff text). */
-static GPtrArray *mailed_filestats(struct run *r, GError **error)
-{
-	struct mailbox_options mopts = MAILBOX_OPTIONS_INIT;
-	struct mailinfo_options miopts = MAILINFO_OPTIONS_INIT;
-	g_autoptr(mailbox) mb = mailbox_open(r->mbox_path, &mopts, error);
-	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)dirstat_filestat_free);
-
-	if (!mb)
-		return NULL;
-	for (;;) {
-		g_autoptr(GBytes) msg = NULL;
-		g_autoptr(mailinfo_result) mi = NULL;
-
-		if (!mailbox_next(mb, &msg, error))
-			return NULL;
-		if (!msg)
-			break;
-		if (mailinfo_parse(&mi, msg, &miopts, NULL))
-			patchstat_parse(mi->patch->str, mi->patch->len, all);
-	}
-	return g_steal_pointer(&all);
-}
-
 static gboolean dirstat(struct run *r, GError **error)
 {
 	struct pipeline_outcome *out = r->out;
@@ -383,8 +355,10 @@ static gboolean dirstat(struct run *r, GError **error)
 	dopts.permille = 30;
 	dopts.cumulative = TRUE;
 	dopts.is_signed = TRUE;
+	/* a series that does not apply is counted from its diffs as
+	 * mailed: lines need only the diff text */
 	fs = r->am->failed || !r->am->patches->len ?
-		     mailed_filestats(r, error) :
+		     patchstat_mbox(r->mbox_path, NULL, NULL, error) :
 		     tree_filestats(r, error);
 	if (!fs)
 		return FALSE;

@@ -246,7 +246,7 @@ gboolean source_store_batch(struct source *src, struct store *st,
 		return FALSE;
 	for (guint i = 0; i < raws->len; i++)
 		if (!ingest_message(st, raws->pdata[i], positions->pdata[i],
-				    &counts, new_ids, error))
+				    &counts, new_ids, NULL, error))
 			goto fail;
 	if (cursor_fn && !cursor_fn(st, cursor_data, error))
 		goto fail;

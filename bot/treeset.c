@@ -65,6 +65,19 @@ struct treeset *treeset_load(const struct armbot_config *config,
 	return g_steal_pointer(&ts);
 }
 
+const struct treefile *treeset_find(const struct treeset *ts, const char *name)
+{
+	for (guint i = 0; i < ts->trees->len; i++) {
+		const struct treefile *tf = ts->trees->pdata[i];
+
+		if (!g_strcmp0(tf->name, name))
+			return tf;
+	}
+	if (ts->distro && !g_strcmp0(ts->distro->name, name))
+		return ts->distro;
+	return NULL;
+}
+
 void treeset_free(struct treeset *ts)
 {
 	if (!ts)

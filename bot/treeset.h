@@ -25,6 +25,9 @@ struct treeset *treeset_load(const struct armbot_config *config,
 			     struct store *st, GPtrArray *errors,
 			     GError **error);
 
+/* The tree file of @name (the distro tree's included), or NULL. */
+const struct treefile *treeset_find(const struct treeset *ts, const char *name);
+
 void treeset_free(struct treeset *ts);
 typedef struct treeset treeset;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(treeset, treeset_free)

@@ -2,10 +2,10 @@
 #include "bot/worker.h"
 
 #include <git2.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "bot/crashpoint.h"
+#include "bot/log.h"
 #include "bot/pipeline.h"
 #include "bot/store-pipeline.h"
 #include "bot/store.h"
@@ -81,15 +81,12 @@ static void log_line(const char *tree, const char *fmt, ...)
 
 static void log_line(const char *tree, const char *fmt, ...)
 {
-	g_autoptr(GDateTime) now = g_date_time_new_now_local();
-	g_autofree char *stamp = g_date_time_format(now, "%F %T");
-	g_autofree char *text = NULL;
+	g_autofree char *who = g_strdup_printf("worker %s", tree);
 	va_list ap;
 
 	va_start(ap, fmt);
-	text = g_strdup_vprintf(fmt, ap);
+	bot_logv(who, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s worker %s: %s\n", stamp, tree, text);
 }
 
 static void on_progress(enum pipeline_stage stage, const char *detail,
@@ -194,22 +191,6 @@ static gboolean record(const struct worker_options *o, struct store *st,
 	return store_job_finish(st, job->id, &res, error);
 }
 
-/* The tree file of @name, from the tree files and the store's opted-in
- * trees as they are now; NULL when none (the defaults then apply). */
-static const struct treefile *find_tree(const struct treeset *ts,
-					const char *name)
-{
-	for (guint i = 0; ts && i < ts->trees->len; i++) {
-		const struct treefile *tf = ts->trees->pdata[i];
-
-		if (!g_strcmp0(tf->name, name))
-			return tf;
-	}
-	if (ts && ts->distro && !g_strcmp0(ts->distro->name, name))
-		return ts->distro;
-	return NULL;
-}
-
 /* A tree with a URL is added to the data dir on its first series and
  * fetched again before each one, so a series applies to the branch as it
  * is now.  The distro tree is imported by the pipeline itself. */
@@ -262,7 +243,7 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 		log_line(job->tree, "tree files: %s (defaults apply)",
 			 perr->message);
 	g_clear_error(&perr);
-	tf = find_tree(ts, job->tree);
+	tf = ts ? treeset_find(ts, job->tree) : NULL;
 	policy = tf ? &tf->policy : &o->config->defaults;
 	log_line(job->tree, "series %" G_GINT64_FORMAT " (attempt %u)",
 		 job->series_id, job->attempts);

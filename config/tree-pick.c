@@ -17,19 +17,6 @@ static void add_unique(GPtrArray *a, const char *s)
 	g_ptr_array_add(a, g_strdup(s));
 }
 
-/* The id of a List-Id header: "Name <linux-omap.vger.kernel.org>" gives
- * linux-omap.vger.kernel.org (RFC 2919). */
-static char *list_id(const char *value)
-{
-	const char *lt = strrchr(value, '<');
-	const char *gt = lt ? strchr(lt, '>') : NULL;
-	g_autofree char *id = lt && gt ? g_strndup(lt + 1, gt - lt - 1) :
-					 g_strdup(value);
-
-	g_strstrip(id);
-	return g_ascii_strdown(id, -1);
-}
-
 struct tree_pick_series *tree_pick_series_new(GPtrArray *messages)
 {
 	struct tree_pick_series *s = g_new0(struct tree_pick_series, 1);
@@ -70,7 +57,7 @@ struct tree_pick_series *tree_pick_series_new(GPtrArray *messages)
 			add_unique(s->files, fs->path);
 		}
 		if (lid) {
-			g_autofree char *id = list_id(lid);
+			g_autofree char *id = message_angle_text(lid);
 
 			add_unique(s->list_ids, id);
 		}

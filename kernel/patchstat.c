@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "kernel/dirstat.h"
+#include "mailparse/mailbox.h"
+#include "mailparse/mailinfo.h"
 
 /* Unquote a C-quoted path (git's quote_c_style) or take it up to @stop. */
 static char *take_path(const char *s, const char *end, char stop)
@@ -279,4 +281,34 @@ guint patchstat_parse(const char *text, gsize len, GPtrArray *out)
 	}
 	file_finish(&st, out, &count);
 	return count;
+}
+
+GPtrArray *patchstat_mbox(const char *path, patchstat_skip_fn on_skip,
+			  gpointer user_data, GError **error)
+{
+	struct mailbox_options mopts = MAILBOX_OPTIONS_INIT;
+	struct mailinfo_options miopts = MAILINFO_OPTIONS_INIT;
+	g_autoptr(mailbox) mb = mailbox_open(path, &mopts, error);
+	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)dirstat_filestat_free);
+
+	if (!mb)
+		return NULL;
+	for (guint n = 1;; n++) {
+		g_autoptr(GBytes) msg = NULL;
+		g_autoptr(mailinfo_result) mi = NULL;
+		g_autoptr(GError) perr = NULL;
+
+		if (!mailbox_next(mb, &msg, error))
+			return NULL;
+		if (!msg)
+			break;
+		if (!mailinfo_parse(&mi, msg, &miopts, &perr)) {
+			if (on_skip)
+				on_skip(n, perr, user_data);
+			continue;
+		}
+		patchstat_parse(mi->patch->str, mi->patch->len, all);
+	}
+	return g_steal_pointer(&all);
 }

@@ -12,3 +12,17 @@
  * taken for a removed line.  Binary patches count no lines.  Returns the
  * number of files found. */
 guint patchstat_parse(const char *text, gsize len, GPtrArray *out);
+
+/* A mail that patchstat_mbox() leaves out: the @n-th of the mailbox and
+ * why git mailinfo refuses it. */
+typedef void (*patchstat_skip_fn)(guint n, const GError *why,
+				  gpointer user_data);
+
+/* The line figures of every patch in mailbox @path (struct
+ * dirstat_filestat *, owned): each mail split as git am would (git
+ * mailinfo), so quoted-printable, base64 and attached patches count as
+ * what they decode to.  A mail git mailinfo refuses is left out, as git am
+ * would stop on it, and told to @on_skip (may be NULL).  NULL with @error
+ * when the mailbox cannot be read. */
+GPtrArray *patchstat_mbox(const char *path, patchstat_skip_fn on_skip,
+			  gpointer user_data, GError **error);

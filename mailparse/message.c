@@ -31,6 +31,17 @@ static char *unfold(const char *value)
 	return g_string_free(out, FALSE);
 }
 
+char *message_angle_text(const char *value)
+{
+	const char *lt = strrchr(value, '<');
+	const char *gt = lt ? strchr(lt, '>') : NULL;
+	g_autofree char *text = lt && gt ? g_strndup(lt + 1, gt - lt - 1) :
+					   g_strdup(value);
+
+	g_strstrip(text);
+	return g_ascii_strdown(text, -1);
+}
+
 char *message_decode_header(const char *value)
 {
 	g_autofree char *unfolded = unfold(value ? value : "");

@@ -63,6 +63,11 @@ char *message_author(const struct message *msg);
  * replaced), unfolding it first.  Newly allocated. */
 char *message_decode_header(const char *value);
 
+/* The text between the last '<' of @value and the '>' after it (the
+ * address of "Name <address>", the id of a List-Id), or all of @value when
+ * there is none; stripped and in lowercase.  Newly allocated. */
+char *message_angle_text(const char *value);
+
 typedef struct message message;
 
 void message_free(struct message *msg);

@@ -68,7 +68,8 @@ static guint deliver(struct fixture *f, const char *text)
 	struct ingest_counts counts = { 0 };
 	guint queued = 0;
 
-	g_assert_true(ingest_message(f->st, raw, "test", &counts, ids, &error));
+	g_assert_true(
+		ingest_message(f->st, raw, "test", &counts, ids, NULL, &error));
 	g_assert_no_error(error);
 	g_assert_cmpuint(ids->len, ==, 1);
 	g_assert_true(control_handle_message(f->st, &f->o, ids->pdata[0],
