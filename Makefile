@@ -11,6 +11,7 @@ DEBIAN_PACKAGES = \
 	build-essential pkg-config git xz-utils perl \
 	libglib2.0-dev libetpan-dev libgit2-dev libcurl4-gnutls-dev \
 	libsqlite3-dev libsoup-3.0-dev libarchive-dev libdeflate-dev liblzma-dev \
+	zlib1g-dev \
 	clang libclang-rt-14-dev \
 	sparse ccache bubblewrap gcc-arm-linux-gnueabihf libc6-dev-armhf-cross \
 	qemu-system-arm \
@@ -21,7 +22,9 @@ DEBIAN_PACKAGES = \
 	sqlite3 dovecot-imapd public-inbox
 
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
-	libarchive libdeflate libcrypto liblzma
+	libarchive libdeflate libcrypto liblzma zlib
+# what the front program `armbot` links (bot/front.c): dirstat only
+FRONT_MODULES = glib-2.0 zlib
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
@@ -31,6 +34,7 @@ comma = ,
 # symbol of every library bound at start-up): drop them so that
 # sanitizer and PIE builds link.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKG_MODULES) 2>/dev/null)
+FRONT_LIBS = $(shell pkg-config --libs $(FRONT_MODULES) 2>/dev/null)
 PKG_LIBS = -Wl,--as-needed $(filter-out -specs=% -Wl$(comma)-z$(comma)now,$(shell pkg-config --libs $(PKG_MODULES) 2>/dev/null))
 
 WARNINGS = -Wall -Wextra -Werror -Wno-unused-parameter \
@@ -46,7 +50,7 @@ ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
 # Library sources: every .c of the module folders, except the kernel code of
 # kernel/rpm-test/, the guest init of qemu/initramfs/ and the entry point.
 MODULE_DIRS = bot mailparse kernel qemu config
-LIB_SRCS = $(filter-out bot/main.c,$(wildcard $(addsuffix /*.c,$(MODULE_DIRS))))
+LIB_SRCS = $(filter-out bot/main.c bot/front.c,$(wildcard $(addsuffix /*.c,$(MODULE_DIRS))))
 UNIT_SRCS = $(wildcard tests/unit/test-*.c)
 FUZZ_SRCS = $(wildcard tests/fuzz/fuzz-*.c)
 
@@ -67,9 +71,14 @@ export ARMBOT_CACHE_DIR
 .PHONY: all deps check unit-tests asan format fuzz clean run bench
 # keep objects of test binaries: they are intermediate files to make
 .SECONDARY:
-all: armbot
+all: armbot armbot-core
 
-armbot: $(REL)/bot/main.o $(REL)/libarmbot.a
+# armbot is the lean front (bot/front.c): dirstat with GLib and zlib only,
+# every other command by exec of armbot-core beside it
+armbot: $(REL)/bot/front.o $(REL)/libarmbot.a
+	$(CC) -Wl,--as-needed -o $@ $^ $(FRONT_LIBS)
+
+armbot-core: $(REL)/bot/main.o $(REL)/libarmbot.a
 	$(CC) -o $@ $^ $(PKG_LIBS) -lm
 
 $(REL)/libarmbot.a: $(REL_OBJS)
@@ -99,13 +108,17 @@ $(REL)/tests/%: $(REL)/tests/unit/%.o $(REL)/libarmbot.a
 $(ASAN)/tests/%: $(ASAN)/tests/unit/%.o $(ASAN)/libarmbot.a
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(ASAN)/armbot: $(ASAN)/bot/main.o $(ASAN)/libarmbot.a
+$(ASAN)/armbot: $(ASAN)/bot/front.o $(ASAN)/libarmbot.a
+	$(CC) $(ASAN_FLAGS) -Wl,--as-needed -o $@ $^ $(FRONT_LIBS)
+
+$(ASAN)/armbot-core: $(ASAN)/bot/main.o $(ASAN)/libarmbot.a
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 unit-tests: $(REL_TESTS)
-asan: $(ASAN)/armbot $(ASAN_TESTS)
+asan: $(ASAN)/armbot $(ASAN)/armbot-core $(ASAN_TESTS)
 
--include $(REL_OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(REL)/bot/main.d $(ASAN)/bot/main.d
+-include $(REL_OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(REL)/bot/main.d $(ASAN)/bot/main.d \
+	$(REL)/bot/front.d $(ASAN)/bot/front.d
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do \

@@ -1,7 +1,6 @@
 /* armbot dirstat: git's --dirstat of a commit range, byte for byte, its
  * signed variant, and the arch/arm verdict; from commits or from a
  * series' patches as mailed. */
-#include <git2.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,7 +8,8 @@
 #include "kernel/diffrename.h"
 #include "kernel/dirstat-verdict.h"
 #include "kernel/dirstat.h"
-#include "kernel/patchstat.h"
+#include "kernel/gitobject.h"
+#include "kernel/gitrepo.h"
 #include "kernel/treediff.h"
 
 #define CMD_DIRSTAT_ERROR (g_quark_from_static_string("cmd-dirstat-error"))
@@ -54,60 +54,51 @@ static gboolean on_no_renames(const char *name, const char *value,
 	return TRUE;
 }
 
-static void print_git_error(const char *what)
+/* The tree of @spec ("" or NULL: HEAD) into @out. */
+static gboolean resolve_tree(struct gitrepo *repo, const char *spec,
+			     struct gitoid *out)
 {
-	const git_error *e = git_error_last();
-
-	fprintf(stderr, "error: %s: %s\n", what,
-		e ? e->message : "unknown error");
-}
-
-/* The tree of @spec ("" or NULL: HEAD). */
-static git_tree *resolve_tree(git_repository *repo, const char *spec)
-{
-	git_object *obj = NULL;
-	git_object *tree = NULL;
+	g_autoptr(GError) error = NULL;
+	struct gitoid oid;
 
 	if (!spec || !*spec)
 		spec = "HEAD";
-	if (git_revparse_single(&obj, repo, spec) < 0) {
-		fprintf(stderr, "error: bad revision '%s'\n", spec);
-		return NULL;
+	if (!gitrepo_revparse(repo, spec, &oid, &error)) {
+		fprintf(stderr, "error: bad revision '%s': %s\n", spec,
+			error->message);
+		return FALSE;
 	}
-	if (git_object_peel(&tree, obj, GIT_OBJECT_TREE) < 0) {
-		fprintf(stderr, "error: '%s' is not a tree-ish\n", spec);
-		tree = NULL;
+	if (!gitrepo_peel(repo, &oid, GITOBJ_TREE, out, &error)) {
+		fprintf(stderr, "error: '%s' is not a tree-ish: %s\n", spec,
+			error->message);
+		return FALSE;
 	}
-	git_object_free(obj);
-	return (git_tree *)tree;
+	return TRUE;
 }
 
-/* "A...B": the merge base of A and B, as git diff does. */
-static git_tree *merge_base_tree(git_repository *repo, const char *a,
-				 const char *b)
+/* "A...B": the tree of the merge base of A and B, as git diff takes. */
+static gboolean merge_base_tree(struct gitrepo *repo, const char *a,
+				const char *b, struct gitoid *out)
 {
-	git_object *oa = NULL, *ob = NULL;
-	git_oid base;
-	git_commit *commit = NULL;
-	git_tree *tree = NULL;
+	g_autoptr(GError) error = NULL;
+	struct gitoid oa, ob, ca, cb, base;
 
-	if (git_revparse_single(&oa, repo, *a ? a : "HEAD") < 0 ||
-	    git_revparse_single(&ob, repo, *b ? b : "HEAD") < 0 ||
-	    git_merge_base(&base, repo, git_object_id(oa), git_object_id(ob)) <
-		    0 ||
-	    git_commit_lookup(&commit, repo, &base) < 0 ||
-	    git_commit_tree(&tree, commit) < 0)
-		fprintf(stderr, "error: no merge base of '%s' and '%s'\n", a,
-			b);
-	git_commit_free(commit);
-	git_object_free(oa);
-	git_object_free(ob);
-	return tree;
+	if (!gitrepo_revparse(repo, *a ? a : "HEAD", &oa, &error) ||
+	    !gitrepo_revparse(repo, *b ? b : "HEAD", &ob, &error) ||
+	    !gitrepo_peel(repo, &oa, GITOBJ_COMMIT, &ca, &error) ||
+	    !gitrepo_peel(repo, &ob, GITOBJ_COMMIT, &cb, &error) ||
+	    !gitrepo_merge_base(repo, &ca, &cb, &base, &error) ||
+	    !gitrepo_peel(repo, &base, GITOBJ_TREE, out, &error)) {
+		fprintf(stderr, "error: no merge base of '%s' and '%s': %s\n",
+			a, b, error->message);
+		return FALSE;
+	}
+	return TRUE;
 }
 
 /* The pairs between two trees with rename detection as asked. */
-static struct treediff *tree_pairs(git_repository *repo, git_tree *a,
-				   git_tree *b, GError **error)
+static struct treediff *tree_pairs(struct gitrepo *repo, const struct gitoid *a,
+				   const struct gitoid *b, GError **error)
 {
 	g_autoptr(treediff) q = treediff_new(repo, a, b, error);
 
@@ -120,66 +111,54 @@ static struct treediff *tree_pairs(git_repository *repo, git_tree *a,
 
 /* Line figures of every commit in A..B, one commit at a time against its
  * first parent: what the series' patches say, in the order applied. */
-static GPtrArray *per_commit_filestats(git_repository *repo, const char *a,
+static GPtrArray *per_commit_filestats(struct gitrepo *repo, const char *a,
 				       const char *b, GError **error)
 {
 	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)dirstat_filestat_free);
-	git_revwalk *walk = NULL;
-	git_oid oid;
-	git_object *from = NULL, *to = NULL;
-	gboolean ok = TRUE;
+	g_autoptr(GArray) commits = NULL;
+	struct gitoid from, to, cfrom, cto;
 
-	if (git_revparse_single(&from, repo, *a ? a : "HEAD") < 0 ||
-	    git_revparse_single(&to, repo, *b ? b : "HEAD") < 0 ||
-	    git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_push(walk, git_object_id(to)) < 0 ||
-	    git_revwalk_hide(walk, git_object_id(from)) < 0) {
-		g_set_error(error, CMD_DIRSTAT_ERROR, 1, "bad range '%s..%s'",
-			    a, b);
-		ok = FALSE;
+	if (!gitrepo_revparse(repo, *a ? a : "HEAD", &from, error) ||
+	    !gitrepo_revparse(repo, *b ? b : "HEAD", &to, error) ||
+	    !gitrepo_peel(repo, &from, GITOBJ_COMMIT, &cfrom, error) ||
+	    !gitrepo_peel(repo, &to, GITOBJ_COMMIT, &cto, error)) {
+		g_prefix_error(error, "bad range '%s..%s': ", a, b);
+		return NULL;
 	}
-	if (ok)
-		git_revwalk_sorting(walk,
-				    GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
-	while (ok && !git_revwalk_next(&oid, walk)) {
-		git_commit *commit = NULL, *parent = NULL;
-		git_tree *t1 = NULL, *t2 = NULL;
+	commits = gitrepo_range(repo, &cfrom, &cto, error);
+	if (!commits)
+		return NULL;
+	for (guint i = 0; i < commits->len; i++) {
+		struct gitcommit commit = { 0 };
 		g_autoptr(treediff) q = NULL;
 		g_autoptr(GPtrArray) fs = NULL;
+		struct gitoid parent_tree;
+		gboolean ok;
 
-		if (git_commit_lookup(&commit, repo, &oid) < 0 ||
-		    git_commit_tree(&t2, commit) < 0 ||
-		    (git_commit_parentcount(commit) &&
-		     (git_commit_parent(&parent, commit, 0) < 0 ||
-		      git_commit_tree(&t1, parent) < 0))) {
-			g_set_error(error, CMD_DIRSTAT_ERROR, 1,
-				    "cannot read commit");
-			ok = FALSE;
-		} else if (git_commit_parentcount(commit) <= 1) {
-			q = tree_pairs(repo, t1, t2, error);
-			fs = q ? dirstat_filestats_from_tree(q, error) : NULL;
-			if (!fs)
-				ok = FALSE;
-			for (guint i = 0; fs && i < fs->len; i++)
-				g_ptr_array_add(all,
-						g_steal_pointer(&fs->pdata[i]));
-		}
-		git_tree_free(t1);
-		git_tree_free(t2);
-		git_commit_free(parent);
-		git_commit_free(commit);
+		if (!gitrepo_commit(repo,
+				    &g_array_index(commits, struct gitoid, i),
+				    &commit, error))
+			return NULL;
+		/* merges are left out: the series' patches are its
+		 * single-parent commits */
+		ok = commit.parents->len > 1 ||
+		     ((!commit.parents->len ||
+		       gitrepo_peel(repo,
+				    &g_array_index(commit.parents,
+						   struct gitoid, 0),
+				    GITOBJ_TREE, &parent_tree, error)) &&
+		      (q = tree_pairs(repo,
+				      commit.parents->len ? &parent_tree : NULL,
+				      &commit.tree, error)) &&
+		      (fs = dirstat_filestats_from_tree(q, error)));
+		gitcommit_clear(&commit);
+		if (!ok)
+			return NULL;
+		for (guint j = 0; fs && j < fs->len; j++)
+			g_ptr_array_add(all, g_steal_pointer(&fs->pdata[j]));
 	}
-	git_revwalk_free(walk);
-	git_object_free(from);
-	git_object_free(to);
-	return ok ? g_steal_pointer(&all) : NULL;
-}
-
-static void warn_skipped(guint n, const GError *why, gpointer path)
-{
-	fprintf(stderr, "warning: %s: mail %u skipped: %s\n",
-		(const char *)path, n, why->message);
+	return g_steal_pointer(&all);
 }
 
 static int print_report(struct dirstat_report *report, gboolean json)
@@ -201,14 +180,18 @@ static int print_verdict(GPtrArray *filestats, const char *path, gboolean json)
 	return 0;
 }
 
-static int run_mbox(const char *mbox, gboolean verdict, const char *path,
-		    gboolean json)
+static int run_mbox(struct armbot_context *ctx, const char *mbox,
+		    gboolean verdict, const char *path, gboolean json)
 {
 	g_autoptr(GError) error = NULL;
-	g_autoptr(GPtrArray)
-		fs = patchstat_mbox(mbox, warn_skipped, (gpointer)mbox, &error);
+	g_autoptr(GPtrArray) fs = NULL;
 	g_autoptr(dirstat_report) report = NULL;
 
+	if (!ctx || !ctx->mbox_filestats) {
+		fprintf(stderr, "error: --mbox needs armbot-core\n");
+		return 1;
+	}
+	fs = ctx->mbox_filestats(mbox, &error);
 	if (!fs) {
 		fprintf(stderr, "error: cannot read '%s': %s\n", mbox,
 			error->message);
@@ -235,14 +218,14 @@ struct range_request {
 
 /* Print the dirstat, signed dirstat or verdict of one range.  Returns the
  * exit status: 0 when it was printed. */
-static int run_range(git_repository *repo, const char *from, const char *to,
+static int run_range(struct gitrepo *repo, const char *from, const char *to,
 		     gboolean three_dot, const struct range_request *req)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(treediff) q = NULL;
 	g_autoptr(dirstat_report) report = NULL;
 	g_autoptr(GPtrArray) filestats = NULL;
-	git_tree *ta = NULL, *tb = NULL;
+	struct gitoid ta, tb;
 	gboolean verdict = req->verdict, json = req->json;
 	const char *path = req->path;
 	int status = 1;
@@ -256,12 +239,11 @@ static int run_range(git_repository *repo, const char *from, const char *to,
 		status = print_verdict(filestats, path, json);
 		goto done;
 	}
-	ta = three_dot ? merge_base_tree(repo, from, to) :
-			 resolve_tree(repo, from);
-	tb = resolve_tree(repo, to);
-	if (!ta || !tb)
+	if (!(three_dot ? merge_base_tree(repo, from, to, &ta) :
+			  resolve_tree(repo, from, &ta)) ||
+	    !resolve_tree(repo, to, &tb))
 		goto done;
-	q = tree_pairs(repo, ta, tb, &error);
+	q = tree_pairs(repo, &ta, &tb, &error);
 	if (!q) {
 		fprintf(stderr, "error: %s\n", error->message);
 		goto done;
@@ -282,15 +264,13 @@ static int run_range(git_repository *repo, const char *from, const char *to,
 	}
 	status = print_report(report, json);
 done:
-	git_tree_free(ta);
-	git_tree_free(tb);
 	return status;
 }
 
 /* --stdin, as `git diff-tree --stdin`: each line names two revisions; the
  * first is printed on a line of its own, then that range's output.  One
  * process for many ranges, the way the daemon computes them. */
-static int run_stdin(git_repository *repo, const struct range_request *req)
+static int run_stdin(struct gitrepo *repo, const struct range_request *req)
 {
 	char line[4096];
 	int status = 0;
@@ -368,9 +348,9 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 	};
 	g_autofree char *from = NULL, *to = NULL;
 	gboolean three_dot = FALSE;
-	git_repository *repo = NULL;
+	g_autoptr(gitrepo) repo = NULL;
+	g_autoptr(GError) error = NULL;
 	struct range_request req = { 0 };
-	int status = 1;
 
 	/* git spells the rename limit -l<num>, attached */
 	for (int i = 1; i < argc; i++) {
@@ -396,7 +376,7 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 			fprintf(stderr, "error: --mbox takes no revisions\n");
 			return COMMAND_USAGE_ERROR;
 		}
-		return run_mbox(mbox, verdict, path, json);
+		return run_mbox(ctx, mbox, verdict, path, json);
 	}
 	req.verdict = verdict;
 	req.per_commit = per_commit;
@@ -423,19 +403,12 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	}
 
-	git_libgit2_init();
-	/* git reads objects without hashing them again (read_object_file());
-	 * libgit2's strict verification costs a SHA-1 of every blob read */
-	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
-	if (git_repository_open_ext(&repo, repo_dir ? repo_dir : ".", 0, NULL) <
-	    0) {
-		print_git_error("cannot open repository");
-		goto done;
+	repo = gitrepo_open(repo_dir ? repo_dir : ".", &error);
+	if (!repo) {
+		fprintf(stderr, "error: cannot open repository: %s\n",
+			error->message);
+		return 1;
 	}
-	status = read_stdin ? run_stdin(repo, &req) :
-			      run_range(repo, from, to, three_dot, &req);
-done:
-	git_repository_free(repo);
-	git_libgit2_shutdown();
-	return status;
+	return read_stdin ? run_stdin(repo, &req) :
+			    run_range(repo, from, to, three_dot, &req);
 }

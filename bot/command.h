@@ -7,6 +7,11 @@
 /* What every subcommand gets from the global options. */
 struct armbot_context {
 	char *data_dir; /* --data-dir, ARMBOT_DATA_DIR or $XDG_DATA_HOME/armbot */
+	/* `armbot dirstat --mbox`: the line figures of the patches in a
+	 * mailbox (GPtrArray of dirstat_filestat).  Reading mail links
+	 * libetpan, which the lean front program (bot/front.c) leaves out:
+	 * set by armbot-core only. */
+	GPtrArray *(*mbox_filestats)(const char *mbox, GError **error);
 };
 
 /* A subcommand: argv[0] is the command's name.  Returns the process exit

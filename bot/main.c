@@ -1,11 +1,14 @@
-/* armbot: the command line.  `armbot [--data-dir DIR] <command> [options]`,
- * `armbot help [<command>]`, `armbot --version`. */
+/* armbot-core: the command line of every command.  `armbot [--data-dir
+ * DIR] <command> [options]`, `armbot help [<command>]`, `armbot
+ * --version`; the front program `armbot` (bot/front.c) runs dirstat itself
+ * and execs this one for the rest. */
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bot/command.h"
 #include "bot/datadir.h"
+#include "kernel/patchstat.h"
 
 static const struct armbot_command commands[] = {
 	{ "ingest", cmd_ingest,
@@ -39,6 +42,19 @@ static const struct armbot_command commands[] = {
 	{ "serve", cmd_serve, "serve the read-only web interface" },
 	{ NULL, NULL, NULL }
 };
+
+static void warn_skipped(guint n, const GError *why, gpointer path)
+{
+	fprintf(stderr, "warning: %s: mail %u skipped: %s\n",
+		(const char *)path, n, why->message);
+}
+
+/* armbot dirstat --mbox: the figures of every patch in the mailbox, a
+ * mail that is not one said and skipped */
+static GPtrArray *mbox_filestats(const char *mbox, GError **error)
+{
+	return patchstat_mbox(mbox, warn_skipped, (gpointer)mbox, error);
+}
 
 static const struct armbot_command *command_find(const char *name)
 {
@@ -81,7 +97,7 @@ static int run_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct armbot_context ctx = { 0 };
+	struct armbot_context ctx = { .mbox_filestats = mbox_filestats };
 	const struct armbot_command *cmd;
 	int i = 1;
 	int status;

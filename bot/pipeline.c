@@ -11,6 +11,7 @@
 #include "kernel/am.h"
 #include "kernel/diffrename.h"
 #include "kernel/dirstat.h"
+#include "kernel/gitrepo.h"
 #include "kernel/patchstat.h"
 #include "kernel/sparse-check.h"
 #include "kernel/tree.h"
@@ -319,24 +320,25 @@ static gboolean apply(struct run *r, GError **error)
 	return TRUE;
 }
 
-/* Line figures of base..head with git's default rename detection. */
+/* Line figures of base..head with git's default rename detection, read
+ * by the same object reader as `armbot dirstat`. */
 static GPtrArray *tree_filestats(struct run *r, GError **error)
 {
-	git_repository *repo = r->tree->repo;
 	struct diffrename_options ropts = DIFFRENAME_OPTIONS_INIT;
-	g_autoptr(git_commit) base = NULL;
-	g_autoptr(git_commit) head = NULL;
-	g_autoptr(git_tree) tb = NULL;
-	g_autoptr(git_tree) th = NULL;
+	g_autoptr(gitrepo) repo = gitrepo_open(r->tree->git_dir, error);
 	g_autoptr(treediff) q = NULL;
+	struct gitoid base, head, tb, th;
 
-	if (git_commit_lookup(&base, repo, &r->am->base) < 0 ||
-	    git_commit_lookup(&head, repo, &r->am->head) < 0 ||
-	    git_commit_tree(&tb, base) < 0 || git_commit_tree(&th, head) < 0) {
-		tree_set_git_error(error, "cannot read the series' commits");
+	if (!repo)
+		return NULL;
+	memcpy(base.id, r->am->base.id, GITOID_RAWSZ);
+	memcpy(head.id, r->am->head.id, GITOID_RAWSZ);
+	if (!gitrepo_peel(repo, &base, GITOBJ_TREE, &tb, error) ||
+	    !gitrepo_peel(repo, &head, GITOBJ_TREE, &th, error)) {
+		g_prefix_error(error, "cannot read the series' commits: ");
 		return NULL;
 	}
-	q = treediff_new(repo, tb, th, error);
+	q = treediff_new(repo, &tb, &th, error);
 	if (!q || !diffrename_detect(q, &ropts, error))
 		return NULL;
 	return dirstat_filestats_from_tree(q, error);

@@ -149,7 +149,7 @@ static int find_exact_renames(struct renamer *r)
 
 	for (guint i = 0; i < r->src->len; i++) {
 		struct treediff_pair *p = g_ptr_array_index(r->src, i);
-		GBytes *key = g_bytes_new(p->one->oid.id, GIT_OID_RAWSZ);
+		GBytes *key = g_bytes_new(p->one->oid.id, GITOID_RAWSZ);
 		GArray *list = g_hash_table_lookup(by_oid, key);
 		int idx = i;
 
@@ -165,7 +165,7 @@ static int find_exact_renames(struct renamer *r)
 			&g_array_index(r->dst, struct rename_dst, i);
 		struct treediff_spec *target = dst->p->two;
 		g_autoptr(GBytes)
-			key = g_bytes_new(target->oid.id, GIT_OID_RAWSZ);
+			key = g_bytes_new(target->oid.id, GITOID_RAWSZ);
 		GArray *list = g_hash_table_lookup(by_oid, key);
 		int best = -1, best_score = -1, budget = 100;
 

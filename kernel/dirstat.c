@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kernel/linediff.h"
+
 #define DIRSTAT_ERROR (g_quark_from_static_string("dirstat-error"))
 
 /* One file as gather_dirstat() sees it. */
@@ -99,7 +101,7 @@ static void row_free(struct dirstat_row *row)
 static gboolean same_object(const struct treediff_pair *p)
 {
 	return p->one->valid && p->two->valid &&
-	       git_oid_equal(&p->one->oid, &p->two->oid);
+	       gitoid_equal(&p->one->oid, &p->two->oid);
 }
 
 static char pair_status(const struct treediff_pair *p)
@@ -115,86 +117,16 @@ static char pair_status(const struct treediff_pair *p)
 	return 'M';
 }
 
-/* The lines of @data as xdiff splits them: a last line without its
- * newline still counts. */
-static guint64 count_all_lines(GBytes *data)
+/* Lines added and deleted between two text specs, as git's xdiff counts
+ * them for its diffstat (kernel/linediff.c). */
+static void count_lines(struct treediff_spec *one, struct treediff_spec *two,
+			guint64 *added, guint64 *deleted)
 {
-	gsize len;
-	const char *p = g_bytes_get_data(data, &len);
-	const char *end = p + len;
-	guint64 n = 0;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-
-		n++;
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	return n;
-}
-
-struct line_counts {
-	guint64 added, deleted;
-};
-
-/* diffstat_consume(): only the counts, no line is kept */
-static int count_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
-		      const git_diff_line *line, void *payload)
-{
-	struct line_counts *c = payload;
-
-	if (line->origin == GIT_DIFF_LINE_ADDITION)
-		c->added++;
-	else if (line->origin == GIT_DIFF_LINE_DELETION)
-		c->deleted++;
-	return 0;
-}
-
-/* Lines added and deleted between two text specs, with the xdiff that
- * libgit2 shares with git (Myers; counts do not depend on the indent
- * heuristic, which only slides hunks).  Against an empty side every line
- * of the other one counts, as xdiff finds, without a diff.  Two blobs go
- * to git_diff_blobs(), which takes their ids as they are (from buffers
- * libgit2 would hash both contents again) and streams the lines to a
- * counter, as git's diffstat does, instead of building a patch. */
-static gboolean count_lines(struct treediff_spec *one,
-			    struct treediff_spec *two, guint64 *added,
-			    guint64 *deleted, GError **error)
-{
-	git_diff_options opts;
 	gsize alen, blen;
 	const char *adata = g_bytes_get_data(one->data, &alen);
 	const char *bdata = g_bytes_get_data(two->data, &blen);
-	struct line_counts c = { 0, 0 };
-	int rc;
 
-	if (!alen || !blen) {
-		*added = blen ? count_all_lines(two->data) : 0;
-		*deleted = alen ? count_all_lines(one->data) : 0;
-		return TRUE;
-	}
-	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-	opts.flags = GIT_DIFF_FORCE_TEXT;
-	opts.context_lines = 0;
-	opts.interhunk_lines = 0;
-	if (one->blob && two->blob)
-		rc = git_diff_blobs(one->blob, NULL, two->blob, NULL, &opts,
-				    NULL, NULL, NULL, count_line, &c);
-	else
-		rc = git_diff_buffers(adata, alen, NULL, bdata, blen, NULL,
-				      &opts, NULL, NULL, NULL, count_line, &c);
-	if (rc < 0) {
-		const git_error *e = git_error_last();
-
-		g_set_error(error, DIRSTAT_ERROR, 1, "cannot diff: %s",
-			    e ? e->message : "unknown error");
-		return FALSE;
-	}
-	*added = c.added;
-	*deleted = c.deleted;
-	return TRUE;
+	linediff_count(adata, alen, bdata, blen, added, deleted);
 }
 
 /* diff.c builtin_diffstat() for one pair */
@@ -209,11 +141,6 @@ filestat_from_pair(struct treediff *q, struct treediff_pair *p, GError **error)
 	fs->old_path = g_strdup(p->one->path);
 	fs->status = pair_status(p);
 	fs->same_content = same_object(p);
-	/* the lines of two blobs are counted by git_diff_blobs() */
-	if (!fs->same_content && p->one->valid && p->two->valid &&
-	    (!treediff_spec_load_blob(q, p->one, &local) ||
-	     !treediff_spec_load_blob(q, p->two, &local)))
-		goto fail;
 	if (!treediff_spec_is_binary(q, p->one, &bin_one, &local) ||
 	    !treediff_spec_is_binary(q, p->two, &bin_two, &local))
 		goto fail;
@@ -230,10 +157,9 @@ filestat_from_pair(struct treediff *q, struct treediff_pair *p, GError **error)
 		}
 	} else if (!fs->same_content) {
 		if (!treediff_spec_load(q, p->one, &local) ||
-		    !treediff_spec_load(q, p->two, &local) ||
-		    !count_lines(p->one, p->two, &fs->added, &fs->deleted,
-				 &local))
+		    !treediff_spec_load(q, p->two, &local))
 			goto fail;
+		count_lines(p->one, p->two, &fs->added, &fs->deleted);
 	}
 	treediff_spec_unload(p->one);
 	treediff_spec_unload(p->two);

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kernel/gitobject.h"
+
 #define TREEDIFF_ERROR (g_quark_from_static_string("treediff-error"))
 
 static void spec_free(struct treediff_spec *spec)
@@ -17,14 +19,14 @@ static void spec_free(struct treediff_spec *spec)
 }
 
 struct treediff_spec *treediff_spec_add(struct treediff *q, const char *path,
-					const git_oid *oid, guint32 mode,
+					const struct gitoid *oid, guint32 mode,
 					gboolean valid)
 {
 	struct treediff_spec *spec = g_new0(struct treediff_spec, 1);
 
 	spec->path = g_strdup(path);
 	if (oid)
-		git_oid_cpy(&spec->oid, oid);
+		spec->oid = *oid;
 	spec->mode = mode;
 	spec->valid = valid;
 	spec->is_binary = -1;
@@ -32,7 +34,7 @@ struct treediff_spec *treediff_spec_add(struct treediff *q, const char *path,
 	return spec;
 }
 
-static struct treediff *treediff_alloc(git_repository *repo)
+static struct treediff *treediff_alloc(struct gitrepo *repo)
 {
 	struct treediff *q = g_new0(struct treediff, 1);
 
@@ -48,8 +50,7 @@ void treediff_free(struct treediff *q)
 		return;
 	g_ptr_array_unref(q->pairs);
 	g_ptr_array_unref(q->specs);
-	git_odb_free(q->odb);
-	git_index_free(q->index);
+	gitindex_free(q->index);
 	g_free(q);
 }
 
@@ -65,51 +66,87 @@ static struct treediff_pair *pair_add(struct treediff *q,
 	return p;
 }
 
+/* One tree being walked: its content and the entry under the cursor. */
+struct tree_cursor {
+	GBytes *data; /* NULL for the empty tree */
+	struct gittree_iter it;
+	struct gittree_entry e;
+	gboolean has_entry;
+};
+
+static gboolean cursor_next(struct tree_cursor *c, const char *path,
+			    GError **error)
+{
+	g_autoptr(GError) local = NULL;
+
+	c->has_entry = c->data && gittree_iter_next(&c->it, &c->e, &local);
+	if (local) {
+		g_set_error(error, TREEDIFF_ERROR, 1,
+			    "cannot read tree '%s': %s", *path ? path : ".",
+			    local->message);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean cursor_open(struct tree_cursor *c, struct treediff *q,
+			    const char *path, const struct gitoid *oid,
+			    GError **error)
+{
+	g_autoptr(GError) local = NULL;
+	enum gitobj_type type;
+
+	memset(c, 0, sizeof(*c));
+	if (!oid)
+		return TRUE;
+	c->data = gitodb_read(q->repo->odb, oid, &type, &local);
+	if (c->data && type != GITOBJ_TREE) {
+		char hex[GITOID_HEXSZ + 1];
+
+		gitoid_to_hex(oid, hex);
+		g_set_error(&local, TREEDIFF_ERROR, 1, "object %s is a %s", hex,
+			    gitobj_type_name(type));
+	}
+	if (local) {
+		g_set_error(error, TREEDIFF_ERROR, 1,
+			    "cannot read tree '%s': %s", *path ? path : ".",
+			    local->message);
+		return FALSE;
+	}
+	gittree_iter_init(&c->it, c->data);
+	return cursor_next(c, path, error);
+}
+
+static void cursor_close(struct tree_cursor *c)
+{
+	if (c->data)
+		g_bytes_unref(c->data);
+}
+
 /* git's base_name_compare(): tree entries sort by name, a subtree as if
  * its name ended in '/'.  Walking both trees in this order yields the pairs
  * in full-path order, as git's diff_tree() does. */
-static gboolean is_tree(const git_tree_entry *e)
+static gboolean is_tree(const struct gittree_entry *e)
 {
-	return e && git_tree_entry_type(e) == GIT_OBJECT_TREE;
+	return e && e->mode == GITMODE_TREE;
 }
 
-static int entry_compare(const git_tree_entry *a, const git_tree_entry *b)
+static int entry_compare(const struct gittree_entry *a,
+			 const struct gittree_entry *b)
 {
-	const char *na = git_tree_entry_name(a), *nb = git_tree_entry_name(b);
-	size_t la = strlen(na), lb = strlen(nb), len = MIN(la, lb);
-	int cmp = memcmp(na, nb, len);
+	gsize len = MIN(a->name_len, b->name_len);
+	int cmp = memcmp(a->name, b->name, len);
 	unsigned char ca, cb;
 
 	if (cmp)
 		return cmp;
-	ca = la > len ? (unsigned char)na[len] : is_tree(a) ? '/' : 0;
-	cb = lb > len ? (unsigned char)nb[len] : is_tree(b) ? '/' : 0;
+	ca = a->name_len > len ? (unsigned char)a->name[len] :
+	     is_tree(a)	       ? '/' :
+				 0;
+	cb = b->name_len > len ? (unsigned char)b->name[len] :
+	     is_tree(b)	       ? '/' :
+				 0;
 	return (int)ca - (int)cb;
-}
-
-static gboolean walk(struct treediff *q, const char *prefix, git_tree *old_tree,
-		     git_tree *new_tree, GError **error);
-
-/* A whole subtree added (@old_side FALSE) or deleted (TRUE). */
-static gboolean walk_one_side(struct treediff *q, const char *path,
-			      const git_tree_entry *e, gboolean old_side,
-			      GError **error)
-{
-	git_object *obj = NULL;
-	gboolean ok;
-
-	if (git_tree_entry_to_object(&obj, q->repo, e) < 0) {
-		const git_error *err = git_error_last();
-
-		g_set_error(error, TREEDIFF_ERROR, 1,
-			    "cannot read tree '%s': %s", path,
-			    err ? err->message : "unknown error");
-		return FALSE;
-	}
-	ok = old_side ? walk(q, path, (git_tree *)obj, NULL, error) :
-			walk(q, path, NULL, (git_tree *)obj, error);
-	git_object_free(obj);
-	return ok;
 }
 
 /* Compare two trees below @prefix, descending only into subtrees whose ids
@@ -117,96 +154,83 @@ static gboolean walk_one_side(struct treediff *q, const char *path,
  * tree of both sides, 80 ms on the kernel even for identical trees).  A
  * blob that becomes a symlink or gitlink is one 'T' pair, a blob that
  * becomes a tree a deletion plus creations, as in git.  No blob is read. */
-static gboolean walk(struct treediff *q, const char *prefix, git_tree *old_tree,
-		     git_tree *new_tree, GError **error)
+static gboolean walk(struct treediff *q, const char *prefix,
+		     const struct gitoid *old_tree,
+		     const struct gitoid *new_tree, GError **error)
 {
-	size_t n_old = old_tree ? git_tree_entrycount(old_tree) : 0;
-	size_t n_new = new_tree ? git_tree_entrycount(new_tree) : 0;
-	size_t i = 0, j = 0;
+	struct tree_cursor o, n;
+	gboolean ok = FALSE;
 
-	while (i < n_old || j < n_new) {
-		const git_tree_entry *o =
-			i < n_old ? git_tree_entry_byindex(old_tree, i) : NULL;
-		const git_tree_entry *n =
-			j < n_new ? git_tree_entry_byindex(new_tree, j) : NULL;
-		int cmp = !o ? 1 : !n ? -1 : entry_compare(o, n);
-		const git_tree_entry *e = cmp <= 0 ? o : n;
+	if (!cursor_open(&o, q, prefix, old_tree, error))
+		return FALSE;
+	if (!cursor_open(&n, q, prefix, new_tree, error))
+		goto done;
+	while (o.has_entry || n.has_entry) {
+		int cmp = !o.has_entry ? 1 :
+			  !n.has_entry ? -1 :
+					 entry_compare(&o.e, &n.e);
+		const struct gittree_entry *e = cmp <= 0 ? &o.e : &n.e;
 		g_autofree char *path =
-			*prefix ? g_strconcat(prefix, "/",
-					      git_tree_entry_name(e), NULL) :
-				  g_strdup(git_tree_entry_name(e));
+			*prefix ? g_strdup_printf("%s/%.*s", prefix,
+						  (int)e->name_len, e->name) :
+				  g_strndup(e->name, e->name_len);
 
 		if (cmp < 0) {
-			i++;
-			if (is_tree(o)) {
-				if (!walk_one_side(q, path, o, TRUE, error))
-					return FALSE;
+			if (is_tree(&o.e)) {
+				if (!walk(q, path, o.e.oid, NULL, error))
+					goto done;
 			} else {
 				pair_add(q,
-					 treediff_spec_add(
-						 q, path, git_tree_entry_id(o),
-						 git_tree_entry_filemode(o),
-						 TRUE),
+					 treediff_spec_add(q, path, o.e.oid,
+							   o.e.mode, TRUE),
 					 treediff_spec_add(q, path, NULL, 0,
 							   FALSE));
 			}
+			if (!cursor_next(&o, prefix, error))
+				goto done;
 			continue;
 		}
 		if (cmp > 0) {
-			j++;
-			if (is_tree(n)) {
-				if (!walk_one_side(q, path, n, FALSE, error))
-					return FALSE;
+			if (is_tree(&n.e)) {
+				if (!walk(q, path, NULL, n.e.oid, error))
+					goto done;
 			} else {
 				pair_add(q,
 					 treediff_spec_add(q, path, NULL, 0,
 							   FALSE),
-					 treediff_spec_add(
-						 q, path, git_tree_entry_id(n),
-						 git_tree_entry_filemode(n),
-						 TRUE));
+					 treediff_spec_add(q, path, n.e.oid,
+							   n.e.mode, TRUE));
 			}
+			if (!cursor_next(&n, prefix, error))
+				goto done;
 			continue;
 		}
-		i++;
-		j++;
-		if (git_oid_equal(git_tree_entry_id(o), git_tree_entry_id(n)) &&
-		    git_tree_entry_filemode(o) == git_tree_entry_filemode(n))
-			continue;
-		if (is_tree(o)) {
-			git_object *ot = NULL, *nt = NULL;
-			gboolean ok;
-
-			if (git_tree_entry_to_object(&ot, q->repo, o) < 0 ||
-			    git_tree_entry_to_object(&nt, q->repo, n) < 0) {
-				const git_error *err = git_error_last();
-
-				git_object_free(ot);
-				g_set_error(error, TREEDIFF_ERROR, 1,
-					    "cannot read tree '%s': %s", path,
-					    err ? err->message :
-						  "unknown error");
-				return FALSE;
+		if (!gitoid_equal(o.e.oid, n.e.oid) || o.e.mode != n.e.mode) {
+			if (is_tree(&o.e)) {
+				if (!walk(q, path, o.e.oid, n.e.oid, error))
+					goto done;
+			} else {
+				pair_add(q,
+					 treediff_spec_add(q, path, o.e.oid,
+							   o.e.mode, TRUE),
+					 treediff_spec_add(q, path, n.e.oid,
+							   n.e.mode, TRUE));
 			}
-			ok = walk(q, path, (git_tree *)ot, (git_tree *)nt,
-				  error);
-			git_object_free(ot);
-			git_object_free(nt);
-			if (!ok)
-				return FALSE;
-			continue;
 		}
-		pair_add(q,
-			 treediff_spec_add(q, path, git_tree_entry_id(o),
-					   git_tree_entry_filemode(o), TRUE),
-			 treediff_spec_add(q, path, git_tree_entry_id(n),
-					   git_tree_entry_filemode(n), TRUE));
+		if (!cursor_next(&o, prefix, error) ||
+		    !cursor_next(&n, prefix, error))
+			goto done;
 	}
-	return TRUE;
+	ok = TRUE;
+done:
+	cursor_close(&o);
+	cursor_close(&n);
+	return ok;
 }
 
-struct treediff *treediff_new(git_repository *repo, git_tree *old_tree,
-			      git_tree *new_tree, GError **error)
+struct treediff *treediff_new(struct gitrepo *repo,
+			      const struct gitoid *old_tree,
+			      const struct gitoid *new_tree, GError **error)
 {
 	g_autoptr(treediff) q = treediff_alloc(repo);
 
@@ -227,8 +251,7 @@ static gboolean size_from_header(struct treediff *q,
  * would compare or convert the contents. */
 static GBytes *worktree_data(struct treediff *q, struct treediff_spec *spec)
 {
-	const git_index_entry *ce;
-	const char *workdir;
+	const struct gitindex_entry *ce;
 	g_autofree char *file = NULL;
 	struct stat st;
 	char *contents;
@@ -236,34 +259,38 @@ static GBytes *worktree_data(struct treediff *q, struct treediff_spec *spec)
 
 	if (q->no_worktree || !S_ISREG(spec->mode))
 		return NULL;
-	workdir = git_repository_workdir(q->repo);
 	if (!q->index) {
-		if (!workdir || git_repository_index(&q->index, q->repo) < 0 ||
-		    !git_index_path(q->index) ||
-		    stat(git_index_path(q->index), &st) < 0) {
-			git_error_clear();
+		g_autofree char *index_file = NULL;
+
+		if (!q->repo->work_tree) {
 			q->no_worktree = TRUE;
 			return NULL;
 		}
-		q->index_mtime = st.st_mtim;
+		index_file = g_build_filename(q->repo->git_dir, "index", NULL);
+		q->index = gitindex_read(index_file, NULL);
+		if (!q->index) {
+			q->no_worktree = TRUE;
+			return NULL;
+		}
 	}
-	ce = git_index_get_bypath(q->index, spec->path, 0);
-	if (!ce || !git_oid_equal(&ce->id, &spec->oid) || !S_ISREG(ce->mode) ||
-	    (ce->flags & GIT_INDEX_ENTRY_VALID) ||
-	    (ce->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE))
+	ce = gitindex_find(q->index, spec->path);
+	if (!ce || !gitoid_equal(&ce->oid, &spec->oid) || !S_ISREG(ce->mode) ||
+	    (ce->flags & GITINDEX_ASSUME_VALID) ||
+	    (ce->flags_extended & GITINDEX_SKIP_WORKTREE))
 		return NULL;
-	file = g_strconcat(workdir, spec->path, NULL);
+	file = g_strconcat(q->repo->work_tree, spec->path, NULL);
 	/* ie_match_stat(): the stat data the index recorded */
 	if (lstat(file, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    (st.st_mode & 0100) != (ce->mode & 0100) ||
-	    (guint64)st.st_size != ce->file_size ||
-	    st.st_mtime != ce->mtime.seconds ||
-	    (guint32)st.st_mtim.tv_nsec != ce->mtime.nanoseconds ||
-	    st.st_ctime != ce->ctime.seconds || (guint32)st.st_ino != ce->ino ||
-	    (guint32)st.st_dev != ce->dev || st.st_uid != ce->uid ||
-	    st.st_gid != ce->gid || st.st_mtim.tv_sec > q->index_mtime.tv_sec ||
-	    (st.st_mtim.tv_sec == q->index_mtime.tv_sec &&
-	     st.st_mtim.tv_nsec >= q->index_mtime.tv_nsec))
+	    (guint32)st.st_size != ce->size ||
+	    (guint32)st.st_mtime != ce->mtime_sec ||
+	    (guint32)st.st_mtim.tv_nsec != ce->mtime_nsec ||
+	    (guint32)st.st_ctime != ce->ctime_sec ||
+	    (guint32)st.st_ino != ce->ino || (guint32)st.st_dev != ce->dev ||
+	    st.st_uid != ce->uid || st.st_gid != ce->gid ||
+	    st.st_mtim.tv_sec > q->index->mtime.tv_sec ||
+	    (st.st_mtim.tv_sec == q->index->mtime.tv_sec &&
+	     st.st_mtim.tv_nsec >= q->index->mtime.tv_nsec))
 		return NULL;
 	if (!size_from_header(q, spec) ||
 	    (size = spec->size) != (gsize)st.st_size ||
@@ -276,10 +303,11 @@ static GBytes *worktree_data(struct treediff *q, struct treediff_spec *spec)
 	return g_bytes_new_take(contents, len);
 }
 
-static gboolean spec_load(struct treediff *q, struct treediff_spec *spec,
-			  gboolean worktree, GError **error)
+gboolean treediff_spec_load(struct treediff *q, struct treediff_spec *spec,
+			    GError **error)
 {
-	git_blob *blob = NULL;
+	g_autoptr(GError) local = NULL;
+	enum gitobj_type type;
 
 	if (spec->data)
 		return TRUE;
@@ -288,39 +316,27 @@ static gboolean spec_load(struct treediff *q, struct treediff_spec *spec,
 		spec->has_size = TRUE;
 		return TRUE;
 	}
-	if (spec->mode == GIT_FILEMODE_COMMIT) {
-		char hex[GIT_OID_HEXSZ + 1];
+	if (spec->mode == GITMODE_COMMIT) {
+		char hex[GITOID_HEXSZ + 1];
 
-		git_oid_tostr(hex, sizeof(hex), &spec->oid);
+		gitoid_to_hex(&spec->oid, hex);
 		spec->data = g_bytes_new_take(
 			g_strdup_printf("Subproject commit %s\n", hex),
-			strlen("Subproject commit \n") + GIT_OID_HEXSZ);
+			strlen("Subproject commit \n") + GITOID_HEXSZ);
 		spec->size = g_bytes_get_size(spec->data);
 		spec->has_size = TRUE;
 		return TRUE;
 	}
-	if (worktree) {
-		spec->data = worktree_data(q, spec);
-		if (spec->data) {
-			spec->size = g_bytes_get_size(spec->data);
-			spec->has_size = TRUE;
-			return TRUE;
-		}
-	}
-	if (git_blob_lookup(&blob, q->repo, &spec->oid) < 0) {
-		const git_error *e = git_error_last();
-
+	spec->data = worktree_data(q, spec);
+	if (!spec->data)
+		spec->data =
+			gitodb_read(q->repo->odb, &spec->oid, &type, &local);
+	if (!spec->data) {
 		g_set_error(error, TREEDIFF_ERROR, 1,
 			    "cannot read blob for '%s': %s", spec->path,
-			    e ? e->message : "unknown error");
+			    local->message);
 		return FALSE;
 	}
-	/* the blob is freed with the GBytes: no copy of its content */
-	spec->data = g_bytes_new_with_free_func(git_blob_rawcontent(blob),
-						(gsize)git_blob_rawsize(blob),
-						(GDestroyNotify)git_blob_free,
-						blob);
-	spec->blob = blob;
 	spec->size = g_bytes_get_size(spec->data);
 	spec->has_size = TRUE;
 	return TRUE;
@@ -332,32 +348,14 @@ static gboolean spec_load(struct treediff *q, struct treediff_spec *spec,
  * them. */
 static gboolean size_from_header(struct treediff *q, struct treediff_spec *spec)
 {
-	size_t size;
-	git_object_t type;
+	gsize size;
 
-	if (!spec->has_size && spec->valid &&
-	    spec->mode != GIT_FILEMODE_COMMIT &&
-	    (q->odb || git_repository_odb(&q->odb, q->repo) == 0) &&
-	    git_odb_read_header(&size, &type, q->odb, &spec->oid) == 0) {
+	if (!spec->has_size && spec->valid && spec->mode != GITMODE_COMMIT &&
+	    gitodb_read_header(q->repo->odb, &spec->oid, NULL, &size, NULL)) {
 		spec->size = size;
 		spec->has_size = TRUE;
 	}
 	return spec->has_size;
-}
-
-gboolean treediff_spec_load(struct treediff *q, struct treediff_spec *spec,
-			    GError **error)
-{
-	return spec_load(q, spec, TRUE, error);
-}
-
-gboolean treediff_spec_load_blob(struct treediff *q, struct treediff_spec *spec,
-				 GError **error)
-{
-	if (spec->data && !spec->blob && spec->valid &&
-	    spec->mode != GIT_FILEMODE_COMMIT)
-		treediff_spec_unload(spec);
-	return spec_load(q, spec, FALSE, error);
 }
 
 gboolean treediff_spec_size(struct treediff *q, struct treediff_spec *spec,
@@ -407,7 +405,6 @@ void treediff_spec_unload(struct treediff_spec *spec)
 	if (spec->data && spec->valid) {
 		g_bytes_unref(spec->data);
 		spec->data = NULL;
-		spec->blob = NULL;
 	}
 }
 
@@ -416,6 +413,6 @@ gboolean treediff_pair_unmodified(const struct treediff_pair *p)
 	/* diff.c diff_unmodified_pair(): both sides valid, same mode, same
 	 * object, same path */
 	return p->one->valid && p->two->valid && p->one->mode == p->two->mode &&
-	       git_oid_equal(&p->one->oid, &p->two->oid) &&
+	       gitoid_equal(&p->one->oid, &p->two->oid) &&
 	       !strcmp(p->one->path, p->two->path);
 }

@@ -3,22 +3,22 @@
  * order, each side a filespec whose blob is loaded only when needed. */
 #pragma once
 
-#include <git2.h>
 #include <glib.h>
 
 #include "kernel/diffcount.h"
+#include "kernel/gitindex.h"
+#include "kernel/gitrepo.h"
 
 /* git's struct diff_filespec: one side of a pair.  @valid is FALSE for the
  * missing side of a creation or deletion (its path is the other side's). */
 struct treediff_spec {
 	char *path;
-	git_oid oid;
+	struct gitoid oid;
 	guint32 mode;
 	gboolean valid;
 	int rename_used; /* diffcore-rename: how many pairs use this source */
 	/* loaded on demand by treediff_spec_load() */
 	GBytes *data;
-	git_blob *blob; /* the blob behind data, owned by it; or NULL */
 	gsize size;
 	gboolean has_size;
 	int is_binary; /* -1 until known */
@@ -33,26 +33,26 @@ struct treediff_pair {
 };
 
 struct treediff {
-	git_repository *repo; /* borrowed */
-	git_odb *odb; /* the repository's, for sizes; NULL until needed */
-	git_index *index; /* the repository's, for reuse_worktree_file() */
-	struct timespec index_mtime; /* of the index file: as new is racy */
+	struct gitrepo *repo; /* borrowed */
+	struct gitindex *index; /* the repository's, for reuse_worktree_file() */
 	gboolean no_worktree; /* bare, or no index: read every blob */
 	GPtrArray *specs; /* owns every treediff_spec */
 	GPtrArray *pairs; /* owns every treediff_pair, in queue order */
 };
 
-/* Diff @old_tree against @new_tree (either may be NULL for the empty tree)
- * with exact copies of git's queue semantics.  Caller owns the result. */
-struct treediff *treediff_new(git_repository *repo, git_tree *old_tree,
-			      git_tree *new_tree, GError **error);
+/* Diff the tree @old_tree against @new_tree (either may be NULL for the
+ * empty tree) with exact copies of git's queue semantics.  Caller owns the
+ * result; @repo must outlive it. */
+struct treediff *treediff_new(struct gitrepo *repo,
+			      const struct gitoid *old_tree,
+			      const struct gitoid *new_tree, GError **error);
 void treediff_free(struct treediff *q);
 typedef struct treediff treediff;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(treediff, treediff_free)
 
 /* A new filespec owned by @q. */
 struct treediff_spec *treediff_spec_add(struct treediff *q, const char *path,
-					const git_oid *oid, guint32 mode,
+					const struct gitoid *oid, guint32 mode,
 					gboolean valid);
 
 /* Load the content of @spec (empty for an invalid side; "Subproject commit
@@ -77,11 +77,6 @@ const struct diffcount_spans *treediff_spec_spans(struct treediff *q,
 /* Release the loaded content of @spec (git's diff_free_filespec_blob()),
  * keeping the span histogram. */
 void treediff_spec_unload(struct treediff_spec *spec);
-
-/* As treediff_spec_load(), but the data always comes from the object
- * (spec->blob is set for a blob), never from the work tree. */
-gboolean treediff_spec_load_blob(struct treediff *q, struct treediff_spec *spec,
-				 GError **error);
 
 /* Is @p an unchanged pair (git's diff_unmodified_pair())? */
 gboolean treediff_pair_unmodified(const struct treediff_pair *p);
