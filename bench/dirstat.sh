@@ -58,9 +58,8 @@ run() {	# run CMD...: every range, every round
 	done
 }
 # the cost of starting each program and opening the repository (an empty
-# range), to show the dirstat work apart from it: armbot links every
-# library of the daemon, and Debian's libgit2 parses the whole CA bundle
-# with mbedTLS in git_libgit2_init(), which a daemon pays once
+# range), to show the dirstat work apart from it (armbot's front program
+# links GLib and zlib only and reads the repository itself)
 calls=$((ROUNDS * $(echo "$ranges" | wc -w)))
 t0=$(now)
 run empty git -C "$repo" diff --dirstat
