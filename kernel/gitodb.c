@@ -87,11 +87,21 @@ gboolean gitoid_equal(const struct gitoid *a, const struct gitoid *b)
 	return memcmp(a->id, b->id, GITOID_RAWSZ) == 0;
 }
 
+/* hex digit values plus one; 0 for anything else (NUL included) */
+static const guint8 hexval1[256] = {
+	['0'] = 1,  ['1'] = 2,	['2'] = 3,  ['3'] = 4,	['4'] = 5,  ['5'] = 6,
+	['6'] = 7,  ['7'] = 8,	['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+	['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+	['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 gboolean gitoid_from_hex(struct gitoid *out, const char *hex)
 {
+	const guint8 *h = (const guint8 *)hex;
+
 	for (guint i = 0; i < GITOID_RAWSZ; i++) {
-		int hi = g_ascii_xdigit_value(hex[2 * i]);
-		int lo = hi < 0 ? -1 : g_ascii_xdigit_value(hex[2 * i + 1]);
+		int hi = hexval1[h[2 * i]] - 1;
+		int lo = hi < 0 ? -1 : hexval1[h[2 * i + 1]] - 1;
 
 		if (lo < 0)
 			return FALSE;
@@ -147,9 +157,12 @@ static gsize plausible_size(gsize compressed)
 
 /* Inflate from @in into @out with the odb's stream (already reset),
  * feeding zlib's 32-bit counters in slices; returns zlib's last status
- * and how much of each side was used. */
+ * and how much of each side was used.  Z_FINISH when @out can hold the
+ * whole stream lets zlib skip its window copy (git's
+ * unpack_compressed_entry() does the same). */
 static int zinflate(struct gitodb *odb, const guint8 *in, gsize in_len,
-		    guint8 *out, gsize out_len, gsize *in_used, gsize *out_used)
+		    guint8 *out, gsize out_len, int flush, gsize *in_used,
+		    gsize *out_used)
 {
 	z_stream *zs = &odb->zs;
 	gsize in_pos = 0, out_pos = 0;
@@ -163,7 +176,7 @@ static int zinflate(struct gitodb *odb, const guint8 *in, gsize in_len,
 		zs->avail_in = ain;
 		zs->next_out = out + out_pos;
 		zs->avail_out = aout;
-		ret = inflate(zs, Z_NO_FLUSH);
+		ret = inflate(zs, flush);
 		in_pos += ain - zs->avail_in;
 		out_pos += aout - zs->avail_out;
 		if (ret != Z_OK)
@@ -193,7 +206,9 @@ static guint8 *inflate_exact(struct gitodb *odb, const guint8 *in, gsize in_len,
 	}
 	inflateReset(&odb->zs);
 	/* one byte more than announced, to see a stream that is longer */
-	ret = zinflate(odb, in, in_len, buf, size + 1, &used_in, &used_out);
+	ret = zinflate(odb, in, in_len, buf, size + 1,
+		       size < UINT_MAX ? Z_FINISH : Z_NO_FLUSH, &used_in,
+		       &used_out);
 	if (ret != Z_STREAM_END || used_out != size) {
 		g_set_error(error, GITODB_ERROR, GITODB_ERROR_CORRUPT, "%s: %s",
 			    what,
@@ -683,8 +698,8 @@ static gboolean loose_read(struct gitodb *odb, guint source,
 		return FALSE;
 	}
 	inflateReset(&odb->zs);
-	ret = zinflate(odb, map, map_size, hdr, sizeof(hdr), &in_used,
-		       &out_used);
+	ret = zinflate(odb, map, map_size, hdr, sizeof(hdr), Z_NO_FLUSH,
+		       &in_used, &out_used);
 	if (ret != Z_STREAM_END && ret != Z_BUF_ERROR) {
 		why = "zlib stream is corrupt";
 		goto fail;
@@ -714,7 +729,9 @@ static gboolean loose_read(struct gitodb *odb, guint source,
 		gsize in2, out2;
 
 		ret = zinflate(odb, map + in_used, map_size - in_used,
-			       buf + have, sz - have + 1, &in2, &out2);
+			       buf + have, sz - have + 1,
+			       sz < UINT_MAX ? Z_FINISH : Z_NO_FLUSH, &in2,
+			       &out2);
 		if (ret == Z_BUF_ERROR && out2 < sz - have + 1) {
 			why = "truncated zlib stream";
 			goto fail;
@@ -1089,7 +1106,8 @@ static gboolean pack_read_header(struct gitodb *odb, struct gitodb_pack *p,
 		inflateReset(&odb->zs);
 		ret = zinflate(odb, p->pack + e.data,
 			       p->pack_size - GITOID_RAWSZ - e.data, head,
-			       MIN(sizeof(head), e.size), &in_used, &out_used);
+			       MIN(sizeof(head), e.size), Z_NO_FLUSH, &in_used,
+			       &out_used);
 		if ((ret != Z_STREAM_END && ret != Z_BUF_ERROR) ||
 		    !delta_varint(&d, head + out_used, &src_size) ||
 		    !delta_varint(&d, head + out_used, &dst_size) ||
