@@ -10,7 +10,7 @@
 DEBIAN_PACKAGES = \
 	build-essential pkg-config git xz-utils perl \
 	libglib2.0-dev libetpan-dev libgit2-dev libcurl4-gnutls-dev \
-	libsqlite3-dev libsoup-3.0-dev libarchive-dev libdeflate-dev liblzma-dev \
+	libsqlite3-dev libsoup-3.0-dev libarchive-dev libdeflate-dev liblzma-dev zlib1g-dev \
 	clang libclang-rt-14-dev \
 	sparse ccache bubblewrap gcc-arm-linux-gnueabihf libc6-dev-armhf-cross \
 	qemu-system-arm \
@@ -20,7 +20,7 @@ DEBIAN_PACKAGES = \
 	chromium wrk python3-jsonschema libxml2-utils curl \
 	sqlite3 dovecot-imapd public-inbox
 
-PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
+PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 zlib \
 	libarchive libdeflate libcrypto liblzma
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
