@@ -982,7 +982,9 @@ gboolean gitrepo_peel(struct gitrepo *repo, const struct gitoid *oid,
 				return FALSE;
 			continue;
 		}
-		if (t == GITOBJ_COMMIT && type == GITOBJ_TREE) {
+		/* peel_to_type() goes from a commit to its tree whatever
+		 * the type wanted, and fails there for a blob or a tag */
+		if (t == GITOBJ_COMMIT && type != GITOBJ_NONE) {
 			struct gitcommit c;
 
 			if (!gitrepo_commit(repo, &cur, &c, error))
@@ -1189,24 +1191,16 @@ static gboolean get_oid_basic(struct gitrepo *repo, const char *str, gsize len,
 		if (found)
 			return TRUE;
 	}
-	/* describe output "SOMETHING-gXXXX": the hex must name a commit */
+	/* describe output "SOMETHING-gXXXX": git hints "commit" to its
+	 * get_short_oid(), which only matters among several objects with
+	 * that prefix; those stay ambiguous here */
 	for (cp = str + len - 1; str + 2 <= cp; cp--) {
 		if (g_ascii_isxdigit(*cp))
 			continue;
-		if (*cp == 'g' && cp[-1] == '-') {
-			struct gitoid oid;
-			enum gitobj_type type;
-
-			cp++;
-			if (short_oid(repo, cp, str + len - cp, &oid, &tried,
-				      NULL) &&
-			    gitodb_read_header(repo->odb, &oid, &type, NULL,
-					       NULL) &&
-			    type == GITOBJ_COMMIT) {
-				*out = oid;
-				return TRUE;
-			}
-		}
+		if (*cp == 'g' && cp[-1] == '-' &&
+		    short_oid(repo, cp + 1, str + len - cp - 1, out, &tried,
+			      NULL))
+			return TRUE;
 		break;
 	}
 	if (short_oid(repo, str, len, out, &tried, &local))
@@ -1264,6 +1258,7 @@ static gboolean get_oid_1(struct gitrepo *repo, const char *name, gsize len,
 gboolean gitrepo_revparse(struct gitrepo *repo, const char *spec,
 			  struct gitoid *out, GError **error)
 {
+	g_autoptr(GError) local = NULL;
 	const char *cp;
 	int depth = 0;
 
@@ -1285,8 +1280,17 @@ gboolean gitrepo_revparse(struct gitrepo *repo, const char *spec,
 			    spec);
 		return FALSE;
 	}
-	if (!get_oid_1(repo, spec, strlen(spec), out, error)) {
-		g_prefix_error(error, "bad revision '%s': ", spec);
+	if (!get_oid_1(repo, spec, strlen(spec), out, &local)) {
+		/* a missing object or an ambiguous prefix is a bad
+		 * revision; a corrupt database stays what it is */
+		if (local->domain == GITODB_ERROR &&
+		    (local->code == GITODB_ERROR_NOT_FOUND ||
+		     local->code == GITODB_ERROR_AMBIGUOUS)) {
+			local->domain = GITREPO_ERROR;
+			local->code = GITREPO_ERROR_BAD_REVISION;
+		}
+		g_propagate_prefixed_error(error, g_steal_pointer(&local),
+					   "bad revision '%s': ", spec);
 		return FALSE;
 	}
 	return TRUE;
