@@ -14,6 +14,13 @@
 #define GITINDEX_ASSUME_VALID 0x8000
 #define GITINDEX_SKIP_WORKTREE 0x4000 /* in flags_extended */
 
+#define GITINDEX_ERROR (gitindex_error_quark())
+GQuark gitindex_error_quark(void);
+enum gitindex_error {
+	GITINDEX_ERROR_CORRUPT, /* truncated, bad magic, malformed entry */
+	GITINDEX_ERROR_UNSUPPORTED, /* version, split index, unknown extension */
+};
+
 struct gitindex_entry {
 	guint32 ctime_sec, ctime_nsec, mtime_sec, mtime_nsec;
 	guint32 dev, ino, mode, uid, gid, size;

@@ -34,6 +34,18 @@ const char *gitobj_type_name(enum gitobj_type type);
 
 struct gitodb;
 
+/* Added by the implementation: the domain of gitodb's errors, so that a
+ * caller can tell a missing object (git's "not a valid object name") from
+ * a corrupt one. */
+#define GITODB_ERROR (gitodb_error_quark())
+GQuark gitodb_error_quark(void);
+enum gitodb_error {
+	GITODB_ERROR_NOT_FOUND, /* no such object (or no such prefix) */
+	GITODB_ERROR_AMBIGUOUS, /* a prefix that several objects share */
+	GITODB_ERROR_CORRUPT, /* a malformed object, pack or index */
+	GITODB_ERROR_IO, /* the objects directory cannot be read */
+};
+
 /* The database in @objects_dir (a repository's .git/objects), with the
  * alternates listed in its info/alternates, recursively, as git reads
  * them (relative paths from @objects_dir, '#' comments, quoted paths).

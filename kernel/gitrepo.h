@@ -9,6 +9,16 @@
 
 #include "kernel/gitodb.h"
 
+#define GITREPO_ERROR (gitrepo_error_quark())
+GQuark gitrepo_error_quark(void);
+enum gitrepo_error {
+	GITREPO_ERROR_NOT_A_REPOSITORY,
+	GITREPO_ERROR_UNSUPPORTED, /* object format, syntax like ":path" */
+	GITREPO_ERROR_BAD_REVISION, /* does not resolve */
+	GITREPO_ERROR_CORRUPT, /* config, packed-refs, wrong object type */
+	GITREPO_ERROR_NO_MERGE_BASE,
+};
+
 struct gitrepo {
 	char *git_dir; /* HEAD and index live here (a linked worktree's own) */
 	char *common_dir; /* objects, refs, packed-refs */
