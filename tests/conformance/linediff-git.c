@@ -171,6 +171,16 @@ static void text_from(struct text *t, const char *buf, gsize len)
 		g_ptr_array_add(t->lines, g_strdup(parts[i]));
 }
 
+static void write_text_pair(const char *dir, const char *name,
+			    const struct text *a, const struct text *b)
+{
+	g_autofree char *pa = g_build_filename(dir, "a", name, NULL);
+	g_autofree char *pb = g_build_filename(dir, "b", name, NULL);
+
+	text_write(a, pa);
+	text_write(b, pb);
+}
+
 /* write the pair @name: @a and @a edited @nedits times */
 static void write_pair(GRand *rand, const char *dir, const char *name,
 		       const struct text *a, GPtrArray *alphabet, guint nedits,
@@ -196,7 +206,8 @@ static void random_text(GRand *rand, struct text *t, GPtrArray *alphabet,
 		g_ptr_array_add(t->lines, pick_line(rand, alphabet));
 }
 
-static int cmd_gen(guint32 seed, const char *dir, int nfiles, char **files)
+static int cmd_gen(guint32 seed, const char *dir, gboolean huge, int nfiles,
+		   char **files)
 {
 	g_autoptr(GRand) rand = g_rand_new_with_seed(seed);
 	g_autofree char *da = g_build_filename(dir, "a", NULL);
@@ -239,6 +250,125 @@ static int cmd_gen(guint32 seed, const char *dir, int nfiles, char **files)
 			   g_rand_int_range(rand, 1, 1500),
 			   g_rand_int_range(rand, 1, 40));
 		g_ptr_array_unref(a.lines);
+	}
+
+	/* long runs of lines without match around lines matching too
+	 * often: xdl_clean_mmatch and its window of 100 lines */
+	for (guint i = 0; i < 120; i++) {
+		g_autoptr(GPtrArray)
+			alphabet = g_ptr_array_new_with_free_func(g_free);
+		g_autofree char *name = g_strdup_printf("runs-%05u", n++);
+		struct text a, b;
+
+		for (guint j = 0; j < 200; j++)
+			g_ptr_array_add(alphabet, g_strdup_printf("w%u", j));
+		random_text(rand, &a, alphabet,
+			    g_rand_int_range(rand, 500, 4000));
+		b = text_copy(&a);
+		for (guint e = g_rand_int_range(rand, 1, 4); e; e--) {
+			guint at = g_rand_int_range(rand, 0, b.lines->len + 1);
+			guint del = g_rand_int_range(rand, 0, 600);
+			guint ins = g_rand_int_range(rand, 100, 1500);
+			gint32 pct = g_rand_int_range(rand, 5, 60);
+
+			g_ptr_array_remove_range(b.lines, at,
+						 MIN(del, b.lines->len - at));
+			for (guint j = 0; j < ins; j++)
+				g_ptr_array_insert(
+					b.lines, at + j,
+					g_rand_int_range(rand, 0, 100) < pct ?
+						g_strdup(
+							common_lines[g_rand_int_range(
+								rand, 0, 3)]) :
+						g_strdup_printf("u%u-%u", i,
+								j));
+		}
+		write_text_pair(dir, name, &a, &b);
+		g_ptr_array_unref(a.lines);
+		g_ptr_array_unref(b.lines);
+	}
+
+	/* a long common head and tail around a middle of few distinct
+	 * lines: the limit of matches counts the trimmed lines too */
+	for (guint i = 0; i < 200; i++) {
+		g_autoptr(GPtrArray)
+			alphabet = g_ptr_array_new_with_free_func(g_free);
+		g_autofree char *name = g_strdup_printf("framed-%05u", n++);
+		guint head = g_rand_int_range(rand, 0, 6000);
+		guint tail = g_rand_int_range(rand, 0, 3000);
+		guint k = g_rand_int_range(rand, 1, 8);
+		struct text a, mid, b;
+
+		for (guint j = 0; j < k; j++)
+			g_ptr_array_add(alphabet, g_strdup_printf("m%u", j));
+		random_text(rand, &mid, alphabet,
+			    g_rand_int_range(rand, 10, 300));
+		mid.noeol = FALSE;
+		a.lines = g_ptr_array_new_with_free_func(g_free);
+		a.noeol = FALSE;
+		for (guint j = 0; j < head + tail; j++) {
+			/* the frame holds some of the middle's lines */
+			if (j == head)
+				insert_lines(a.lines, a.lines->len, mid.lines,
+					     0, mid.lines->len);
+			g_ptr_array_add(
+				a.lines,
+				g_rand_int_range(rand, 0, 4) ?
+					g_strdup_printf("f%u", j) :
+					g_strdup(g_ptr_array_index(
+						alphabet,
+						g_rand_int_range(
+							rand, 0,
+							alphabet->len))));
+		}
+		if (head + tail == head)
+			insert_lines(a.lines, a.lines->len, mid.lines, 0,
+				     mid.lines->len);
+		b = text_copy(&a);
+		for (guint e = g_rand_int_range(rand, 1, 20); e; e--) {
+			guint at = head +
+				   g_rand_int_range(rand, 0, mid.lines->len);
+			char *l = b.lines->pdata[at];
+
+			b.lines->pdata[at] = g_strdup(g_ptr_array_index(
+				alphabet,
+				g_rand_int_range(rand, 0, alphabet->len)));
+			g_free(l);
+			if (g_rand_boolean(rand))
+				g_ptr_array_insert(b.lines, at,
+						   g_strdup_printf("x%u", e));
+		}
+		write_text_pair(dir, name, &a, &b);
+		g_ptr_array_unref(a.lines);
+		g_ptr_array_unref(mid.lines);
+		g_ptr_array_unref(b.lines);
+	}
+
+	/* over 2^20 lines: xdl_bogosqrt passes XDL_MAX_EQLIMIT (1024), and
+	 * "c", 1400 times in both, is one of the lines matching too often
+	 * in a replaced region where it is discarded */
+	if (huge) {
+		struct text a = { g_ptr_array_new_with_free_func(g_free), 0 };
+		struct text b;
+		guint total = (1 << 20) + 5000;
+
+		for (guint j = 0; j < total; j++)
+			g_ptr_array_add(a.lines,
+					j % 750 ? g_strdup_printf("h%u", j) :
+						  g_strdup("c"));
+		b = text_copy(&a);
+		/* one "c" in six lines: dense enough to be discarded */
+		for (guint j = 0; j < 1800; j++) {
+			g_ptr_array_insert(a.lines, 600000 + j,
+					   j % 6 ? g_strdup_printf("ua%u", j) :
+						   g_strdup("c"));
+			g_ptr_array_insert(b.lines, 600000 + j,
+					   j % 6 ? g_strdup_printf("ub%u", j) :
+						   g_strdup("c"));
+		}
+		write_text_pair(dir, "huge", &a, &b);
+		g_ptr_array_unref(a.lines);
+		g_ptr_array_unref(b.lines);
 	}
 
 	/* real files, each edited a few ways */
@@ -311,7 +441,8 @@ static int cmd_count(const char *dir)
 int main(int argc, char **argv)
 {
 	if (argc >= 4 && !strcmp(argv[1], "gen"))
-		return cmd_gen(strtoul(argv[2], NULL, 10), argv[3], argc - 4,
+		return cmd_gen(strtoul(argv[2], NULL, 10), argv[3],
+			       g_getenv("LINEDIFF_HUGE") != NULL, argc - 4,
 			       argv + 4);
 	if (argc == 3 && !strcmp(argv[1], "count"))
 		return cmd_count(argv[2]);
