@@ -85,39 +85,58 @@ static gboolean linediff_line_equal(gconstpointer a, gconstpointer b)
 	return la->size == lb->size && !memcmp(la->ptr, lb->ptr, la->size);
 }
 
+/* A hash of one line, eight bytes at a time; any hash would do (classes
+ * are decided by comparing the bytes), this one is fast. */
+static guint linediff_hash(const char *p, gsize n)
+{
+	const guint64 k = G_GUINT64_CONSTANT(0x9e3779b97f4a7c15);
+	guint64 h = n * k;
+	guint64 w;
+
+	if (n >= 8) {
+		/* the last word overlaps the one before when n % 8 != 0 */
+		for (gsize i = 0; i + 8 < n; i += 8) {
+			memcpy(&w, p + i, 8);
+			h = (h ^ w) * k;
+			h ^= h >> 29;
+		}
+		memcpy(&w, p + n - 8, 8);
+	} else {
+		w = 0;
+		for (gsize i = 0; i < n; i++)
+			w = w << 8 | (guchar)p[i];
+	}
+	h = (h ^ w) * k;
+	h ^= h >> 29;
+	return (guint)(h ^ (h >> 32));
+}
+
 /* Split @buf into records at '\n' as xdl_hash_record does: the newline
- * belongs to its line, a last line without one is a record of its own. */
+ * belongs to its line, a last line without one is a record of its own.
+ * Lines are hashed later, and only those that need it. */
 static void linediff_side_split(struct linediff_side *side, const char *buf,
 				gsize len)
 {
 	const char *p = buf, *end = buf + len;
-	glong n = 0;
+	GArray *lines = g_array_sized_new(
+		FALSE, FALSE, sizeof(struct linediff_line), len / 32 + 1);
+	glong n;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
+		const char *next = nl ? nl + 1 : end;
+		struct linediff_line line = { p, next - p, 0 };
 
-		n++;
-		p = nl ? nl + 1 : end;
+		g_array_append_val(lines, line);
+		p = next;
 	}
+	n = lines->len;
 	side->nrec = n;
-	side->lines = g_new(struct linediff_line, n ? n : 1);
+	side->lines = (struct linediff_line *)g_array_free(lines, FALSE);
 	side->cls = g_new(guint32, n ? n : 1);
 	side->changed = g_new0(guint8, n ? n : 1);
 	side->rindex = g_new(glong, n ? n : 1);
 	side->ha = g_new(guint32, n ? n : 1);
-	p = buf;
-	for (glong i = 0; i < n; i++) {
-		const char *nl = memchr(p, '\n', end - p);
-		const char *next = nl ? nl + 1 : end;
-		guint h = 5381;
-
-		for (const char *c = p; c < next; c++)
-			h = (h * 33) ^ (guchar)*c;
-		side->lines[i].ptr = p;
-		side->lines[i].size = next - p;
-		side->lines[i].hash = h;
-		p = next;
-	}
 }
 
 static void linediff_side_clear(struct linediff_side *side)
@@ -129,11 +148,42 @@ static void linediff_side_clear(struct linediff_side *side)
 	g_free(side->ha);
 }
 
-/* Give every record the number of its class of equal lines, shared by
- * both sides (xdl_classify_record); count each class on each side. */
-static guint32 linediff_classify(struct linediff_side *s1,
-				 struct linediff_side *s2, guint32 **count1,
-				 guint32 **count2)
+static gboolean linediff_lines_equal(const struct linediff_line *a,
+				     const struct linediff_line *b)
+{
+	return a->size == b->size && !memcmp(a->ptr, b->ptr, a->size);
+}
+
+/* xdl_trim_ends: leave out the common head and tail.  git compares the
+ * classes; equal bytes are the same thing and need no hashing. */
+static void linediff_trim_ends(struct linediff_side *s1,
+			       struct linediff_side *s2)
+{
+	glong lim = MIN(s1->nrec, s2->nrec);
+	glong i;
+
+	for (i = 0; i < lim; i++)
+		if (!linediff_lines_equal(&s1->lines[i], &s2->lines[i]))
+			break;
+	s1->dstart = s2->dstart = i;
+	lim -= i;
+	for (i = 0; i < lim; i++)
+		if (!linediff_lines_equal(&s1->lines[s1->nrec - 1 - i],
+					  &s2->lines[s2->nrec - 1 - i]))
+			break;
+	s1->dend = s1->nrec - i - 1;
+	s2->dend = s2->nrec - i - 1;
+}
+
+/* Give every record between the trimmed ends the number of its class of
+ * equal lines, shared by both sides (xdl_classify_record), and count how
+ * often each class occurs on each side, in the whole file as
+ * xdl_cleanup_records does.  The common head and tail are the same lines
+ * on both sides: they are hashed once, and only looked up, since a class
+ * no record in the middle has is of no interest. */
+static void linediff_classify(struct linediff_side *s1,
+			      struct linediff_side *s2, guint32 **count1,
+			      guint32 **count2)
 {
 	g_autoptr(GHashTable) classes =
 		g_hash_table_new(linediff_line_hash, linediff_line_equal);
@@ -143,44 +193,42 @@ static guint32 linediff_classify(struct linediff_side *s1,
 	for (int s = 0; s < 2; s++) {
 		struct linediff_side *side = sides[s];
 
-		for (glong i = 0; i < side->nrec; i++) {
-			gpointer v =
-				g_hash_table_lookup(classes, &side->lines[i]);
+		for (glong i = side->dstart; i <= side->dend; i++) {
+			struct linediff_line *line = &side->lines[i];
+			gpointer v;
 
+			line->hash = linediff_hash(line->ptr, line->size);
+			v = g_hash_table_lookup(classes, line);
 			if (!v) {
 				v = GUINT_TO_POINTER(++n);
-				g_hash_table_insert(classes, &side->lines[i],
-						    v);
+				g_hash_table_insert(classes, line, v);
 			}
 			side->cls[i] = GPOINTER_TO_UINT(v) - 1;
 		}
 	}
 	*count1 = g_new0(guint32, n ? n : 1);
 	*count2 = g_new0(guint32, n ? n : 1);
-	for (glong i = 0; i < s1->nrec; i++)
+	for (glong i = s1->dstart; i <= s1->dend; i++)
 		(*count1)[s1->cls[i]]++;
-	for (glong i = 0; i < s2->nrec; i++)
+	for (glong i = s2->dstart; i <= s2->dend; i++)
 		(*count2)[s2->cls[i]]++;
-	return n;
-}
+	if (!n)
+		return;
+	for (glong i = 0; i < s1->nrec; i++) {
+		struct linediff_line *line = &s1->lines[i];
+		gpointer v;
 
-/* xdl_trim_ends: leave out the common head and tail. */
-static void linediff_trim_ends(struct linediff_side *s1,
-			       struct linediff_side *s2)
-{
-	glong lim = MIN(s1->nrec, s2->nrec);
-	glong i;
-
-	for (i = 0; i < lim; i++)
-		if (s1->cls[i] != s2->cls[i])
-			break;
-	s1->dstart = s2->dstart = i;
-	lim -= i;
-	for (i = 0; i < lim; i++)
-		if (s1->cls[s1->nrec - 1 - i] != s2->cls[s2->nrec - 1 - i])
-			break;
-	s1->dend = s1->nrec - i - 1;
-	s2->dend = s2->nrec - i - 1;
+		if (i == s1->dstart && s1->dend >= i) {
+			i = s1->dend;
+			continue;
+		}
+		line->hash = linediff_hash(line->ptr, line->size);
+		v = g_hash_table_lookup(classes, line);
+		if (v) {
+			(*count1)[GPOINTER_TO_UINT(v) - 1]++;
+			(*count2)[GPOINTER_TO_UINT(v) - 1]++;
+		}
+	}
 }
 
 /* xdl_clean_mmatch: whether the line @i with many matches (dis 2) sits in
@@ -527,8 +575,10 @@ void linediff_count(const char *a, gsize a_len, const char *b, gsize b_len,
 
 	linediff_side_split(&s1, a, a_len);
 	linediff_side_split(&s2, b, b_len);
-	linediff_classify(&s1, &s2, &count1, &count2);
 	linediff_trim_ends(&s1, &s2);
+	linediff_classify(&s1, &s2, &count1, &count2);
+	g_clear_pointer(&s1.lines, g_free);
+	g_clear_pointer(&s2.lines, g_free);
 	linediff_cleanup_records(&s1, count2);
 	linediff_cleanup_records(&s2, count1);
 
