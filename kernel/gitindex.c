@@ -233,8 +233,9 @@ static gboolean skip_extensions(const guint8 *p, const guint8 *end,
 	return TRUE;
 }
 
-static struct gitindex *parse(const guint8 *buf, gsize size, GError **error)
+struct gitindex *gitindex_parse(const void *data, gsize size, GError **error)
 {
+	const guint8 *buf = data;
 	g_autoptr(gitindex) index = g_new0(struct gitindex, 1);
 	const guint8 *p, *end;
 	guint32 version, count, i;
@@ -304,7 +305,7 @@ struct gitindex *gitindex_read(const char *file, GError **error)
 	}
 	if (!g_file_get_contents(file, &buf, &size, error))
 		return NULL;
-	index = parse((const guint8 *)buf, size, error);
+	index = gitindex_parse(buf, size, error);
 	if (!index) {
 		g_prefix_error(error, "%s: ", file);
 		return NULL;
