@@ -173,7 +173,8 @@ static struct gitindex_entry *read_entry(const guint8 *p, const guint8 *end,
 		return NULL;
 	}
 	e->path = g_malloc(len + 1);
-	memcpy(e->path, prev, copy_len);
+	if (copy_len)
+		memcpy(e->path, prev, copy_len);
 	memcpy(e->path + copy_len, name, nul - name + 1);
 	if (version == 4) {
 		/* no padding: the entry ends after the NUL */
