@@ -2,8 +2,9 @@
 # kernel/gitodb.c against git: read every object of a large repository
 # (Debian's distro kernel tree) with `git cat-file --batch
 # --batch-all-objects` and with bench/gitodb-cat.c (the same ids in the
-# same order), and the headers only with --batch-check.  Prints the best
-# time of each over ROUNDS rounds and the ratio armbot/git (goal: <= 1),
+# same order), and the headers only with --batch-check; then the same
+# on a repository of long delta chains made here.  Prints the best
+# CPU time of each over ROUNDS rounds and the ratio armbot/git (goal: <= 1),
 # after checking that both outputs are byte for byte the same.
 # The repository is only read.
 set -eu
@@ -19,49 +20,83 @@ if [ -z "${REPO:-}" ]; then
 fi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME="$TMP"
 
-OBJECTS=$(cd "$REPO" && git rev-parse --path-format=absolute --git-path objects)
 cc -std=gnu11 -O2 -I"$TOP" -o "$TMP/gitodb-cat" "$TOP/bench/gitodb-cat.c" \
 	"$TOP/kernel/gitodb.c" "$TOP/kernel/gitobject.c" \
 	$(pkg-config --cflags --libs glib-2.0 zlib)
-git -C "$REPO" cat-file --batch-all-objects --batch-check='%(objectname)' \
-	> "$TMP/ids"
-echo "$REPO: $(wc -l < "$TMP/ids") objects"
 
-# the outputs must agree before the times mean anything
-a=$(git -C "$REPO" cat-file --batch --batch-all-objects | sha1sum)
-b=$("$TMP/gitodb-cat" "$OBJECTS" < "$TMP/ids" | sha1sum)
-[ "$a" = "$b" ] || { echo "FAIL: --batch output differs"; exit 1; }
-a=$(git -C "$REPO" cat-file --batch-check --batch-all-objects | sha1sum)
-b=$("$TMP/gitodb-cat" -c "$OBJECTS" < "$TMP/ids" | sha1sum)
-[ "$a" = "$b" ] || { echo "FAIL: --batch-check output differs"; exit 1; }
-echo "outputs identical"
-
-now() { date +%s.%N; }
-best() {	# best CMD...: the shortest wall time of ROUNDS runs
-	b=
+best() {	# best IN CMD...: the least CPU time (user + system) of ROUNDS
+	b=	# runs: steadier than wall time on a machine shared by others
+	in=$1
+	shift
 	r=0
 	while [ "$r" -lt "$ROUNDS" ]; do
-		t0=$(now)
-		"$@" > /dev/null
-		t=$(echo "$(now) - $t0" | bc)
+		/usr/bin/time -o "$TMP/time" -f '%U %S' "$@" < "$in" > /dev/null
+		t=$(awk '{ print $1 + $2 }' "$TMP/time")
 		if [ -z "$b" ] || [ "$(echo "$t < $b" | bc)" = 1 ]; then b=$t; fi
 		r=$((r + 1))
 	done
 	echo "$b"
 }
-from_ids() { "$@" < "$TMP/ids"; }
 
 report() {	# report WHAT GIT ARMBOT
-	printf '%-34s git %6.3fs  armbot %6.3fs  ratio %.2f\n' "$1" "$2" "$3" \
-		"$(echo "$3 / $2" | bc -l)"
+	if [ "$(echo "$2 > 0" | bc)" = 1 ]; then
+		printf '%-34s git %6.3fs  armbot %6.3fs  ratio %.2f\n' "$1" \
+			"$2" "$3" "$(echo "$3 / $2" | bc -l)"
+	else
+		printf '%-34s git %6.3fs  armbot %6.3fs  (too short)\n' "$1" \
+			"$2" "$3"
+	fi
 }
-g=$(best git -C "$REPO" cat-file --batch --batch-all-objects)
-g2=$(best from_ids git -C "$REPO" cat-file --batch)
-a=$(best from_ids "$TMP/gitodb-cat" "$OBJECTS")
-report "--batch --batch-all-objects" "$g" "$a"
-report "--batch < same ids" "$g2" "$a"
-g=$(best git -C "$REPO" cat-file --batch-check --batch-all-objects)
-a=$(best from_ids "$TMP/gitodb-cat" -c "$OBJECTS")
-report "--batch-check --batch-all-objects" "$g" "$a"
+
+bench_repo() {	# bench_repo REPO [N]: check, then time (the ids N times)
+	REPO=$1
+	n=${2:-1}
+	OBJECTS=$(cd "$REPO" && git rev-parse --path-format=absolute \
+		--git-path objects)
+	git -C "$REPO" cat-file --batch-all-objects \
+		--batch-check='%(objectname)' > "$TMP/ids"
+	echo "$REPO: $(wc -l < "$TMP/ids") objects"
+	# the outputs must agree before the times mean anything
+	a=$(git -C "$REPO" cat-file --batch --batch-all-objects | sha1sum)
+	b=$("$TMP/gitodb-cat" "$OBJECTS" < "$TMP/ids" | sha1sum)
+	[ "$a" = "$b" ] || { echo "FAIL: --batch output differs"; exit 1; }
+	a=$(git -C "$REPO" cat-file --batch-check --batch-all-objects | sha1sum)
+	b=$("$TMP/gitodb-cat" -c "$OBJECTS" < "$TMP/ids" | sha1sum)
+	[ "$a" = "$b" ] || { echo "FAIL: --batch-check output differs"; exit 1; }
+	echo "outputs identical"
+	: > "$TMP/ids.n"
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		cat "$TMP/ids" >> "$TMP/ids.n"
+		i=$((i + 1))
+	done
+	g=$(best /dev/null git -C "$REPO" cat-file --batch --batch-all-objects)
+	a=$(best "$TMP/ids" "$TMP/gitodb-cat" "$OBJECTS")
+	report "--batch --batch-all-objects" "$g" "$a"
+	g=$(best "$TMP/ids.n" git -C "$REPO" cat-file --batch)
+	a=$(best "$TMP/ids.n" "$TMP/gitodb-cat" "$OBJECTS")
+	report "--batch < same ids (x$n)" "$g" "$a"
+	g=$(best /dev/null git -C "$REPO" cat-file --batch-check --batch-all-objects)
+	a=$(best "$TMP/ids" "$TMP/gitodb-cat" -c "$OBJECTS")
+	report "--batch-check --batch-all-objects" "$g" "$a"
+}
+
+bench_repo "$REPO"
+
+# long delta chains: 400 versions of a 20000-line file, one line changed
+# each time, packed with --depth=50
+chains=$TMP/chains
+git init -q "$chains"
+seq 1 20000 > "$chains/f"
+i=0
+while [ "$i" -lt 400 ]; do
+	sed -i "s/^$((i * 7 + 1))\$/line $i changed/" "$chains/f"
+	git -C "$chains" add f
+	git -C "$chains" -c user.name=b -c user.email=b@example.org \
+		commit -q -m "v$i"
+	i=$((i + 1))
+done
+git -C "$chains" repack -adfq --depth=50 --window=50
+bench_repo "$chains" 50

@@ -33,21 +33,27 @@ static guint16 get_be16(const guint8 *p)
 	return (guint16)(p[0] << 8 | p[1]);
 }
 
-static void entry_free(gpointer data)
-{
-	struct gitindex_entry *e = data;
-
-	g_free(e->path);
-	g_free(e);
-}
+/* The public struct first; the entries and their paths live in two
+ * blocks (an index has tens of thousands: one allocation each would
+ * cost more than reading the file). */
+struct index_private {
+	struct gitindex pub;
+	struct gitindex_entry *block;
+	GStringChunk *paths;
+};
 
 void gitindex_free(struct gitindex *index)
 {
+	struct index_private *p = (struct index_private *)index;
+
 	if (!index)
 		return;
 	if (index->entries)
 		g_ptr_array_unref(index->entries);
-	g_free(index);
+	g_free(p->block);
+	if (p->paths)
+		g_string_chunk_free(p->paths);
+	g_free(p);
 }
 
 /* git's decode_varint() (varint.c): 7 bits a byte, most significant
@@ -78,13 +84,13 @@ static gboolean decode_varint(const guint8 **pp, const guint8 *end,
 	return TRUE;
 }
 
-/* One entry at @p (at most @end); @prev is the previous entry's path
- * (v4 strips from it).  Sets *@size to the bytes the entry takes. */
-static struct gitindex_entry *read_entry(const guint8 *p, const guint8 *end,
-					 guint32 version, const char *prev,
-					 gsize *size, GError **error)
+/* Entry @e from @p (at most @end), its path kept in @paths; @prev is
+ * the previous entry's path (v4 strips from it).  Sets *@size to the
+ * bytes the entry takes. */
+static gboolean read_entry(struct gitindex_entry *e, GStringChunk *paths,
+			   const guint8 *p, const guint8 *end, guint32 version,
+			   const char *prev, gsize *size, GError **error)
 {
-	g_autofree struct gitindex_entry *e = NULL;
 	const guint8 *name;
 	guint16 flags;
 	gsize len, copy_len = 0, prev_len = prev ? strlen(prev) : 0;
@@ -93,9 +99,8 @@ static struct gitindex_entry *read_entry(const guint8 *p, const guint8 *end,
 	if ((gsize)(end - p) < ENTRY_FIXED_SIZE) {
 		g_set_error(error, GITINDEX_ERROR, GITINDEX_ERROR_CORRUPT,
 			    "truncated index entry");
-		return NULL;
+		return FALSE;
 	}
-	e = g_new0(struct gitindex_entry, 1);
 	e->ctime_sec = get_be32(p);
 	e->ctime_nsec = get_be32(p + 4);
 	e->mtime_sec = get_be32(p + 8);
@@ -109,13 +114,14 @@ static struct gitindex_entry *read_entry(const guint8 *p, const guint8 *end,
 	memcpy(e->oid.id, p + 40, GITOID_RAWSZ);
 	flags = get_be16(p + 40 + GITOID_RAWSZ);
 	e->flags = flags;
+	e->flags_extended = 0;
 	name = p + ENTRY_FIXED_SIZE;
 	if (flags & CE_EXTENDED) {
 		if (end - name < 2) {
 			g_set_error(error, GITINDEX_ERROR,
 				    GITINDEX_ERROR_CORRUPT,
 				    "truncated index entry");
-			return NULL;
+			return FALSE;
 		}
 		e->flags_extended = get_be16(name);
 		/* read-cache.c: "unknown index entry format" */
@@ -124,7 +130,7 @@ static struct gitindex_entry *read_entry(const guint8 *p, const guint8 *end,
 				    GITINDEX_ERROR_UNSUPPORTED,
 				    "unknown index entry format 0x%08x",
 				    (guint32)e->flags_extended << 16);
-			return NULL;
+			return FALSE;
 		}
 		name += 2;
 	}
@@ -135,7 +141,7 @@ static struct gitindex_entry *read_entry(const guint8 *p, const guint8 *end,
 			g_set_error(error, GITINDEX_ERROR,
 				    GITINDEX_ERROR_CORRUPT,
 				    "malformed name field in the index");
-			return NULL;
+			return FALSE;
 		}
 		/* the first entry has no previous name to strip from */
 		if (prev) {
@@ -145,7 +151,7 @@ static struct gitindex_entry *read_entry(const guint8 *p, const guint8 *end,
 					    "malformed name field in the "
 					    "index, near path '%s'",
 					    prev);
-				return NULL;
+				return FALSE;
 			}
 			copy_len = prev_len - (gsize)strip;
 		}
@@ -154,7 +160,7 @@ static struct gitindex_entry *read_entry(const guint8 *p, const guint8 *end,
 	if (!nul) {
 		g_set_error(error, GITINDEX_ERROR, GITINDEX_ERROR_CORRUPT,
 			    "unterminated path in the index");
-		return NULL;
+		return FALSE;
 	}
 	len = flags & CE_NAMEMASK;
 	/* a name of 0xfff bytes or more is measured (create_from_disk());
@@ -164,17 +170,14 @@ static struct gitindex_entry *read_entry(const guint8 *p, const guint8 *end,
 			    "index entry name length %zu does not match "
 			    "its path",
 			    len);
-		return NULL;
+		return FALSE;
 	}
 	len = copy_len + (gsize)(nul - name);
 	if (!len) {
 		g_set_error(error, GITINDEX_ERROR, GITINDEX_ERROR_CORRUPT,
 			    "empty path in the index");
-		return NULL;
+		return FALSE;
 	}
-	e->path = g_malloc(len + 1);
-	memcpy(e->path, prev, copy_len);
-	memcpy(e->path + copy_len, name, nul - name + 1);
 	if (version == 4) {
 		/* no padding: the entry ends after the NUL */
 		*size = (gsize)(nul + 1 - p);
@@ -182,15 +185,24 @@ static struct gitindex_entry *read_entry(const guint8 *p, const guint8 *end,
 		/* ondisk_ce_size(): 1 to 8 NULs pad to a multiple of 8 */
 		*size = ((gsize)(name - p) + len + 8) & ~(gsize)7;
 		if (*size > (gsize)(end - p)) {
-			g_free(e->path);
 			g_set_error(error, GITINDEX_ERROR,
 				    GITINDEX_ERROR_CORRUPT,
 				    "truncated index entry '%.*s'", (int)len,
 				    name);
-			return NULL;
+			return FALSE;
 		}
 	}
-	return g_steal_pointer(&e);
+	if (copy_len) {
+		g_autofree char *path = g_malloc(len + 1);
+
+		memcpy(path, prev, copy_len);
+		memcpy(path + copy_len, name, nul - name + 1);
+		e->path = g_string_chunk_insert_len(paths, path, len);
+	} else {
+		e->path = g_string_chunk_insert_len(paths, (const char *)name,
+						    len);
+	}
+	return TRUE;
 }
 
 /* Skip the extensions between @p and @end (git's read_index_extension():
@@ -233,9 +245,11 @@ static gboolean skip_extensions(const guint8 *p, const guint8 *end,
 	return TRUE;
 }
 
-static struct gitindex *parse(const guint8 *buf, gsize size, GError **error)
+struct gitindex *gitindex_parse(const void *data, gsize size, GError **error)
 {
-	g_autoptr(gitindex) index = g_new0(struct gitindex, 1);
+	const guint8 *buf = data;
+	struct index_private *priv = g_new0(struct index_private, 1);
+	g_autoptr(gitindex) index = &priv->pub;
 	const guint8 *p, *end;
 	guint32 version, count, i;
 	const char *prev = NULL;
@@ -267,13 +281,15 @@ static struct gitindex *parse(const guint8 *buf, gsize size, GError **error)
 			    "index claims %u entries, more than fit", count);
 		return NULL;
 	}
-	index->entries = g_ptr_array_new_full(count, entry_free);
+	index->entries = g_ptr_array_sized_new(count);
+	priv->block = g_new(struct gitindex_entry, count);
+	priv->paths = g_string_chunk_new(MIN(size, 1 << 20));
 	for (i = 0; i < count; i++) {
-		struct gitindex_entry *e;
+		struct gitindex_entry *e = &priv->block[i];
 		gsize len;
 
-		e = read_entry(p, end, version, prev, &len, error);
-		if (!e) {
+		if (!read_entry(e, priv->paths, p, end, version, prev, &len,
+				error)) {
 			g_prefix_error(error, "entry %u: ", i);
 			return NULL;
 		}
@@ -288,8 +304,7 @@ static struct gitindex *parse(const guint8 *buf, gsize size, GError **error)
 
 struct gitindex *gitindex_read(const char *file, GError **error)
 {
-	g_autofree char *buf = NULL;
-	gsize size;
+	g_autoptr(GMappedFile) map = NULL;
 	struct gitindex *index;
 	GStatBuf st;
 
@@ -302,9 +317,13 @@ struct gitindex *gitindex_read(const char *file, GError **error)
 			    "cannot stat '%s': %s", file, g_strerror(e));
 		return NULL;
 	}
-	if (!g_file_get_contents(file, &buf, &size, error))
+	/* mapped as git's do_read_index() does: no copy of a file that
+	 * has about a hundred bytes for each path of the work tree */
+	map = g_mapped_file_new(file, FALSE, error);
+	if (!map)
 		return NULL;
-	index = parse((const guint8 *)buf, size, error);
+	index = gitindex_parse(g_mapped_file_get_contents(map),
+			       g_mapped_file_get_length(map), error);
 	if (!index) {
 		g_prefix_error(error, "%s: ", file);
 		return NULL;

@@ -37,6 +37,9 @@ struct gitindex {
 
 /* Read @file; a missing file is an error with G_FILE_ERROR_NOENT. */
 struct gitindex *gitindex_read(const char *file, GError **error);
+/* The same from @size bytes at @data (mtime left zero): for tests and
+ * fuzzing without a file. */
+struct gitindex *gitindex_parse(const void *data, gsize size, GError **error);
 void gitindex_free(struct gitindex *index);
 typedef struct gitindex gitindex;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(gitindex, gitindex_free)

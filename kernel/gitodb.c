@@ -1136,8 +1136,18 @@ static gboolean pack_read_header(struct gitodb *odb, struct gitodb_pack *p,
 			if (depth >= MAX_EXTERNAL_DEPTH)
 				return corrupt_entry(
 					p, cur, "delta chain too deep", error);
-			return odb_read_header(odb, &e.base_oid, depth + 1,
-					       type, NULL, error);
+			g_autoptr(GError) local = NULL;
+
+			if (odb_read_header(odb, &e.base_oid, depth + 1, type,
+					    NULL, &local))
+				return TRUE;
+			/* a missing base is a broken pack */
+			g_set_error(
+				error, GITODB_ERROR, GITODB_ERROR_CORRUPT,
+				"delta base of entry at offset %" G_GUINT64_FORMAT
+				" in packfile %s: %s",
+				cur, p->pack_path, local->message);
+			return FALSE;
 		}
 		if (!pack_entry_parse(p, cur, &e, error))
 			return FALSE;

@@ -1048,8 +1048,8 @@ static int peel_onion(struct gitrepo *repo, const char *name, gsize len,
 
 	if (len < 4 || name[len - 1] != '}')
 		return -1;
-	for (sp = name + len - 1; name <= sp; sp--)
-		if (*sp == '{' && name < sp && sp[-1] == '^')
+	for (sp = name + len - 1; sp > name; sp--)
+		if (*sp == '{' && sp[-1] == '^')
 			break;
 	if (sp <= name)
 		return -1;
@@ -1194,7 +1194,7 @@ static gboolean get_oid_basic(struct gitrepo *repo, const char *str, gsize len,
 	/* describe output "SOMETHING-gXXXX": git hints "commit" to its
 	 * get_short_oid(), which only matters among several objects with
 	 * that prefix; those stay ambiguous here */
-	for (cp = str + len - 1; str + 2 <= cp; cp--) {
+	for (cp = str + len - 1; len >= 3 && str + 2 <= cp; cp--) {
 		if (g_ascii_isxdigit(*cp))
 			continue;
 		if (*cp == 'g' && cp[-1] == '-' &&
@@ -1718,7 +1718,8 @@ static gboolean process_parents(struct walk *w, struct node *c, GList **list,
 /* still_interesting() with revision.c's SLOP of five commits */
 #define SLOP 5
 
-static int still_interesting(GList *src, gint64 date, int slop)
+static int still_interesting(GList *src, gint64 date, int slop,
+			     struct node **interesting_cache)
 {
 	GList *l;
 
@@ -1726,9 +1727,15 @@ static int still_interesting(GList *src, gint64 date, int slop)
 		return 0;
 	if (date <= ((struct node *)src->data)->date)
 		return SLOP;
+	/* everybody_uninteresting(), remembering the last interesting */
+	if (*interesting_cache &&
+	    !((*interesting_cache)->flags & UNINTERESTING))
+		return SLOP;
 	for (l = src; l; l = l->next)
-		if (!(((struct node *)l->data)->flags & UNINTERESTING))
+		if (!(((struct node *)l->data)->flags & UNINTERESTING)) {
+			*interesting_cache = l->data;
 			return SLOP;
+		}
 	return slop - 1;
 }
 
@@ -1737,6 +1744,7 @@ static int still_interesting(GList *src, gint64 date, int slop)
 static gboolean limit_list(struct walk *w, GList *list, GPtrArray *out,
 			   GError **error)
 {
+	struct node *interesting_cache = NULL;
 	int slop = SLOP;
 	gint64 date = G_MAXINT64;
 	gboolean ok = TRUE;
@@ -1745,13 +1753,16 @@ static gboolean limit_list(struct walk *w, GList *list, GPtrArray *out,
 		struct node *c = list->data;
 
 		list = g_list_delete_link(list, list);
+		if (c == interesting_cache)
+			interesting_cache = NULL;
 		if (!process_parents(w, c, &list, error)) {
 			ok = FALSE;
 			break;
 		}
 		if (c->flags & UNINTERESTING) {
 			mark_parents_uninteresting(c);
-			slop = still_interesting(list, date, slop);
+			slop = still_interesting(list, date, slop,
+						 &interesting_cache);
 			if (slop)
 				continue;
 			break;

@@ -41,13 +41,19 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(gitrepo, gitrepo_free)
  * (NAME, refs/NAME, refs/tags/NAME, refs/heads/NAME, refs/remotes/NAME,
  * refs/remotes/NAME/HEAD, in that order, loose before packed, symbolic
  * refs followed), and the suffixes ~N, ^N, ^, ^{}, ^{commit}, ^{tree},
- * ^{blob}, ^{tag}, ^{object}, repeated.  The error says what did not
- * resolve, as git's "bad revision 'X'". */
+ * ^{blob}, ^{tag}, ^{object}, repeated, and describe output
+ * ("NAME-gHEX").  As in git, a full 40-digit id is taken without
+ * looking the object up, and a ref wins over an abbreviated id.  The
+ * error (GITREPO_ERROR_BAD_REVISION) says what did not resolve, as
+ * git's "bad revision 'X'"; ":path", "^{/text}" and "@{...}" are
+ * GITREPO_ERROR_UNSUPPORTED. */
 gboolean gitrepo_revparse(struct gitrepo *repo, const char *spec,
 			  struct gitoid *out, GError **error);
 
 /* Follow tags from @oid until an object of @type; a commit peels to its
- * tree when @type is GITOBJ_TREE.  An error when it cannot. */
+ * tree when @type is GITOBJ_TREE.  An error when it cannot.
+ * GITOBJ_NONE follows tags to the first object that is not one
+ * (NAME^{}). */
 gboolean gitrepo_peel(struct gitrepo *repo, const struct gitoid *oid,
 		      enum gitobj_type type, struct gitoid *out,
 		      GError **error);

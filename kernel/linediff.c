@@ -148,12 +148,6 @@ static void linediff_side_clear(struct linediff_side *side)
 	g_free(side->ha);
 }
 
-static gboolean linediff_lines_equal(const struct linediff_line *a,
-				     const struct linediff_line *b)
-{
-	return a->size == b->size && !memcmp(a->ptr, b->ptr, a->size);
-}
-
 /* xdl_trim_ends: leave out the common head and tail.  git compares the
  * classes; equal bytes are the same thing and need no hashing. */
 static void linediff_trim_ends(struct linediff_side *s1,
@@ -163,16 +157,35 @@ static void linediff_trim_ends(struct linediff_side *s1,
 	glong i;
 
 	for (i = 0; i < lim; i++)
-		if (!linediff_lines_equal(&s1->lines[i], &s2->lines[i]))
+		if (!linediff_line_equal(&s1->lines[i], &s2->lines[i]))
 			break;
 	s1->dstart = s2->dstart = i;
 	lim -= i;
 	for (i = 0; i < lim; i++)
-		if (!linediff_lines_equal(&s1->lines[s1->nrec - 1 - i],
-					  &s2->lines[s2->nrec - 1 - i]))
+		if (!linediff_line_equal(&s1->lines[s1->nrec - 1 - i],
+					 &s2->lines[s2->nrec - 1 - i]))
 			break;
 	s1->dend = s1->nrec - i - 1;
 	s2->dend = s2->nrec - i - 1;
+}
+
+/* Count the lines [@from, @to) of the common head or tail of @s1 on both
+ * sides, in the classes the middle has. */
+static void linediff_count_common(GHashTable *classes, struct linediff_side *s1,
+				  glong from, glong to, guint32 *count1,
+				  guint32 *count2)
+{
+	for (glong i = from; i < to; i++) {
+		struct linediff_line *line = &s1->lines[i];
+		gpointer v;
+
+		line->hash = linediff_hash(line->ptr, line->size);
+		v = g_hash_table_lookup(classes, line);
+		if (v) {
+			count1[GPOINTER_TO_UINT(v) - 1]++;
+			count2[GPOINTER_TO_UINT(v) - 1]++;
+		}
+	}
 }
 
 /* Give every record between the trimmed ends the number of its class of
@@ -212,22 +225,11 @@ static void linediff_classify(struct linediff_side *s1,
 		(*count1)[s1->cls[i]]++;
 	for (glong i = s2->dstart; i <= s2->dend; i++)
 		(*count2)[s2->cls[i]]++;
-	if (!n)
-		return;
-	for (glong i = 0; i < s1->nrec; i++) {
-		struct linediff_line *line = &s1->lines[i];
-		gpointer v;
-
-		if (i == s1->dstart && s1->dend >= i) {
-			i = s1->dend;
-			continue;
-		}
-		line->hash = linediff_hash(line->ptr, line->size);
-		v = g_hash_table_lookup(classes, line);
-		if (v) {
-			(*count1)[GPOINTER_TO_UINT(v) - 1]++;
-			(*count2)[GPOINTER_TO_UINT(v) - 1]++;
-		}
+	if (n) {
+		linediff_count_common(classes, s1, 0, s1->dstart, *count1,
+				      *count2);
+		linediff_count_common(classes, s1, s1->dend + 1, s1->nrec,
+				      *count1, *count2);
 	}
 }
 

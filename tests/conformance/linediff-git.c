@@ -349,22 +349,30 @@ static int cmd_gen(guint32 seed, const char *dir, gboolean huge, int nfiles,
 	 * in a replaced region where it is discarded */
 	if (huge) {
 		struct text a = { g_ptr_array_new_with_free_func(g_free), 0 };
-		struct text b;
+		struct text b = { g_ptr_array_new_with_free_func(g_free), 0 };
 		guint total = (1 << 20) + 5000;
 
-		for (guint j = 0; j < total; j++)
-			g_ptr_array_add(a.lines,
-					j % 750 ? g_strdup_printf("h%u", j) :
-						  g_strdup("c"));
-		b = text_copy(&a);
-		/* one "c" in six lines: dense enough to be discarded */
-		for (guint j = 0; j < 1800; j++) {
-			g_ptr_array_insert(a.lines, 600000 + j,
-					   j % 6 ? g_strdup_printf("ua%u", j) :
-						   g_strdup("c"));
-			g_ptr_array_insert(b.lines, 600000 + j,
-					   j % 6 ? g_strdup_printf("ub%u", j) :
-						   g_strdup("c"));
+		for (guint j = 0; j < total; j++) {
+			char *l = j % 750 ? g_strdup_printf("h%u", j) :
+					    g_strdup("c");
+
+			/* one "c" in six lines: dense enough to be discarded */
+			if (j == 600000) {
+				for (guint r = 0; r < 1800; r++) {
+					g_ptr_array_add(
+						a.lines,
+						r % 6 ? g_strdup_printf("ua%u",
+									r) :
+							g_strdup("c"));
+					g_ptr_array_add(
+						b.lines,
+						r % 6 ? g_strdup_printf("ub%u",
+									r) :
+							g_strdup("c"));
+				}
+			}
+			g_ptr_array_add(a.lines, l);
+			g_ptr_array_add(b.lines, g_strdup(l));
 		}
 		write_text_pair(dir, "huge", &a, &b);
 		g_ptr_array_unref(a.lines);

@@ -16,16 +16,23 @@ export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
 	GIT_COMMITTER_DATE='2023-01-01 00:00'
 SEED=${LINEDIFF_SEED:-1}
 
-# the driver, built as the binary under test is (sanitizers for ASan)
-flags="-std=gnu11 -O2 -g"
-[ -n "${ARMBOT_ASAN:-}" ] &&
-	flags="$flags -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
-# shellcheck disable=SC2046,SC2086
-cc $flags -I"$TOP" $(pkg-config --cflags glib-2.0) -o "$TMP/driver" \
-	"$TOP/tests/conformance/linediff-git.c" "$TOP/kernel/linediff.c" \
-	$(pkg-config --libs glib-2.0)
-ok $? "driver builds"
-[ -x "$TMP/driver" ] || { done_testing; exit 1; }
+# the driver: the pairs are made by a plain build, and counted by one
+# built as the binary under test is (with the sanitizers for ASan)
+build() {	# build OUTPUT EXTRA-FLAGS
+	# shellcheck disable=SC2046,SC2086
+	cc -std=gnu11 -O2 -g $2 -I"$TOP" $(pkg-config --cflags glib-2.0) \
+		-o "$1" "$TOP/tests/conformance/linediff-git.c" \
+		"$TOP/kernel/linediff.c" $(pkg-config --libs glib-2.0)
+}
+build "$TMP/gen" ""
+ok $? "generator builds"
+COUNT="$TMP/gen"
+if [ -n "${ARMBOT_ASAN:-}" ]; then
+	COUNT="$TMP/count"
+	build "$COUNT" "-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+	ok $? "counter builds with ASan and UBSan"
+fi
+[ -x "$COUNT" ] || { done_testing; exit 1; }
 
 PAIRS="$TMP/pairs"
 mkdir -p "$PAIRS/a" "$PAIRS/b"
@@ -64,7 +71,7 @@ if [ -r "$TARBALL" ]; then
 			sort | awk 'NR % 2 == 0' | sed "s|^|$BASE/|")
 fi
 
-LINEDIFF_HUGE=1 "$TMP/driver" gen "$SEED" "$PAIRS" $KFILES
+LINEDIFF_HUGE=1 "$TMP/gen" gen "$SEED" "$PAIRS" $KFILES
 ok $? "pairs generated (seed $SEED)"
 
 # the arm61 patches applied in order, each series on its own copy of the
@@ -123,9 +130,10 @@ ok $? "scratch repository of $(ls "$PAIRS/a" | wc -l) pairs"
 # binary pairs ("-	-") are not the line counter's business
 git -C "$repo" diff --numstat --no-renames HEAD~ HEAD |
 	grep -v '^-	-	' | sort -k3 > "$TMP/want"
-git -C "$repo" diff --numstat --no-renames --minimal HEAD~ HEAD |
-	grep -v '^-	-	' | sort -k3 > "$TMP/minimal"
-"$TMP/driver" count "$PAIRS" 2> "$TMP/time" | sort -k3 > "$TMP/got.all"
+# (without the large random texts: a minimal diff of those is slow)
+git -C "$repo" diff --numstat --no-renames --minimal HEAD~ HEAD -- \
+	. ':!large-*' | grep -v '^-	-	' | sort -k3 > "$TMP/minimal"
+"$COUNT" count "$PAIRS" 2> "$TMP/time" | sort -k3 > "$TMP/got.all"
 ok $? "linediff_count over every pair ($(cat "$TMP/time"))"
 # the driver does not know what git takes for binary: keep git's paths
 cut -f3 "$TMP/want" > "$TMP/names"
@@ -133,12 +141,13 @@ awk -F '\t' 'NR == FNR { keep[$1] = 1; next } keep[$3]' \
 	"$TMP/names" "$TMP/got.all" > "$TMP/got"
 
 n=$(wc -l < "$TMP/want")
-[ "$n" -gt 3000 ]
+[ "$n" -gt 2500 ]
 ok $? "git counted $n pairs"
 is_file "$TMP/want" "$TMP/got" "counts of all $n pairs are git's"
-nonmin=$(diff "$TMP/want" "$TMP/minimal" | grep -c '^>')
+nonmin=$(grep -v '	large-' "$TMP/want" | diff - "$TMP/minimal" |
+	grep -c '^>')
 diag "$nonmin pairs where git's counts are not those of a minimal diff"
-[ "$nonmin" -gt 50 ]
+[ "$nonmin" -gt 30 ]
 ok $? "the heuristics are exercised ($nonmin pairs not minimal)"
 huge=$(grep '	huge$' "$TMP/want")
 is "$huge" "1799	1799	huge" "over 2^20 lines, lines matching too often are discarded"

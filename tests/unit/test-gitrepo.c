@@ -205,6 +205,32 @@ static void build_repo(void)
 	tick--;
 	commit(repo_dir, "X3");
 
+	/* a flat criss-cross: all at one second, so that only the order
+	 * git meets commits in decides between equal dates */
+	git_do(repo_dir, "checkout", "-q", "-b", "fx", "main~1");
+	git_do(repo_dir, "branch", "fy");
+	for (i = 0; i < 3; i++) {
+		g_autofree char *msg = g_strdup_printf("fx%d", i);
+		g_autofree char *ymsg = g_strdup_printf("fy%d", i);
+
+		git_do(repo_dir, "checkout", "-q", "fx");
+		commit(repo_dir, msg);
+		tick--;
+		git_do(repo_dir, "checkout", "-q", "fy");
+		commit(repo_dir, ymsg);
+		tick--;
+	}
+	git_do(repo_dir, "checkout", "-q", "fx");
+	merge(repo_dir, "fy~1", "fx merge");
+	tick--;
+	git_do(repo_dir, "checkout", "-q", "fy");
+	merge(repo_dir, "fx~2", "fy merge");
+	tick--;
+	commit(repo_dir, "fy3");
+	tick--;
+	git_do(repo_dir, "checkout", "-q", "fx");
+	commit(repo_dir, "fx3");
+
 	/* clock skew: each child older than its parent */
 	git_do(repo_dir, "checkout", "-q", "-b", "skew", "main~2");
 	for (i = 0; i < 8; i++) {
@@ -372,6 +398,11 @@ static const char *const specs[] = {
 	"^1",
 	"^",
 	"~",
+	"@~1",
+	"@^2",
+	"@^{tree}",
+	"@@",
+	"HEAD@",
 	"x^2",
 	"x^3",
 	"y^2",
@@ -609,6 +640,16 @@ static const char *const pairs[][2] = {
 	{ "main", "lonely" },
 	{ "side~1", "v1-outer" },
 	{ "x~1^2", "y~1^2" },
+	{ "fx", "fy" },
+	{ "fy", "fx" },
+	{ "fx~1", "fy~1" },
+	{ "fy~1", "fx~1" },
+	{ "fx~2", "fy" },
+	{ "fy", "fx~1^2" },
+	{ "main", "fx" },
+	{ "fx", "main" },
+	{ "fy~2", "fx" },
+	{ "skew", "fx" },
 	{ "skew~5", "skew~4^2" },
 	{ "skew~4^2", "skew~3" },
 };
@@ -652,10 +693,25 @@ static void test_merge_base(void)
 /* two merge bases: git prints the newer, on a tie the one it met first */
 static void test_merge_base_criss_cross(void)
 {
-	g_autofree char *all =
-		git_ok(repo_dir, "merge-base", "--all", "x", "y");
+	static const char *const cc[][2] = { { "x", "y" }, { "fx", "fy" } };
+	g_autoptr(gitrepo) repo = gitrepo_open(repo_dir, NULL);
+	gsize i;
 
-	g_assert_nonnull(strchr(all, '\n'));
+	for (i = 0; i < G_N_ELEMENTS(cc); i++) {
+		g_autofree char *all = git_ok(repo_dir, "merge-base", "--all",
+					      cc[i][0], cc[i][1]);
+		g_autofree char *got = NULL;
+		struct gitoid a, b, base;
+
+		/* the scenario holds: two bases */
+		g_assert_nonnull(strchr(all, '\n'));
+		g_assert_true(gitrepo_revparse(repo, cc[i][0], &a, NULL));
+		g_assert_true(gitrepo_revparse(repo, cc[i][1], &b, NULL));
+		g_assert_true(gitrepo_merge_base(repo, &a, &b, &base, NULL));
+		got = hex_of(&base);
+		g_assert_true(g_str_has_prefix(all, got));
+		g_assert_cmpuint(all[GITOID_HEXSZ], ==, '\n');
+	}
 }
 
 static void check_ranges(struct gitrepo *repo, const char *dir)
