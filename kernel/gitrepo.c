@@ -961,36 +961,45 @@ gboolean gitrepo_peel(struct gitrepo *repo, const struct gitoid *oid,
 {
 	struct gitoid cur = *oid;
 
-	/* peel_to_type(); GITOBJ_NONE peels tags only (deref_tag()) */
+	/* peel_to_type(); GITOBJ_NONE peels tags only (deref_tag()).  Each
+	 * object is read whole, once, as git's parse_object() does (gitodb
+	 * keeps commits, tags and trees read for the next step) */
 	for (;;) {
+		g_autoptr(GBytes) data = NULL;
 		enum gitobj_type t;
 		char hex[GITOID_HEXSZ + 1];
 
-		if (!gitodb_read_header(repo->odb, &cur, &t, NULL, error))
+		data = gitodb_read(repo->odb, &cur, &t, error);
+		if (!data)
 			return FALSE;
 		if (t == type || (type == GITOBJ_NONE && t != GITOBJ_TAG)) {
 			*out = cur;
 			return TRUE;
 		}
 		if (t == GITOBJ_TAG) {
-			g_autoptr(GBytes)
-				data = gitodb_read(repo->odb, &cur, &t, error);
 			enum gitobj_type target_type;
 
-			if (!data ||
-			    !gittag_parse(&cur, &target_type, data, error))
+			if (!gittag_parse(&cur, &target_type, data, error))
 				return FALSE;
 			continue;
 		}
 		/* peel_to_type() goes from a commit to its tree whatever
-		 * the type wanted, and fails there for a blob or a tag */
+		 * the type wanted, without reading the tree, and fails
+		 * there for a blob or a tag */
 		if (t == GITOBJ_COMMIT && type != GITOBJ_NONE) {
 			struct gitcommit c;
 
-			if (!gitrepo_commit(repo, &cur, &c, error))
+			if (!gitcommit_parse(&c, data, error)) {
+				gitoid_to_hex(&cur, hex);
+				g_prefix_error(error, "commit %s: ", hex);
 				return FALSE;
+			}
 			cur = c.tree;
 			gitcommit_clear(&c);
+			if (type == GITOBJ_TREE) {
+				*out = cur;
+				return TRUE;
+			}
 			continue;
 		}
 		gitoid_to_hex(oid, hex);
