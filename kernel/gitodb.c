@@ -52,9 +52,12 @@ struct gitodb_pack {
 	gsize n64;
 };
 
+/* One cached object: a delta base by its place in a pack, or (@pack
+ * NULL) a commit, tag or tree read by id. */
 struct cache_entry {
 	const struct gitodb_pack *pack;
 	guint64 offset;
+	struct gitoid oid;
 	GBytes *data;
 	enum gitobj_type type;
 	GList link;
@@ -224,14 +227,23 @@ static guint8 *inflate_exact(struct gitodb *odb, const guint8 *in, gsize in_len,
 	return g_steal_pointer(&buf);
 }
 
-/* ---- delta base cache (git's delta_base_cache) ---- */
+/* ---- delta base cache (git's delta_base_cache), and objects by id ---- */
+
+/* Commits, tags and trees read are kept by id too, as git keeps parsed
+ * objects: a revision is peeled, a commit's tree read and, in a batch of
+ * ranges, each tree compared twice; a loose object costs an open, a map
+ * and an inflate each time. */
 
 static guint cache_hash(gconstpointer key)
 {
 	const struct cache_entry *e = key;
-	guint64 h = (guint64)(guintptr)e->pack ^
-		    (e->offset * 0x9e3779b97f4a7c15);
+	guint64 h;
 
+	if (!e->pack) {
+		memcpy(&h, e->oid.id, sizeof(h));
+		return (guint)(h ^ h >> 32);
+	}
+	h = (guint64)(guintptr)e->pack ^ (e->offset * 0x9e3779b97f4a7c15);
 	return (guint)(h ^ h >> 32);
 }
 
@@ -239,6 +251,8 @@ static gboolean cache_equal(gconstpointer a, gconstpointer b)
 {
 	const struct cache_entry *x = a, *y = b;
 
+	if (!x->pack || !y->pack)
+		return x->pack == y->pack && gitoid_equal(&x->oid, &y->oid);
 	return x->pack == y->pack && x->offset == y->offset;
 }
 
@@ -250,11 +264,10 @@ static void cache_entry_free(gpointer p)
 	g_free(e);
 }
 
-static GBytes *cache_get(struct gitodb *odb, const struct gitodb_pack *pack,
-			 guint64 offset, enum gitobj_type *type)
+static GBytes *cache_lookup(struct gitodb *odb, const struct cache_entry *key,
+			    enum gitobj_type *type)
 {
-	struct cache_entry key = { .pack = pack, .offset = offset };
-	struct cache_entry *e = g_hash_table_lookup(odb->cache, &key);
+	struct cache_entry *e = g_hash_table_lookup(odb->cache, key);
 
 	if (!e)
 		return NULL;
@@ -264,6 +277,22 @@ static GBytes *cache_get(struct gitodb *odb, const struct gitodb_pack *pack,
 	return g_bytes_ref(e->data);
 }
 
+static GBytes *cache_get(struct gitodb *odb, const struct gitodb_pack *pack,
+			 guint64 offset, enum gitobj_type *type)
+{
+	struct cache_entry key = { .pack = pack, .offset = offset };
+
+	return cache_lookup(odb, &key, type);
+}
+
+static GBytes *cache_get_object(struct gitodb *odb, const struct gitoid *oid,
+				enum gitobj_type *type)
+{
+	struct cache_entry key = { .oid = *oid };
+
+	return cache_lookup(odb, &key, type);
+}
+
 static void cache_remove(struct gitodb *odb, struct cache_entry *e)
 {
 	g_queue_unlink(&odb->lru, &e->link);
@@ -271,28 +300,42 @@ static void cache_remove(struct gitodb *odb, struct cache_entry *e)
 	g_hash_table_remove(odb->cache, e);
 }
 
-static void cache_put(struct gitodb *odb, const struct gitodb_pack *pack,
-		      guint64 offset, GBytes *data, enum gitobj_type type)
+static void cache_insert(struct gitodb *odb, const struct cache_entry *key,
+			 GBytes *data, enum gitobj_type type)
 {
-	struct cache_entry key = { .pack = pack, .offset = offset };
 	struct cache_entry *e;
 	gsize size = g_bytes_get_size(data);
 
 	if (size > DELTA_BASE_CACHE_LIMIT ||
-	    g_hash_table_contains(odb->cache, &key))
+	    g_hash_table_contains(odb->cache, key))
 		return;
 	while (odb->cache_bytes + size > DELTA_BASE_CACHE_LIMIT &&
 	       odb->lru.head)
 		cache_remove(odb, odb->lru.head->data);
-	e = g_new0(struct cache_entry, 1);
-	e->pack = pack;
-	e->offset = offset;
+	e = g_memdup2(key, sizeof(*e));
 	e->data = g_bytes_ref(data);
 	e->type = type;
-	e->link.data = e;
+	e->link = (GList){ .data = e };
 	g_queue_push_tail_link(&odb->lru, &e->link);
 	odb->cache_bytes += size;
 	g_hash_table_add(odb->cache, e);
+}
+
+static void cache_put(struct gitodb *odb, const struct gitodb_pack *pack,
+		      guint64 offset, GBytes *data, enum gitobj_type type)
+{
+	struct cache_entry key = { .pack = pack, .offset = offset };
+
+	cache_insert(odb, &key, data, type);
+}
+
+static void cache_put_object(struct gitodb *odb, const struct gitoid *oid,
+			     GBytes *data, enum gitobj_type type)
+{
+	struct cache_entry key = { .oid = *oid };
+
+	if (type != GITOBJ_BLOB)
+		cache_insert(odb, &key, data, type);
 }
 
 /* ---- pack indexes ---- */
@@ -1158,23 +1201,66 @@ static gboolean pack_read_header(struct gitodb *odb, struct gitodb_pack *p,
 
 /* ---- the database ---- */
 
+/* The loose object @oid in the first source that has it: 1, or 0 when
+ * none has, or -1 with @error when one is unreadable.  The file is opened
+ * straight away, as git's open_loose_object() does, without a stat. */
+static int loose_find_read(struct gitodb *odb, const struct gitoid *oid,
+			   enum gitobj_type *type, gsize *size, GBytes **data,
+			   GError **error)
+{
+	for (guint i = 0; i < odb->sources->len; i++) {
+		g_autoptr(GError) local = NULL;
+
+		if (loose_read(odb, i, oid, type, size, data, &local))
+			return 1;
+		if (!g_error_matches(local, GITODB_ERROR,
+				     GITODB_ERROR_NOT_FOUND)) {
+			g_propagate_error(error, g_steal_pointer(&local));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Read @oid whole (@data) or its header only (@data NULL): packs first,
+ * then loose objects, then packs again after a rescan, as git's
+ * oid_object_info_extended() looks. */
+static gboolean odb_lookup(struct gitodb *odb, const struct gitoid *oid,
+			   guint depth, enum gitobj_type *type, gsize *size,
+			   GBytes **data, GError **error)
+{
+	struct objloc loc;
+	int r = find_packed(odb, oid, &loc, error);
+
+	if (r == 0) {
+		r = loose_find_read(odb, oid, type, size, data, error);
+		if (r != 0)
+			return r > 0;
+		rescan_packs(odb);
+		r = find_packed(odb, oid, &loc, error);
+	}
+	if (r < 0)
+		return FALSE;
+	if (r == 0) {
+		set_not_found(odb, oid, error);
+		return FALSE;
+	}
+	if (!data)
+		return pack_read_header(odb, loc.pack, loc.offset, depth, type,
+					size, error);
+	*data = pack_read(odb, loc.pack, loc.offset, depth, type, error);
+	if (*data && size)
+		*size = g_bytes_get_size(*data);
+	return *data != NULL;
+}
+
 static GBytes *odb_read(struct gitodb *odb, const struct gitoid *oid,
 			guint depth, enum gitobj_type *type, GError **error)
 {
-	struct objloc loc;
-	int r = find_object(odb, oid, &loc, error);
 	GBytes *data = NULL;
 	gsize size;
 
-	if (r < 0)
-		return NULL;
-	if (r == 0) {
-		set_not_found(odb, oid, error);
-		return NULL;
-	}
-	if (loc.pack)
-		return pack_read(odb, loc.pack, loc.offset, depth, type, error);
-	if (!loose_read(odb, loc.source, oid, type, &size, &data, error))
+	if (!odb_lookup(odb, oid, depth, type, &size, &data, error))
 		return NULL;
 	return data;
 }
@@ -1183,21 +1269,10 @@ static gboolean odb_read_header(struct gitodb *odb, const struct gitoid *oid,
 				guint depth, enum gitobj_type *type,
 				gsize *size, GError **error)
 {
-	struct objloc loc;
-	int r = find_object(odb, oid, &loc, error);
 	enum gitobj_type t;
 	gsize s;
 
-	if (r < 0)
-		return FALSE;
-	if (r == 0) {
-		set_not_found(odb, oid, error);
-		return FALSE;
-	}
-	if (loc.pack)
-		return pack_read_header(odb, loc.pack, loc.offset, depth, type,
-					size, error);
-	if (!loose_read(odb, loc.source, oid, &t, &s, NULL, error))
+	if (!odb_lookup(odb, oid, depth, &t, &s, NULL, error))
 		return FALSE;
 	if (type)
 		*type = t;
@@ -1211,8 +1286,13 @@ GBytes *gitodb_read(struct gitodb *odb, const struct gitoid *oid,
 {
 	g_autoptr(GError) local = NULL;
 	enum gitobj_type t;
-	GBytes *data = odb_read(odb, oid, 0, &t, &local);
+	GBytes *data = cache_get_object(odb, oid, &t);
 
+	if (!data) {
+		data = odb_read(odb, oid, 0, &t, &local);
+		if (data)
+			cache_put_object(odb, oid, data, t);
+	}
 	if (!data) {
 		char hex[GITOID_HEXSZ + 1];
 
@@ -1231,7 +1311,17 @@ gboolean gitodb_read_header(struct gitodb *odb, const struct gitoid *oid,
 			    enum gitobj_type *type, gsize *size, GError **error)
 {
 	g_autoptr(GError) local = NULL;
+	g_autoptr(GBytes) cached = NULL;
+	enum gitobj_type t;
 
+	cached = cache_get_object(odb, oid, &t);
+	if (cached) {
+		if (type)
+			*type = t;
+		if (size)
+			*size = g_bytes_get_size(cached);
+		return TRUE;
+	}
 	if (!odb_read_header(odb, oid, 0, type, size, &local)) {
 		char hex[GITOID_HEXSZ + 1];
 
