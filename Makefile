@@ -164,11 +164,13 @@ check: deps
 
 # libFuzzer targets: tests/fuzz/fuzz-NAME.c, built with clang.
 FUZZ_SECONDS ?= 600
+# Seeds of fuzz-NAME in tests/fuzz/seeds/NAME/ (if any).
 fuzz: $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
-	@for f in $^; do mkdir -p $(BUILD)/fuzz/corpus-$$(basename $$f); \
+	@for f in $^; do n=$$(basename $$f); mkdir -p $(BUILD)/fuzz/corpus-$$n; \
 		$$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
-			-print_final_stats=1 $(BUILD)/fuzz/corpus-$$(basename $$f) \
-			tests/fuzz/seeds || exit 1; done
+			-print_final_stats=1 $(BUILD)/fuzz/corpus-$$n \
+			$$(ls -d tests/fuzz/seeds/$${n#fuzz-} 2>/dev/null) \
+			|| exit 1; done
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	@mkdir -p $(dir $@)
