@@ -175,7 +175,8 @@ fuzz: $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	@mkdir -p $(dir $@)
 	clang -std=gnu11 -g -O1 -I. $(PKG_CFLAGS) -DARMBOT_VERSION='"fuzz"' \
-		-fsanitize=fuzzer,address,undefined -o $@ $< $(LIB_SRCS) \
+		-fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -o $@ $< $(LIB_SRCS) \
 		$(PKG_LIBS) -lm
 
 format:

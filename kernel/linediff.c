@@ -571,6 +571,12 @@ void linediff_count(const char *a, gsize a_len, const char *b, gsize b_len,
 	glong ndiags;
 
 	*added = *deleted = 0;
+	/* an empty GBytes has no data pointer, and NULL + 0 is undefined
+	 * in C (found by tests/fuzz/fuzz-linediff.c) */
+	if (!a)
+		a = "";
+	if (!b)
+		b = "";
 	/* git does not diff equal blobs at all */
 	if (a_len == b_len && (!a_len || !memcmp(a, b, a_len)))
 		return;

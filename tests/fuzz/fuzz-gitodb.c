@@ -65,7 +65,9 @@ static void write_file(const char *path, const void *data, gsize len)
 {
 	g_autoptr(GError) error = NULL;
 
-	if (!g_file_set_contents(path, data, len, &error))
+	/* written in place: no temporary file and rename each run */
+	if (!g_file_set_contents_full(path, (const char *)data, (gssize)len,
+				      G_FILE_SET_CONTENTS_NONE, 0600, &error))
 		g_error("%s", error->message);
 }
 

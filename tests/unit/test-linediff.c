@@ -67,6 +67,8 @@ static void test_hand(void)
 	}
 }
 
+/* An empty GBytes gives NULL data: no pointer arithmetic on it (clang's
+ * UBSan reports NULL + 0; tests/fuzz/fuzz-linediff.c found it). */
 static void test_null_empty(void)
 {
 	check("NULL a", NULL, 0, "a\n", 2, 1, 0);
