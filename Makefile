@@ -24,7 +24,7 @@ DEBIAN_PACKAGES = \
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
 	libarchive libdeflate libcrypto liblzma zlib
 # what the front program `armbot` links (bot/front.c): dirstat only
-FRONT_MODULES = glib-2.0 zlib
+FRONT_MODULES = glib-2.0 zlib libdeflate
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
@@ -73,7 +73,7 @@ export ARMBOT_CACHE_DIR
 .SECONDARY:
 all: armbot armbot-core
 
-# armbot is the lean front (bot/front.c): dirstat with GLib and zlib only,
+# armbot is the lean front (bot/front.c): dirstat with GLib, zlib and libdeflate only,
 # every other command by exec of armbot-core beside it
 armbot: $(REL)/bot/front.o $(REL)/libarmbot.a
 	$(CC) -Wl,--as-needed -o $@ $^ $(FRONT_LIBS)

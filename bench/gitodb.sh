@@ -24,7 +24,7 @@ export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME="$TMP"
 
 cc -std=gnu11 -O2 -I"$TOP" -o "$TMP/gitodb-cat" "$TOP/bench/gitodb-cat.c" \
 	"$TOP/kernel/gitodb.c" "$TOP/kernel/gitobject.c" \
-	$(pkg-config --cflags --libs glib-2.0 zlib)
+	$(pkg-config --cflags --libs glib-2.0 zlib libdeflate)
 
 best() {	# best IN CMD...: the least CPU time (user + system) of ROUNDS
 	b=	# runs: steadier than wall time on a machine shared by others

@@ -1,7 +1,7 @@
 /* armbot, the program users run.  `armbot dirstat` must start as fast as
  * `git diff --dirstat`, and loading the daemon's 62 shared libraries (40
  * of them linked with immediate binding by Debian) costs eight times
- * git's whole command; so this program links GLib and zlib only and runs
+ * git's whole command; so this program links GLib, zlib and libdeflate and runs
  * dirstat itself, and hands every other command line, unchanged, to the
  * full program armbot-core installed beside it (the same process: exec).
  * `armbot dirstat --mbox` reads mail with libetpan and goes there too. */

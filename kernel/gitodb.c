@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <libdeflate.h>
 #include <zlib.h>
 
 G_DEFINE_QUARK(armbot - gitodb - error - quark, gitodb_error)
@@ -71,6 +72,7 @@ struct gitodb {
 	gboolean packs_scanned;
 	struct gitodb_pack *last_pack; /* where the last object was */
 	z_stream zs;
+	struct libdeflate_decompressor *inflater;
 	GHashTable *cache; /* struct cache_entry * -> itself */
 	GQueue lru; /* of cache_entry.link, least recent first */
 	gsize cache_bytes;
@@ -192,14 +194,16 @@ static int zinflate(struct gitodb *odb, const guint8 *in, gsize in_len,
 
 /* Inflate exactly @size bytes of one zlib stream at @in into a new
  * buffer (NUL-terminated beyond @size, as git's xmallocz()); anything
- * else is an error. */
+ * else is an error.  The size is known, so libdeflate, which wants the
+ * whole output buffer at once, does it: it inflates about twice as fast
+ * as zlib, which was 86% of reading the kernel's objects. */
 static guint8 *inflate_exact(struct gitodb *odb, const guint8 *in, gsize in_len,
 			     gsize size, gsize *in_used, const char *what,
 			     GError **error)
 {
 	g_autofree guint8 *buf = NULL;
-	gsize used_in, used_out;
-	int ret;
+	gsize used_in = 0, used_out = 0;
+	enum libdeflate_result ret;
 
 	if (size > plausible_size(in_len) || !(buf = g_try_malloc(size + 1))) {
 		g_set_error(error, GITODB_ERROR, GITODB_ERROR_CORRUPT,
@@ -207,18 +211,16 @@ static guint8 *inflate_exact(struct gitodb *odb, const guint8 *in, gsize in_len,
 			    size);
 		return NULL;
 	}
-	inflateReset(&odb->zs);
-	/* one byte more than announced, to see a stream that is longer */
-	ret = zinflate(odb, in, in_len, buf, size + 1,
-		       size < UINT_MAX ? Z_FINISH : Z_NO_FLUSH, &used_in,
-		       &used_out);
-	if (ret != Z_STREAM_END || used_out != size) {
-		g_set_error(error, GITODB_ERROR, GITODB_ERROR_CORRUPT, "%s: %s",
-			    what,
-			    ret == Z_STREAM_END || used_out > size ?
-				    "inflated size does not match the header" :
-			    ret == Z_BUF_ERROR ? "truncated zlib stream" :
-						 "zlib stream is corrupt");
+	ret = libdeflate_zlib_decompress_ex(odb->inflater, in, in_len, buf,
+					    size, &used_in, &used_out);
+	if (ret != LIBDEFLATE_SUCCESS || used_out != size) {
+		g_set_error(
+			error, GITODB_ERROR, GITODB_ERROR_CORRUPT, "%s: %s",
+			what,
+			ret == LIBDEFLATE_SUCCESS ||
+					ret == LIBDEFLATE_INSUFFICIENT_SPACE ?
+				"inflated size does not match the header" :
+				"zlib stream is corrupt or truncated");
 		return NULL;
 	}
 	buf[size] = 0;
@@ -1662,6 +1664,14 @@ struct gitodb *gitodb_open(const char *objects_dir, GError **error)
 				    "cannot initialise zlib");
 		return NULL;
 	}
+	odb->inflater = libdeflate_alloc_decompressor();
+	if (!odb->inflater) {
+		inflateEnd(&odb->zs);
+		g_free(odb);
+		g_set_error_literal(error, GITODB_ERROR, GITODB_ERROR_IO,
+				    "cannot initialise libdeflate");
+		return NULL;
+	}
 	odb->sources = g_ptr_array_new_with_free_func(g_free);
 	odb->packs = g_ptr_array_new_with_free_func(pack_free);
 	odb->pack_names =
@@ -1680,6 +1690,7 @@ void gitodb_free(struct gitodb *odb)
 	if (!odb)
 		return;
 	inflateEnd(&odb->zs);
+	libdeflate_free_decompressor(odb->inflater);
 	g_hash_table_destroy(odb->cache);
 	g_ptr_array_free(odb->packs, TRUE);
 	g_ptr_array_free(odb->sources, TRUE);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The front program: `armbot` links GLib and zlib only (the start-up cost
+# The front program: `armbot` links GLib, zlib and libdeflate only (the start-up cost
 # of the daemon's libraries is what made one `armbot dirstat` slower than
 # one `git diff --dirstat`), runs dirstat itself and hands every other
 # command line to armbot-core beside it, unchanged.
@@ -12,8 +12,8 @@ export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
 # what the dynamic linker loads for armbot (sanitizer runtimes aside)
 needed=$(readelf -d "$ARMBOT" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
 	grep -v -e '^libasan' -e '^libubsan' | sort | tr '\n' ' ')
-is "$needed" "libc.so.6 libglib-2.0.so.0 libz.so.1 " \
-	"armbot links libc, GLib and zlib only"
+is "$needed" "libc.so.6 libdeflate.so.0 libglib-2.0.so.0 libz.so.1 " \
+	"armbot links libc, GLib, zlib and libdeflate only"
 core="$(dirname "$ARMBOT")/armbot-core"
 [ -x "$core" ]
 ok $? "armbot-core is beside armbot"
