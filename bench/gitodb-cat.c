@@ -44,8 +44,8 @@ int main(int argc, char **argv)
 			printf("%s %s %zu\n", line, gitobj_type_name(type),
 			       size);
 		} else {
-			g_autoptr(GBytes) data =
-				gitodb_read(odb, &oid, &type, &error);
+			g_autoptr(GBytes)
+				data = gitodb_read(odb, &oid, &type, &error);
 			const void *p;
 
 			if (!data)

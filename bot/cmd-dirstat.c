@@ -63,9 +63,9 @@ static gboolean resolve_tree(struct gitrepo *repo, const char *spec,
 
 	if (!spec || !*spec)
 		spec = "HEAD";
+	/* the message names the revision: "bad revision 'X': why" */
 	if (!gitrepo_revparse(repo, spec, &oid, &error)) {
-		fprintf(stderr, "error: bad revision '%s': %s\n", spec,
-			error->message);
+		fprintf(stderr, "error: %s\n", error->message);
 		return FALSE;
 	}
 	if (!gitrepo_peel(repo, &oid, GITOBJ_TREE, out, &error)) {
