@@ -52,6 +52,8 @@ ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
 MODULE_DIRS = bot mailparse kernel qemu config
 LIB_SRCS = $(filter-out bot/main.c bot/front.c,$(wildcard $(addsuffix /*.c,$(MODULE_DIRS))))
 UNIT_SRCS = $(wildcard tests/unit/test-*.c)
+# helpers every unit test links: the other .c files of tests/unit/
+UNIT_HELPER_SRCS = $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
 FUZZ_SRCS = $(wildcard tests/fuzz/fuzz-*.c)
 
 BUILD = build
@@ -102,10 +104,10 @@ $(ASAN)/%.o: %.c
 	@$(if $(V),,echo "  CC asan $<")
 	$(Q)$(CC) $(BASE_CFLAGS) $(ASAN_FLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(REL)/tests/%: $(REL)/tests/unit/%.o $(REL)/libarmbot.a
+$(REL)/tests/%: $(REL)/tests/unit/%.o $(UNIT_HELPER_SRCS:%.c=$(REL)/%.o) $(REL)/libarmbot.a
 	$(CC) -o $@ $^ $(PKG_LIBS) -lm
 
-$(ASAN)/tests/%: $(ASAN)/tests/unit/%.o $(ASAN)/libarmbot.a
+$(ASAN)/tests/%: $(ASAN)/tests/unit/%.o $(UNIT_HELPER_SRCS:%.c=$(ASAN)/%.o) $(ASAN)/libarmbot.a
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 $(ASAN)/armbot: $(ASAN)/bot/front.o $(ASAN)/libarmbot.a

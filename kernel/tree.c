@@ -2,6 +2,8 @@
  * each.  See kernel/tree.h. */
 #include "kernel/tree.h"
 
+#include "bot/rmtree.h"
+
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -36,31 +38,13 @@ gboolean tree_progress_wanted(void)
 	return isatty(STDERR_FILENO);
 }
 
-/* Remove @path and everything below it, not following symlinks. */
-static void remove_tree(const char *path)
-{
-	g_autoptr(GDir) dir = g_dir_open(path, 0, NULL);
-	const char *name;
-
-	while (dir && (name = g_dir_read_name(dir))) {
-		g_autofree char *child = g_build_filename(path, name, NULL);
-
-		if (g_file_test(child, G_FILE_TEST_IS_DIR) &&
-		    !g_file_test(child, G_FILE_TEST_IS_SYMLINK))
-			remove_tree(child);
-		else
-			g_unlink(child);
-	}
-	g_rmdir(path);
-}
-
 void tree_discard(struct tree *tree)
 {
 	if (!tree)
 		return;
 	/* only a tree that was never saved: never a configured one */
 	if (!g_file_test(tree->conf_path, G_FILE_TEST_EXISTS))
-		remove_tree(tree->dir);
+		rmtree(tree->dir);
 	tree_free(tree);
 }
 

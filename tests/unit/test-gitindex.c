@@ -6,80 +6,25 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bot/rmtree.h"
 #include "kernel/gitindex.h"
+#include "tests/unit/scratch.h"
 
 static char *scratch;
 static char *repo_dir;
 
-static void rm_rf(const char *path)
-{
-	g_autoptr(GDir) dir = g_dir_open(path, 0, NULL);
-	const char *name;
-
-	while (dir && (name = g_dir_read_name(dir))) {
-		g_autofree char *child = g_build_filename(path, name, NULL);
-
-		if (g_file_test(child, G_FILE_TEST_IS_DIR) &&
-		    !g_file_test(child, G_FILE_TEST_IS_SYMLINK))
-			rm_rf(child);
-		else
-			g_unlink(child);
-	}
-	g_rmdir(path);
-}
-
-/* git in @dir with a clean environment; its stdout (it must succeed) */
+/* git in @dir with a clean environment and both dates pinned; its stdout
+ * (it must succeed) */
 static char *git_ok_v(const char *dir, const char *const *args)
 {
-	g_autoptr(GStrvBuilder) argv_b = g_strv_builder_new();
-	g_auto(GStrv) argv = NULL;
-	g_autofree char *home = g_strdup_printf("HOME=%s", scratch);
-	g_autofree char *path = g_strdup_printf("PATH=%s", g_getenv("PATH"));
-	const char *env[] = { home,
-			      path,
-			      "GIT_CONFIG_NOSYSTEM=1",
-			      "GIT_AUTHOR_NAME=A U Thor",
-			      "GIT_AUTHOR_EMAIL=author@example.com",
-			      "GIT_COMMITTER_NAME=C O Mitter",
-			      "GIT_COMMITTER_EMAIL=committer@example.com",
-			      "GIT_AUTHOR_DATE=@1700000000 +0000",
-			      "GIT_COMMITTER_DATE=@1700000000 +0000",
-			      "LC_ALL=C",
-			      NULL };
-	g_autoptr(GError) error = NULL;
-	char *out = NULL;
-	int status;
+	g_auto(GStrv) env = scratch_git_environ(scratch, "@1700000000 +0000",
+						"@1700000000 +0000");
 
-	g_strv_builder_add(argv_b, "git");
-	g_strv_builder_add(argv_b, "-C");
-	g_strv_builder_add(argv_b, dir);
-	g_strv_builder_addv(argv_b, (const char **)args);
-	argv = g_strv_builder_end(argv_b);
-	g_assert_true(
-		g_spawn_sync(NULL, argv, (char **)env,
-			     G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
-			     NULL, NULL, &out, NULL, &status, &error));
-	g_assert_no_error(error);
-	if (!g_spawn_check_wait_status(status, NULL)) {
-		g_autofree char *cmd = g_strjoinv(" ", (char **)args);
-
-		g_error("git %s failed in %s", cmd, dir);
-	}
-	return out;
+	return scratch_git_ok((const char *const *)env, dir, args);
 }
 
-#define git_ok(dir, ...) \
-	git_ok_v(dir, (const char *const[]){ __VA_ARGS__, NULL })
+#define git_ok(dir, ...) git_ok_v(dir, SCRATCH_ARGV(__VA_ARGS__))
 #define git_do(dir, ...) g_free(git_ok(dir, __VA_ARGS__))
-
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	g_autofree char *path = g_build_filename(dir, name, NULL);
-	g_autofree char *parent = g_path_get_dirname(path);
-
-	g_assert_cmpint(g_mkdir_with_parents(parent, 0755), ==, 0);
-	g_assert_true(g_file_set_contents(path, text, -1, NULL));
-}
 
 static char *index_file(void)
 {
@@ -132,7 +77,7 @@ static void build_repo(void)
 
 	repo_dir = g_build_filename(scratch, "repo", NULL);
 	git_do(scratch, "init", "-q", "-b", "main", repo_dir);
-	write_file(repo_dir, "conflict", "base\n");
+	scratch_write_file(repo_dir, "conflict", "base\n");
 	for (i = 0; i < 6; i++)
 		for (j = 0; j < 6; j++) {
 			g_autofree char *name = g_strdup_printf(
@@ -142,12 +87,12 @@ static void build_repo(void)
 			g_autofree char *text =
 				g_strdup_printf("%d %d\n", i, j);
 
-			write_file(repo_dir, name, text);
+			scratch_write_file(repo_dir, name, text);
 		}
-	write_file(repo_dir, "a.c", "a.c\n");
-	write_file(repo_dir, "a-b/c", "c\n");
-	write_file(repo_dir, "a/b", "b\n");
-	write_file(repo_dir, "tool.sh", "#!/bin/sh\n");
+	scratch_write_file(repo_dir, "a.c", "a.c\n");
+	scratch_write_file(repo_dir, "a-b/c", "c\n");
+	scratch_write_file(repo_dir, "a/b", "b\n");
+	scratch_write_file(repo_dir, "tool.sh", "#!/bin/sh\n");
 	link = g_build_filename(repo_dir, "tool.sh", NULL);
 	g_assert_cmpint(g_chmod(link, 0755), ==, 0);
 	g_free(link);
@@ -165,10 +110,10 @@ static void build_repo(void)
 	git_do(repo_dir, "commit", "-q", "-m", "long");
 
 	git_do(repo_dir, "checkout", "-q", "-b", "other");
-	write_file(repo_dir, "conflict", "other\n");
+	scratch_write_file(repo_dir, "conflict", "other\n");
 	git_do(repo_dir, "commit", "-q", "-a", "-m", "other");
 	git_do(repo_dir, "checkout", "-q", "main");
-	write_file(repo_dir, "conflict", "main\n");
+	scratch_write_file(repo_dir, "conflict", "main\n");
 	git_do(repo_dir, "commit", "-q", "-a", "-m", "main");
 	/* the merge stops on the conflict */
 	{
@@ -264,7 +209,7 @@ static void test_v3(void)
 
 	git_do(repo_dir, "update-index", "--index-version", "2");
 	git_do(repo_dir, "update-index", "--skip-worktree", "a.c");
-	write_file(repo_dir, "new-file", "new\n");
+	scratch_write_file(repo_dir, "new-file", "new\n");
 	git_do(repo_dir, "add", "-N", "new-file");
 	git_do(repo_dir, "update-index", "--assume-unchanged", "tool.sh");
 	check_against_git(3);
@@ -452,12 +397,10 @@ static void test_hostile_v4(void)
 
 int main(int argc, char **argv)
 {
-	g_autoptr(GError) error = NULL;
 	int ret;
 
 	g_test_init(&argc, &argv, NULL);
-	scratch = g_dir_make_tmp("armbot-gitindex-XXXXXX", &error);
-	g_assert_no_error(error);
+	scratch = scratch_dir_new("armbot-gitindex-XXXXXX");
 	build_repo();
 	g_test_add_func("/gitindex/v2", test_v2);
 	g_test_add_func("/gitindex/v3", test_v3);
@@ -466,7 +409,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/gitindex/hostile-v2", test_hostile_v2);
 	g_test_add_func("/gitindex/hostile-v4", test_hostile_v4);
 	ret = g_test_run();
-	rm_rf(scratch);
+	rmtree(scratch);
 	g_free(scratch);
 	g_free(repo_dir);
 	return ret;

@@ -5,70 +5,18 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "bot/rmtree.h"
 #include "kernel/gitobject.h"
-
-static char *make_tmpdir(void)
-{
-	g_autoptr(GError) error = NULL;
-	char *dir = g_dir_make_tmp("armbot-gitobject-XXXXXX", &error);
-
-	g_assert_no_error(error);
-	return dir;
-}
-
-static void rm_rf(const char *path)
-{
-	g_autoptr(GDir) dir = g_dir_open(path, 0, NULL);
-	const char *name;
-
-	while (dir && (name = g_dir_read_name(dir))) {
-		g_autofree char *child = g_build_filename(path, name, NULL);
-
-		if (g_file_test(child, G_FILE_TEST_IS_DIR) &&
-		    !g_file_test(child, G_FILE_TEST_IS_SYMLINK))
-			rm_rf(child);
-		else
-			g_unlink(child);
-	}
-	g_rmdir(path);
-}
+#include "tests/unit/scratch.h"
 
 /* The standard output of the shell script @script run in @dir with
- * git's environment pinned; NUL-terminated, owned by the caller. */
+ * git's environment pinned (the author date fixed, the committer date
+ * now unless the script sets it); NUL-terminated, owned by the caller. */
 static char *sh(const char *dir, const char *script, gsize *len)
 {
-	g_autoptr(GError) error = NULL;
-	g_auto(GStrv) env = g_get_environ();
-	const char *argv[] = { "/bin/sh", "-ec", script, NULL };
-	g_autofree char *err = NULL;
-	char *out = NULL;
-	int status;
-	const char *unset[] = { "GIT_DIR",	     "GIT_WORK_TREE",
-				"GIT_INDEX_FILE",    "GIT_OBJECT_DIRECTORY",
-				"GIT_CONFIG_GLOBAL", NULL };
-	g_autofree char *path = g_build_filename(dir, "out.bin", NULL);
-	g_autofree char *full = g_strdup_printf("{ %s\n} > '%s'", script, path);
+	g_auto(GStrv) env = scratch_git_environ(dir, "1600000000 +0100", NULL);
 
-	for (guint i = 0; unset[i]; i++)
-		env = g_environ_unsetenv(env, unset[i]);
-	env = g_environ_setenv(env, "GIT_CONFIG_NOSYSTEM", "1", TRUE);
-	env = g_environ_setenv(env, "HOME", dir, TRUE);
-	env = g_environ_setenv(env, "GIT_AUTHOR_NAME", "A U Thor", TRUE);
-	env = g_environ_setenv(env, "GIT_AUTHOR_EMAIL", "a@example.org", TRUE);
-	env = g_environ_setenv(env, "GIT_COMMITTER_NAME", "C O Mitter", TRUE);
-	env = g_environ_setenv(env, "GIT_COMMITTER_EMAIL", "c@example.org",
-			       TRUE);
-	env = g_environ_setenv(env, "GIT_AUTHOR_DATE", "1600000000 +0100",
-			       TRUE);
-	argv[2] = full;
-	g_assert_true(g_spawn_sync(dir, (char **)argv, env, G_SPAWN_DEFAULT,
-				   NULL, NULL, NULL, &err, &status, &error));
-	g_assert_no_error(error);
-	if (!g_spawn_check_wait_status(status, NULL))
-		g_error("script failed: %s\n%s", script, err);
-	g_assert_true(g_file_get_contents(path, &out, len, NULL));
-	g_unlink(path);
-	return out;
+	return scratch_sh((const char *const *)env, dir, script, len);
 }
 
 static GBytes *read_object(gitodb *odb, const char *hex, enum gitobj_type want)
@@ -90,7 +38,7 @@ static GBytes *read_object(gitodb *odb, const char *hex, enum gitobj_type want)
  * `git ls-tree -z`. */
 static void test_tree_real(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-gitobject-XXXXXX");
 	g_autofree char *objects =
 		g_build_filename(dir, "r/.git/objects", NULL);
 	g_autoptr(GError) error = NULL;
@@ -149,7 +97,7 @@ static void test_tree_real(void)
 	}
 	/* root 9, foo 1, sub 1, sub/deeper 1 */
 	g_assert_cmpuint(entries, ==, 9 + 1 + 1 + 1);
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 static GBytes *tree_bytes(const char *mode, const char *name)
@@ -262,7 +210,7 @@ static void test_tree_malformed(void)
 /* Root, ordinary and merge commits with their dates, against `git log`. */
 static void test_commit_real(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-gitobject-XXXXXX");
 	g_autofree char *objects =
 		g_build_filename(dir, "r/.git/objects", NULL);
 	g_autoptr(GError) error = NULL;
@@ -320,7 +268,7 @@ static void test_commit_real(void)
 	}
 	g_assert_cmpuint(merges, ==, 2);
 	g_assert_cmpuint(roots, ==, 2);
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 #define HEX_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
@@ -398,7 +346,7 @@ static void test_commit_parse(void)
  * %(object) and %(type) (the tag's own fields). */
 static void test_tag_real(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-gitobject-XXXXXX");
 	g_autofree char *objects =
 		g_build_filename(dir, "r/.git/objects", NULL);
 	g_autoptr(GError) error = NULL;
@@ -433,7 +381,7 @@ static void test_tag_real(void)
 		g_assert_cmpstr(hex, ==, f[1]);
 		g_assert_cmpstr(gitobj_type_name(type), ==, f[2]);
 	}
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 static void test_tag_parse(void)

@@ -9,91 +9,37 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "bot/rmtree.h"
 #include "kernel/gitodb.h"
+#include "tests/unit/scratch.h"
 
 /* pack entry types of deltas (git's cache.h) */
 #define PACK_OFS_DELTA_T 6
 #define PACK_REF_DELTA_T 7
 
-static char *make_tmpdir(void)
-{
-	g_autoptr(GError) error = NULL;
-	char *dir = g_dir_make_tmp("armbot-gitodb-XXXXXX", &error);
-
-	g_assert_no_error(error);
-	return dir;
-}
-
-static void rm_rf(const char *path)
-{
-	g_autoptr(GDir) dir = g_dir_open(path, 0, NULL);
-	const char *name;
-
-	while (dir && (name = g_dir_read_name(dir))) {
-		g_autofree char *child = g_build_filename(path, name, NULL);
-
-		if (g_file_test(child, G_FILE_TEST_IS_DIR) &&
-		    !g_file_test(child, G_FILE_TEST_IS_SYMLINK))
-			rm_rf(child);
-		else
-			g_unlink(child);
-	}
-	g_rmdir(path);
-}
-
-/* Run the shell script @script in @dir with git's environment pinned
- * (no system or user configuration, fixed identities and dates); its
- * standard output, which the caller owns. */
+/* The standard output of the shell script @script run in @dir with git's
+ * environment pinned (both dates fixed), as text: up to its first NUL,
+ * with the NUL.  Owned by the caller. */
 static GBytes *sh(const char *dir, const char *script)
 {
-	g_autoptr(GError) error = NULL;
-	g_auto(GStrv) env = g_get_environ();
-	const char *argv[] = { "/bin/sh", "-ec", script, NULL };
-	g_autofree char *out = NULL;
-	g_autofree char *err = NULL;
-	int status;
-	const char *unset[] = { "GIT_DIR",
-				"GIT_WORK_TREE",
-				"GIT_INDEX_FILE",
-				"GIT_OBJECT_DIRECTORY",
-				"GIT_ALTERNATE_OBJECT_DIRECTORIES",
-				"GIT_CONFIG_GLOBAL",
-				NULL };
+	g_auto(GStrv) env = scratch_git_environ(dir, "1700000000 +0100",
+						"1700000100 +0100");
+	g_autofree char *out =
+		scratch_sh((const char *const *)env, dir, script, NULL);
 
-	for (guint i = 0; unset[i]; i++)
-		env = g_environ_unsetenv(env, unset[i]);
-	env = g_environ_setenv(env, "GIT_CONFIG_NOSYSTEM", "1", TRUE);
-	env = g_environ_setenv(env, "HOME", dir, TRUE);
-	env = g_environ_setenv(env, "GIT_AUTHOR_NAME", "A U Thor", TRUE);
-	env = g_environ_setenv(env, "GIT_AUTHOR_EMAIL", "a@example.org", TRUE);
-	env = g_environ_setenv(env, "GIT_COMMITTER_NAME", "C O Mitter", TRUE);
-	env = g_environ_setenv(env, "GIT_COMMITTER_EMAIL", "c@example.org",
-			       TRUE);
-	env = g_environ_setenv(env, "GIT_AUTHOR_DATE", "1700000000 +0100",
-			       TRUE);
-	env = g_environ_setenv(env, "GIT_COMMITTER_DATE", "1700000100 +0100",
-			       TRUE);
-	g_assert_true(g_spawn_sync(dir, (char **)argv, env, G_SPAWN_DEFAULT,
-				   NULL, NULL, &out, &err, &status, &error));
-	g_assert_no_error(error);
-	if (!g_spawn_check_wait_status(status, NULL))
-		g_error("script failed: %s\n%s", script, err);
 	/* text only: sh_binary() is for output that may hold NULs */
 	return g_bytes_new(out, strlen(out) + 1);
 }
 
-/* The output of @script, which may hold any byte, through a file. */
+/* The output of @script, which may hold any byte. */
 static GBytes *sh_binary(const char *dir, const char *script)
 {
-	g_autofree char *path = g_build_filename(dir, "out.bin", NULL);
-	g_autofree char *full = g_strdup_printf("{ %s\n} > '%s'", script, path);
-	g_autofree char *data = NULL;
+	g_auto(GStrv) env = scratch_git_environ(dir, "1700000000 +0100",
+						"1700000100 +0100");
 	gsize len = 0;
+	char *out = scratch_sh((const char *const *)env, dir, script, &len);
 
-	g_bytes_unref(sh(dir, full));
-	g_assert_true(g_file_get_contents(path, &data, &len, NULL));
-	g_unlink(path);
-	return g_bytes_new_take(g_steal_pointer(&data), len);
+	return g_bytes_new_take(out, len);
 }
 
 static enum gitobj_type type_from_name(const char *name)
@@ -244,7 +190,7 @@ static void test_hex(void)
 
 static void test_loose(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
 	g_autofree char *repo = g_build_filename(dir, "r", NULL);
 	g_autofree char *objects = g_build_filename(repo, ".git/objects", NULL);
 	guint by_type[5] = { 0 };
@@ -284,12 +230,12 @@ static void test_loose(void)
 	g_clear_error(&error);
 	g_assert_null(gitodb_open("/nonexistent/objects", &error));
 	g_assert_error(error, GITODB_ERROR, GITODB_ERROR_IO);
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 static void test_ofs_delta_chains(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
 	g_autofree char *repo = g_build_filename(dir, "r", NULL);
 	g_autofree char *objects = g_build_filename(repo, ".git/objects", NULL);
 	g_autoptr(GBytes) chains = NULL;
@@ -311,12 +257,12 @@ static void test_ofs_delta_chains(void)
 	/* 60 commits, trees and versions of f, 42 of g, 2 tags */
 	n = compare_with_git(dir, repo, objects, NULL);
 	g_assert_cmpuint(n, ==, 60 * 3 + 42 + 2);
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 static void test_ref_delta(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
 	g_autofree char *repo = g_build_filename(dir, "r", NULL);
 	g_autofree char *objects = g_build_filename(repo, ".git/objects", NULL);
 	guint counts[8];
@@ -328,14 +274,14 @@ static void test_ref_delta(void)
 	g_assert_cmpuint(counts[7], >, 60); /* REF_DELTA */
 	g_assert_cmpuint(counts[6], ==, 0);
 	g_assert_cmpuint(compare_with_git(dir, repo, objects, NULL), >, 200);
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 /* Two packs, loose objects beside them, and a pack made after the
  * database was opened (found by the rescan). */
 static void test_several_packs(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
 	g_autofree char *repo = g_build_filename(dir, "r", NULL);
 	g_autofree char *objects = g_build_filename(repo, ".git/objects", NULL);
 	g_autoptr(GError) error = NULL;
@@ -377,12 +323,12 @@ static void test_several_packs(void)
 	g_assert_no_error(error);
 	g_assert_cmpint(type, ==, GITOBJ_COMMIT);
 	g_assert_true(g_str_has_prefix(g_bytes_get_data(data, NULL), "tree "));
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 static void test_alternates(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
 	g_autofree char *b = g_build_filename(dir, "b", NULL);
 	g_autofree char *c = g_build_filename(dir, "c", NULL);
 	g_autofree char *b_objects = g_build_filename(b, ".git/objects", NULL);
@@ -425,14 +371,14 @@ static void test_alternates(void)
 		alt, "\"../../../b/.git/\\157bjects\"\n", -1, NULL));
 	again = compare_with_git(dir, c, c_objects, NULL);
 	g_assert_cmpuint(again, ==, all);
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 /* Alternates nested deeper than git's limit of 5 are ignored, as git
  * ignores them ("nesting too deep"). */
 static void test_alternates_depth(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
 	g_autoptr(GBytes) counts = NULL;
 	g_autoptr(GError) error = NULL;
 	guint found = 0;
@@ -475,7 +421,7 @@ static void test_alternates_depth(void)
 		g_assert_cmpstr(g_bytes_get_data(git, NULL), ==, "n\ny\n");
 	}
 	g_assert_cmpuint(found, ==, 0xfe);
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 /* ---- prefixes ---- */
@@ -491,7 +437,7 @@ static guint count_prefix(char **ids, const char *prefix)
 
 static void test_prefix(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
 	g_autofree char *repo = g_build_filename(dir, "r", NULL);
 	g_autofree char *objects = g_build_filename(repo, ".git/objects", NULL);
 	g_autoptr(GBytes) ids_out = NULL;
@@ -601,7 +547,7 @@ static void test_prefix(void)
 		g_assert_nonnull(
 			strstr(g_bytes_get_data(git, NULL), "is ambiguous"));
 	}
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 /* ---- hostile loose objects ---- */
@@ -646,7 +592,7 @@ static void expect_corrupt(gitodb *odb, const char *hex, const char *what)
 
 static void test_hostile_loose(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
 	g_autofree char *objects = g_build_filename(dir, "objects", NULL);
 	static const char trailing[] = "blob 3\0abc";
 	g_autoptr(GError) error = NULL;
@@ -745,7 +691,7 @@ static void test_hostile_loose(void)
 	g_assert_cmpmem(g_bytes_get_data(good, NULL), g_bytes_get_size(good),
 			"abc", 3);
 	g_bytes_unref(good);
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 /* ---- packs made by hand ---- */
@@ -1002,7 +948,7 @@ static void expect_hp_corrupt(gitodb *odb, guint n, const char *what)
 static void test_handmade_deltas(void)
 {
 	for (guint large = 0; large < 2; large++) {
-		g_autofree char *dir = make_tmpdir();
+		g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
 		g_autofree guint8 *base = g_malloc(BASE_LEN);
 		g_autoptr(GByteArray) d = g_byte_array_new();
 		g_autoptr(GByteArray) extra = g_byte_array_new();
@@ -1078,13 +1024,13 @@ static void test_handmade_deltas(void)
 		oid = hp_id(0x20);
 		g_assert_true(gitodb_read_header(odb, &oid, NULL, &size, NULL));
 		g_assert_cmpuint(size, ==, want->len);
-		rm_rf(dir);
+		rmtree(dir);
 	}
 }
 
 static void test_hostile_pack(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
 	g_autoptr(GByteArray) d = g_byte_array_new();
 	g_autoptr(GByteArray) extra = g_byte_array_new();
 	g_autoptr(GError) error = NULL;
@@ -1242,7 +1188,7 @@ static void test_hostile_pack(void)
 	g_bytes_unref(ok);
 	ok = read_id(odb, 0x01, &type, &error);
 	g_assert_no_error(error);
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 /* index edits */
@@ -1308,7 +1254,7 @@ static void test_hostile_index(void)
 	static const char blob[] = "hello";
 
 	for (guint c = 0; c < G_N_ELEMENTS(cases); c++) {
-		g_autofree char *dir = make_tmpdir();
+		g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
 		g_autoptr(GError) error = NULL;
 		g_autoptr(gitodb) odb = NULL;
 		struct handpack hp;
@@ -1338,7 +1284,7 @@ static void test_hostile_index(void)
 		g_assert_false(
 			gitodb_read_header(odb, &oid, NULL, NULL, &error));
 		g_clear_error(&error);
-		rm_rf(dir);
+		rmtree(dir);
 	}
 }
 
@@ -1347,7 +1293,7 @@ static void test_hostile_index(void)
  * cut short: it no longer matches its index. */
 static void test_corrupt_pack(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
 	g_autofree char *repo = g_build_filename(dir, "r", NULL);
 	g_autofree char *objects = g_build_filename(repo, ".git/objects", NULL);
 	g_autoptr(GBytes) ids = NULL;
@@ -1412,7 +1358,7 @@ static void test_corrupt_pack(void)
 	}
 	g_assert_cmpuint(read, ==, 0);
 	g_assert_cmpuint(failed, ==, 60 * 3 + 42 + 2);
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 int main(int argc, char **argv)

@@ -8,106 +8,57 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bot/rmtree.h"
 #include "kernel/gitobject.h"
 #include "kernel/gitrepo.h"
+#include "tests/unit/scratch.h"
 
 static char *scratch;
 static char *repo_dir; /* the main repository's work tree */
 static int tick = 1700000000;
 
-static void rm_rf(const char *path)
+/* git's environment with the current tick as both dates */
+static char **tick_environ(void)
 {
-	g_autoptr(GDir) dir = g_dir_open(path, 0, NULL);
-	const char *name;
+	g_autofree char *date = g_strdup_printf("@%d +0000", tick);
 
-	while (dir && (name = g_dir_read_name(dir))) {
-		g_autofree char *child = g_build_filename(path, name, NULL);
+	return scratch_git_environ(scratch, date, date);
+}
 
-		if (g_file_test(child, G_FILE_TEST_IS_DIR) &&
-		    !g_file_test(child, G_FILE_TEST_IS_SYMLINK))
-			rm_rf(child);
-		else
-			g_unlink(child);
-	}
-	g_rmdir(path);
+static void chomp(char *s)
+{
+	gsize len = strlen(s);
+
+	if (len && s[len - 1] == '\n')
+		s[len - 1] = '\0';
 }
 
 /* git in @dir with a clean environment and the current tick as both
  * dates; the exit status, stdout without its last newline in *@out */
 static int git_v(const char *dir, char **out, const char *const *args)
 {
-	g_autoptr(GStrvBuilder) argv_b = g_strv_builder_new();
-	g_auto(GStrv) argv = NULL;
-	g_auto(GStrv) envp = NULL;
-	g_autofree char *date = g_strdup_printf("@%d +0000", tick);
-	g_autofree char *home = g_strdup_printf("HOME=%s", scratch);
-	g_autofree char *path = g_strdup_printf("PATH=%s", g_getenv("PATH"));
-	g_autofree char *ad = g_strdup_printf("GIT_AUTHOR_DATE=%s", date);
-	g_autofree char *cd = g_strdup_printf("GIT_COMMITTER_DATE=%s", date);
-	g_autofree char *stdout_buf = NULL;
-	g_autoptr(GError) error = NULL;
-	const char *env[] = { home,
-			      path,
-			      ad,
-			      cd,
-			      "GIT_CONFIG_NOSYSTEM=1",
-			      "GIT_AUTHOR_NAME=A U Thor",
-			      "GIT_AUTHOR_EMAIL=author@example.com",
-			      "GIT_COMMITTER_NAME=C O Mitter",
-			      "GIT_COMMITTER_EMAIL=committer@example.com",
-			      "LC_ALL=C",
-			      NULL };
-	int status;
+	g_auto(GStrv) env = tick_environ();
+	gboolean ok = scratch_git((const char *const *)env, dir, out, args);
 
-	g_strv_builder_add(argv_b, "git");
-	g_strv_builder_add(argv_b, "-C");
-	g_strv_builder_add(argv_b, dir);
-	g_strv_builder_addv(argv_b, (const char **)args);
-	argv = g_strv_builder_end(argv_b);
-	envp = g_strdupv((char **)env);
-	g_assert_true(
-		g_spawn_sync(NULL, argv, envp,
-			     G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
-			     NULL, NULL, &stdout_buf, NULL, &status, &error));
-	g_assert_no_error(error);
-	if (out) {
-		gsize len = strlen(stdout_buf);
-
-		if (len && stdout_buf[len - 1] == '\n')
-			stdout_buf[len - 1] = '\0';
-		*out = g_steal_pointer(&stdout_buf);
-	}
-	return g_spawn_check_wait_status(status, NULL) ? 0 : 1;
+	if (out)
+		chomp(*out);
+	return ok ? 0 : 1;
 }
 
-#define git_status(dir, out, ...) \
-	git_v(dir, out, (const char *const[]){ __VA_ARGS__, NULL })
+#define git_status(dir, out, ...) git_v(dir, out, SCRATCH_ARGV(__VA_ARGS__))
 
-/* git that must succeed; its stdout */
+/* git that must succeed; its stdout without its last newline */
 static char *git_ok_v(const char *dir, const char *const *args)
 {
-	char *out = NULL;
+	g_auto(GStrv) env = tick_environ();
+	char *out = scratch_git_ok((const char *const *)env, dir, args);
 
-	if (git_v(dir, &out, args)) {
-		g_autofree char *cmd = g_strjoinv(" ", (char **)args);
-
-		g_error("git %s failed in %s", cmd, dir);
-	}
+	chomp(out);
 	return out;
 }
 
-#define git_ok(dir, ...) \
-	git_ok_v(dir, (const char *const[]){ __VA_ARGS__, NULL })
+#define git_ok(dir, ...) git_ok_v(dir, SCRATCH_ARGV(__VA_ARGS__))
 #define git_do(dir, ...) g_free(git_ok(dir, __VA_ARGS__))
-
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	g_autofree char *path = g_build_filename(dir, name, NULL);
-	g_autofree char *parent = g_path_get_dirname(path);
-
-	g_assert_cmpint(g_mkdir_with_parents(parent, 0755), ==, 0);
-	g_assert_true(g_file_set_contents(path, text, -1, NULL));
-}
 
 /* a commit of a file change, one second after the last */
 static void commit(const char *dir, const char *msg)
@@ -115,7 +66,7 @@ static void commit(const char *dir, const char *msg)
 	g_autofree char *text = g_strdup_printf("%s\n", msg);
 
 	tick++;
-	write_file(dir, "file", text);
+	scratch_write_file(dir, "file", text);
 	git_do(dir, "add", "file");
 	git_do(dir, "commit", "-q", "-m", msg);
 }
@@ -284,15 +235,15 @@ static void build_repo(void)
 	       "refs/heads/loop2");
 	git_do(repo_dir, "symbolic-ref", "refs/heads/loop2",
 	       "refs/heads/loop1");
-	write_file(repo_dir, ".git/refs/heads/missing-object",
-		   "0123456789012345678901234567890123456789\n");
+	scratch_write_file(repo_dir, ".git/refs/heads/missing-object",
+			   "0123456789012345678901234567890123456789\n");
 
 	/* everything packed, then side moves on loosely */
 	git_do(repo_dir, "pack-refs", "--all");
 	git_do(repo_dir, "checkout", "-q", "side");
 	commit(repo_dir, "S3");
 	git_do(repo_dir, "checkout", "-q", "main");
-	write_file(repo_dir, "sub/dir/f", "x\n");
+	scratch_write_file(repo_dir, "sub/dir/f", "x\n");
 
 	/* a linked worktree on x; refs/bisect/ is its own */
 	{
@@ -761,7 +712,7 @@ static void test_range(void)
 	git_do(scratch, "clone", "-q", "--mirror", repo_dir, copy);
 	git_do(copy, "commit-graph", "write", "--reachable");
 	check_ranges(repo, copy);
-	rm_rf(copy);
+	rmtree(copy);
 }
 
 static char *real(const char *path)
@@ -856,18 +807,18 @@ static void test_open_variants(void)
 
 	/* a relative "gitdir:" file */
 	git_do(dir, "init", "-q", "--bare", "real.git");
-	write_file(gitfile, ".git", "gitdir: ../real.git\n");
+	scratch_write_file(gitfile, ".git", "gitdir: ../real.git\n");
 	check_open(gitfile_sub);
 
 	/* a gitfile that points nowhere: an error, as git's */
-	write_file(badfile, ".git", "gitdir: ../nowhere\n");
+	scratch_write_file(badfile, ".git", "gitdir: ../nowhere\n");
 	g_assert_cmpint(git_status(badfile, NULL, "rev-parse", "--git-dir"), !=,
 			0);
 	repo = gitrepo_open(badfile, &error);
 	g_assert_null(repo);
 	g_assert_error(error, GITREPO_ERROR, GITREPO_ERROR_NOT_A_REPOSITORY);
 	g_clear_error(&error);
-	write_file(badfile, ".git", "nonsense\n");
+	scratch_write_file(badfile, ".git", "nonsense\n");
 	repo = gitrepo_open(badfile, &error);
 	g_assert_null(repo);
 	g_assert_error(error, GITREPO_ERROR, GITREPO_ERROR_NOT_A_REPOSITORY);
@@ -897,36 +848,39 @@ static void test_open_variants(void)
 	{
 		g_autofree char *cfg = g_build_filename(dir, "cfg", NULL);
 
-		write_file(cfg, ".git/config",
-			   "# comment\n"
-			   "[core]\n"
-			   "\trepositoryformatversion = 1 ; comment\n"
-			   "\tBare = \"fal\\\n"
-			   "se\" # x\n"
-			   "[remote \"o\\\"r\"]\n"
-			   "\turl = \"a;b#c\"\n"
-			   "\tmirror\n"
-			   "[Extensions]\n"
-			   "\tobjectFormat = sha1\n");
+		scratch_write_file(cfg, ".git/config",
+				   "# comment\n"
+				   "[core]\n"
+				   "\trepositoryformatversion = 1 ; comment\n"
+				   "\tBare = \"fal\\\n"
+				   "se\" # x\n"
+				   "[remote \"o\\\"r\"]\n"
+				   "\turl = \"a;b#c\"\n"
+				   "\tmirror\n"
+				   "[Extensions]\n"
+				   "\tobjectFormat = sha1\n");
 		check_open(cfg);
-		write_file(cfg, ".git/config",
-			   "[extensions]\n\tobjectformat = \"sha256\"\n");
+		scratch_write_file(
+			cfg, ".git/config",
+			"[extensions]\n\tobjectformat = \"sha256\"\n");
 		repo = gitrepo_open(cfg, &error);
 		g_assert_null(repo);
 		g_assert_error(error, GITREPO_ERROR, GITREPO_ERROR_UNSUPPORTED);
 		g_clear_error(&error);
-		write_file(cfg, ".git/config", "[core\n\tbare = false\n");
+		scratch_write_file(cfg, ".git/config",
+				   "[core\n\tbare = false\n");
 		repo = gitrepo_open(cfg, &error);
 		g_assert_null(repo);
 		g_assert_error(error, GITREPO_ERROR, GITREPO_ERROR_CORRUPT);
 		g_clear_error(&error);
-		write_file(cfg, ".git/config", "[core]\n\tbare = \"x\n");
+		scratch_write_file(cfg, ".git/config",
+				   "[core]\n\tbare = \"x\n");
 		repo = gitrepo_open(cfg, &error);
 		g_assert_null(repo);
 		g_assert_error(error, GITREPO_ERROR, GITREPO_ERROR_CORRUPT);
 		g_clear_error(&error);
 	}
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 /* packed-refs read as git reads it, and refused when malformed */
@@ -951,7 +905,7 @@ static void test_packed_refs(void)
 			       "%s refs/heads/aa\n"
 			       "^%s\n",
 			       head, head, head, head);
-	write_file(dir, ".git/packed-refs", text);
+	scratch_write_file(dir, ".git/packed-refs", text);
 	{
 		g_autoptr(gitrepo) repo = gitrepo_open(dir, &error);
 		g_autofree char *got = NULL;
@@ -968,7 +922,7 @@ static void test_packed_refs(void)
 	/* an unterminated last line, a bad line: errors (git dies) */
 	g_free(text);
 	text = g_strdup_printf("%s refs/heads/main", head);
-	write_file(dir, ".git/packed-refs", text);
+	scratch_write_file(dir, ".git/packed-refs", text);
 	{
 		g_autoptr(gitrepo) repo = gitrepo_open(dir, &error);
 
@@ -982,9 +936,9 @@ static void test_packed_refs(void)
 		g_clear_error(&error);
 	}
 	g_assert_cmpint(git_status(dir, NULL, "rev-parse", "main"), !=, 0);
-	write_file(dir, ".git/packed-refs",
-		   "# pack-refs with: peeled\n"
-		   "garbage refs/heads/main\n");
+	scratch_write_file(dir, ".git/packed-refs",
+			   "# pack-refs with: peeled\n"
+			   "garbage refs/heads/main\n");
 	{
 		g_autoptr(gitrepo) repo = gitrepo_open(dir, &error);
 
@@ -993,7 +947,7 @@ static void test_packed_refs(void)
 		g_clear_error(&error);
 	}
 	g_assert_cmpint(git_status(dir, NULL, "rev-parse", "main"), !=, 0);
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 static void test_peel_commit(void)
@@ -1027,12 +981,10 @@ static void test_peel_commit(void)
 
 int main(int argc, char **argv)
 {
-	g_autoptr(GError) error = NULL;
 	int ret;
 
 	g_test_init(&argc, &argv, NULL);
-	scratch = g_dir_make_tmp("armbot-gitrepo-XXXXXX", &error);
-	g_assert_no_error(error);
+	scratch = scratch_dir_new("armbot-gitrepo-XXXXXX");
 	build_repo();
 	g_test_add_func("/gitrepo/open", test_open);
 	g_test_add_func("/gitrepo/open-variants", test_open_variants);
@@ -1047,7 +999,7 @@ int main(int argc, char **argv)
 			test_merge_base_criss_cross);
 	g_test_add_func("/gitrepo/range", test_range);
 	ret = g_test_run();
-	rm_rf(scratch);
+	rmtree(scratch);
 	g_free(scratch);
 	g_free(repo_dir);
 	return ret;

@@ -6,35 +6,11 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "bot/rmtree.h"
 #include "kernel/tree.h"
+#include "tests/unit/scratch.h"
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_treebuilder, git_treebuilder_free)
-
-static char *make_tmpdir(void)
-{
-	g_autoptr(GError) error = NULL;
-	char *dir = g_dir_make_tmp("armbot-tree-XXXXXX", &error);
-
-	g_assert_no_error(error);
-	return dir;
-}
-
-static void rm_rf(const char *path)
-{
-	g_autoptr(GDir) dir = g_dir_open(path, 0, NULL);
-	const char *name;
-
-	while (dir && (name = g_dir_read_name(dir))) {
-		g_autofree char *child = g_build_filename(path, name, NULL);
-
-		if (g_file_test(child, G_FILE_TEST_IS_DIR) &&
-		    !g_file_test(child, G_FILE_TEST_IS_SYMLINK))
-			rm_rf(child);
-		else
-			g_unlink(child);
-	}
-	g_rmdir(path);
-}
 
 static void test_name_valid(void)
 {
@@ -50,7 +26,7 @@ static void test_name_valid(void)
 
 static void test_package_version(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-tree-XXXXXX");
 	g_autofree char *status = g_build_filename(dir, "status", NULL);
 	g_autoptr(GError) error = NULL;
 	g_autofree char *v = NULL;
@@ -164,7 +140,7 @@ static void expected_tree(git_repository *repo, git_oid *out)
 
 static void test_import(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-tree-XXXXXX");
 	g_autofree char *tarball = g_build_filename(dir, "s.tar.gz", NULL);
 	g_autofree char *data = g_build_filename(dir, "data", NULL);
 	g_autofree char *scratch = g_build_filename(dir, "scratch.git", NULL);
@@ -244,12 +220,12 @@ static void test_import(void)
 	g_assert_true(tree_checkout(tree, "distro", co, &stats, &error));
 	g_assert_false(stats.full);
 	g_assert_cmpuint(stats.written + stats.removed, ==, 0);
-	rm_rf(dir);
+	rmtree(dir);
 }
 
 static void test_open_missing(void)
 {
-	g_autofree char *dir = make_tmpdir();
+	g_autofree char *dir = scratch_dir_new("armbot-tree-XXXXXX");
 	g_autoptr(GError) error = NULL;
 	g_autoptr(kernel_tree) tree = tree_open(dir, "nothing", &error);
 	g_auto(GStrv) names = NULL;

@@ -1,0 +1,9 @@
+/* Removing a directory tree, as `rm -rf` without its shell. */
+#pragma once
+
+/* Remove @path and everything below it.  Symlinks are removed, never
+ * followed (like git's remove_dir_recursively() in dir.c), so a link to a
+ * directory outside @path leaves that directory alone; @path itself may be
+ * a file or a link.  Best effort: errors are ignored, and what could not
+ * be removed stays. */
+void rmtree(const char *path);
