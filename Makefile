@@ -120,7 +120,9 @@ unit-tests: $(REL_TESTS)
 asan: $(ASAN)/armbot $(ASAN)/armbot-core $(ASAN_TESTS)
 
 -include $(REL_OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(REL)/bot/main.d $(ASAN)/bot/main.d \
-	$(REL)/bot/front.d $(ASAN)/bot/front.d
+	$(REL)/bot/front.d $(ASAN)/bot/front.d \
+	$(patsubst %.c,$(REL)/%.d,$(wildcard tests/unit/*.c)) \
+	$(patsubst %.c,$(ASAN)/%.d,$(wildcard tests/unit/*.c))
 
 deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do \
