@@ -1,0 +1,72 @@
+# Helpers for the dirstat conformance tests on real kernel changes
+# (dirstat-arm61.t, dirstat-lakml.t); source after tap.sh.
+
+# dirstat_base NAME PATHS: a repository of the distro tree's files listed
+# in PATHS (one per line), one commit, cached in $ARMBOT_CACHE_DIR as
+# NAME-<key> and printed.  `git diff` and `git apply` look at no other
+# path, so outputs are those of the full tree.  Empty when it cannot be
+# made.
+dirstat_base() {
+	_tarball=${ARMBOT_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+	[ -r "$_tarball" ] || return 0
+	_key=$( (cat "$2"; ls -l "$_tarball") | sha1sum | cut -c1-12)
+	mkdir -p "$ARMBOT_CACHE_DIR"
+	_base="$ARMBOT_CACHE_DIR/$1-$_key"
+	(
+		flock 9
+		if [ ! -e "$_base/.git/armbot-done" ]; then
+			# older bases (another corpus or tarball) are of no use
+			rm -rf "$ARMBOT_CACHE_DIR/$1"-* &&
+			mkdir -p "$_base" &&
+			sed 's|^|linux-source-6.1/|' "$2" > "$TMP/members" &&
+			{ tar -xJf "$_tarball" -C "$_base" --strip-components=1 \
+				-T "$TMP/members" 2>/dev/null; true; } &&
+			git -C "$_base" init -q && git -C "$_base" add -A &&
+			git -C "$_base" commit -q -m "linux-source-6.1: $1" &&
+			touch "$_base/.git/armbot-done"
+		fi
+	) 9> "$ARMBOT_CACHE_DIR/$1.lock"
+	[ -e "$_base/.git/armbot-done" ] && echo "$_base"
+}
+
+# every path the patches given name, old or new
+dirstat_patch_paths() {
+	sed -n -e 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' \
+		-e 's|^--- [^/]*/\([^\t ]*\).*|\1|p' \
+		-e 's|^+++ [^/]*/\([^\t ]*\).*|\1|p' \
+		-e 's|^rename \(from\|to\) \(.*\)|\2|p' "$@" | sed 's|\.orig$||'
+}
+
+# under ASan the point is memory safety: fewer variants
+if [ -n "${ARMBOT_ASAN:-}" ]; then DIRSTAT_LIMITS=0 DIRSTAT_CUMULS=cumulative
+else DIRSTAT_LIMITS="0 3" DIRSTAT_CUMULS="noncumulative cumulative"; fi
+dirstat_total=0
+
+# dirstat_compare REPO A B LABEL: every mode, limit, cumulative or not,
+# with and without renames, byte for byte as git; one test
+dirstat_compare() {
+	_bad=0
+	_n=0
+	for _mode in changes lines files; do
+	for _limit in $DIRSTAT_LIMITS; do
+	for _cumul in $DIRSTAT_CUMULS; do
+	for _renames in "" --no-renames; do
+		_p="$_mode,$_limit,$_cumul"
+		# shellcheck disable=SC2086
+		git -C "$1" diff $_renames --dirstat="$_p" "$2" "$3" > "$TMP/want"
+		# shellcheck disable=SC2086
+		"$ARMBOT" dirstat -C "$1" $_renames --dirstat="$_p" "$2" "$3" \
+			> "$TMP/got" 2>&1
+		_n=$((_n + 1))
+		if ! cmp -s "$TMP/want" "$TMP/got"; then
+			_bad=$((_bad + 1))
+			diag "$4 --dirstat=$_p $_renames:"
+			diff "$TMP/want" "$TMP/got" | head -8 | sed 's/^/#   /'
+		fi
+	done
+	done
+	done
+	done
+	dirstat_total=$((dirstat_total + _n))
+	is "$_bad" 0 "$4: $_n dirstats identical to git"
+}
