@@ -1283,6 +1283,19 @@ static gboolean odb_read_header(struct gitodb *odb, const struct gitoid *oid,
 	return TRUE;
 }
 
+/* A failed read of @oid: a missing object says so as it is, anything
+ * else is prefixed with the object's id. */
+static void propagate_read_error(GError **error, GError **local,
+				 const struct gitoid *oid)
+{
+	char hex[GITOID_HEXSZ + 1];
+
+	gitoid_to_hex(oid, hex);
+	if ((*local)->code != GITODB_ERROR_NOT_FOUND)
+		g_prefix_error(local, "cannot read object %s: ", hex);
+	g_propagate_error(error, g_steal_pointer(local));
+}
+
 GBytes *gitodb_read(struct gitodb *odb, const struct gitoid *oid,
 		    enum gitobj_type *type, GError **error)
 {
@@ -1296,12 +1309,7 @@ GBytes *gitodb_read(struct gitodb *odb, const struct gitoid *oid,
 			cache_put_object(odb, oid, data, t);
 	}
 	if (!data) {
-		char hex[GITOID_HEXSZ + 1];
-
-		gitoid_to_hex(oid, hex);
-		if (local->code != GITODB_ERROR_NOT_FOUND)
-			g_prefix_error(&local, "cannot read object %s: ", hex);
-		g_propagate_error(error, g_steal_pointer(&local));
+		propagate_read_error(error, &local, oid);
 		return NULL;
 	}
 	if (type)
@@ -1325,12 +1333,7 @@ gboolean gitodb_read_header(struct gitodb *odb, const struct gitoid *oid,
 		return TRUE;
 	}
 	if (!odb_read_header(odb, oid, 0, type, size, &local)) {
-		char hex[GITOID_HEXSZ + 1];
-
-		gitoid_to_hex(oid, hex);
-		if (local->code != GITODB_ERROR_NOT_FOUND)
-			g_prefix_error(&local, "cannot read object %s: ", hex);
-		g_propagate_error(error, g_steal_pointer(&local));
+		propagate_read_error(error, &local, oid);
 		return FALSE;
 	}
 	return TRUE;
