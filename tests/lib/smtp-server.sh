@@ -199,11 +199,22 @@ _smtp_wait_port() {	# _smtp_wait_port PORT up|down
 }
 
 smtp_server_start() {
-	postfix -c "$SMTP_DIR/etc" start >"$SMTP_DIR/start.log" 2>&1 || {
-		cat "$SMTP_DIR/start.log" >&2
-		smtp_server_log >&2
-		return 1
-	}
+	# `postfix start` waits for master to say it runs; on a loaded
+	# machine master has been seen to fail that ("mail system startup
+	# failed") right after another test's instance stopped: the half
+	# started instance is aborted and the start tried again, twice
+	_t=0
+	until postfix -c "$SMTP_DIR/etc" start >"$SMTP_DIR/start.log" 2>&1; do
+		postfix -c "$SMTP_DIR/etc" abort >/dev/null 2>&1
+		_t=$((_t + 1))
+		if [ $_t -ge 3 ]; then
+			cat "$SMTP_DIR/start.log" >&2
+			smtp_server_log >&2
+			return 1
+		fi
+		echo "# postfix did not start (try $_t), again" >&2
+		sleep 2
+	done
 	_smtp_running=1
 	_smtp_wait_port "$SMTP_PORT" up || return 1
 	[ -z "$SMTPS_PORT" ] || _smtp_wait_port "$SMTPS_PORT" up
