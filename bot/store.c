@@ -284,16 +284,24 @@ int store_schema_version(void)
 	return G_N_ELEMENTS(migrations);
 }
 
-static gboolean migrate_part(struct store *st, const struct store_part *part,
-			     GError **error)
+/* The schema version of @part (0 when it has none yet, or when the parts
+ * table does not exist), or -1 with @error set. */
+static int part_version(struct store *st, const struct store_part *part,
+			GError **error)
 {
 	sqlite3_stmt *s = NULL;
-	int version = 0;
+	int version = 0, rc;
 
-	if (sqlite3_prepare_v2(
-		    st->db, "SELECT version FROM store_parts WHERE name = ?1",
-		    -1, &s, NULL) != SQLITE_OK)
-		return fail(st, error, "cannot read the schema version");
+	rc = sqlite3_prepare_v2(
+		st->db, "SELECT version FROM store_parts WHERE name = ?1", -1,
+		&s, NULL);
+	if (rc != SQLITE_OK) {
+		/* before migration 1 -> 2 there is no parts table */
+		if (strstr(sqlite3_errmsg(st->db), "no such table"))
+			return 0;
+		fail(st, error, "cannot read the schema version");
+		return -1;
+	}
 	sqlite3_bind_text(s, 1, part->name, -1, SQLITE_STATIC);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		version = sqlite3_column_int(s, 0);
@@ -303,25 +311,13 @@ static gboolean migrate_part(struct store *st, const struct store_part *part,
 			    "store schema of %s is version %d, newer than "
 			    "this armbot's %u",
 			    part->name, version, part->n_migrations);
-		return FALSE;
+		return -1;
 	}
-	for (; version < (int)part->n_migrations; version++) {
-		g_autofree char *sql = g_strdup_printf(
-			"BEGIN; %s INSERT OR REPLACE INTO store_parts"
-			" (name, version) VALUES ('%s', %d); COMMIT;",
-			part->migrations[version], part->name, version + 1);
-
-		if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-			fail(st, error, "cannot migrate the store");
-			g_prefix_error(error, "%s: ", part->name);
-			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-			return FALSE;
-		}
-	}
-	return TRUE;
+	return version;
 }
 
-static gboolean migrate(struct store *st, GError **error)
+/* PRAGMA user_version, or -1 with @error set. */
+static int core_version(struct store *st, GError **error)
 {
 	sqlite3_stmt *s = NULL;
 	int version;
@@ -330,7 +326,8 @@ static gboolean migrate(struct store *st, GError **error)
 		    SQLITE_OK ||
 	    sqlite3_step(s) != SQLITE_ROW) {
 		sqlite3_finalize(s);
-		return fail(st, error, "cannot read the schema version");
+		fail(st, error, "cannot read the schema version");
+		return -1;
 	}
 	version = sqlite3_column_int(s, 0);
 	sqlite3_finalize(s);
@@ -339,22 +336,92 @@ static gboolean migrate(struct store *st, GError **error)
 			    "store schema version %d is newer than this "
 			    "armbot's %d",
 			    version, store_schema_version());
-		return FALSE;
+		return -1;
 	}
-	for (; version < store_schema_version(); version++) {
-		g_autofree char *sql = g_strdup_printf(
-			"BEGIN; %s PRAGMA user_version = %d; COMMIT;",
-			migrations[version], version + 1);
+	return version;
+}
 
-		if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-			fail(st, error, "cannot migrate the store");
-			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+/* Is every migration applied?  FALSE with @error set on a read error. */
+static gboolean schema_current(struct store *st, gboolean *current,
+			       GError **error)
+{
+	int version = core_version(st, error);
+
+	if (version < 0)
+		return FALSE;
+	*current = version == store_schema_version();
+	for (guint i = 0; *current && i < G_N_ELEMENTS(parts); i++) {
+		version = part_version(st, parts[i], error);
+		if (version < 0)
 			return FALSE;
+		*current = version == (int)parts[i]->n_migrations;
+	}
+	return TRUE;
+}
+
+/* Apply what is missing; the caller holds the write lock. */
+static gboolean migrate_locked(struct store *st, GError **error)
+{
+	int version = core_version(st, error);
+
+	if (version < 0)
+		return FALSE;
+	for (; version < store_schema_version(); version++) {
+		g_autofree char *sql =
+			g_strdup_printf("%s PRAGMA user_version = %d;",
+					migrations[version], version + 1);
+
+		if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+			return fail(st, error, "cannot migrate the store");
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(parts); i++) {
+		const struct store_part *part = parts[i];
+		int v = part_version(st, part, error);
+
+		if (v < 0)
+			return FALSE;
+		for (; v < (int)part->n_migrations; v++) {
+			g_autofree char *sql = g_strdup_printf(
+				"%s INSERT OR REPLACE INTO store_parts"
+				" (name, version) VALUES ('%s', %d);",
+				part->migrations[v], part->name, v + 1);
+
+			if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) !=
+			    SQLITE_OK) {
+				fail(st, error, "cannot migrate the store");
+				g_prefix_error(error, "%s: ", part->name);
+				return FALSE;
+			}
 		}
 	}
-	for (guint i = 0; i < G_N_ELEMENTS(parts); i++)
-		if (!migrate_part(st, parts[i], error))
-			return FALSE;
+	return TRUE;
+}
+
+/* Bring the schema up to date.  Two processes may open a new store at
+ * once (the daemon and a command): the versions are read again and every
+ * migration applied under one write lock (BEGIN IMMEDIATE, which waits out
+ * the busy timeout), so the second finds the work done instead of failing
+ * on "table already exists".  A current store takes no lock at all. */
+static gboolean migrate(struct store *st, GError **error)
+{
+	gboolean current = FALSE;
+
+	if (!schema_current(st, &current, error))
+		return FALSE;
+	if (current)
+		return TRUE;
+	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return fail(st, error, "cannot lock the store to migrate it");
+	if (!migrate_locked(st, error)) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return FALSE;
+	}
+	if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		fail(st, error, "cannot migrate the store");
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return FALSE;
+	}
 	return TRUE;
 }
 
