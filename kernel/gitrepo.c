@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kernel/gitindex.h"
 #include "kernel/gitobject.h"
 
 G_DEFINE_QUARK(armbot - gitrepo - error - quark, gitrepo_error)
@@ -28,6 +29,8 @@ struct repo_private {
 	gsize packed_size;
 	GPtrArray *packed_records; /* of char * into packed, by refname */
 	GError *packed_error; /* why packed-refs could not be read */
+	gboolean index_read; /* tried: index is the result */
+	struct gitindex *index;
 };
 
 static struct repo_private *priv(struct gitrepo *repo)
@@ -49,7 +52,22 @@ void gitrepo_free(struct gitrepo *repo)
 	if (p->packed_records)
 		g_ptr_array_unref(p->packed_records);
 	g_clear_error(&p->packed_error);
+	gitindex_free(p->index);
 	g_free(p);
+}
+
+const struct gitindex *gitrepo_index(struct gitrepo *repo)
+{
+	struct repo_private *p = priv(repo);
+
+	if (!p->index_read && repo->work_tree) {
+		g_autofree char *file =
+			g_build_filename(repo->git_dir, "index", NULL);
+
+		p->index = gitindex_read(file, NULL);
+	}
+	p->index_read = TRUE;
+	return p->index;
 }
 
 /* ---- config: the little of git's config.c parser that is needed ---- */

@@ -36,6 +36,12 @@ void gitrepo_free(struct gitrepo *repo);
 typedef struct gitrepo gitrepo;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(gitrepo, gitrepo_free)
 
+/* The work tree's index, read on first use and kept with @repo (a batch
+ * of ranges reads it once); NULL for a bare repository or when there is
+ * no readable index.  Owned by @repo. */
+struct gitindex;
+const struct gitindex *gitrepo_index(struct gitrepo *repo);
+
 /* git's get_oid() for the revisions `git diff` takes: a full or
  * abbreviated hex id, "HEAD" or "@", a ref name looked up by git's rules
  * (NAME, refs/NAME, refs/tags/NAME, refs/heads/NAME, refs/remotes/NAME,

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kernel/gitindex.h"
 #include "kernel/gitobject.h"
 
 #define TREEDIFF_ERROR (g_quark_from_static_string("treediff-error"))
@@ -50,7 +51,6 @@ void treediff_free(struct treediff *q)
 		return;
 	g_ptr_array_unref(q->pairs);
 	g_ptr_array_unref(q->specs);
-	gitindex_free(q->index);
 	g_free(q);
 }
 
@@ -251,29 +251,16 @@ static gboolean size_from_header(struct treediff *q,
  * would compare or convert the contents. */
 static GBytes *worktree_data(struct treediff *q, struct treediff_spec *spec)
 {
+	const struct gitindex *index;
 	const struct gitindex_entry *ce;
 	g_autofree char *file = NULL;
 	struct stat st;
 	char *contents;
 	gsize len, size;
 
-	if (q->no_worktree || !S_ISREG(spec->mode))
+	if (!S_ISREG(spec->mode) || !(index = gitrepo_index(q->repo)))
 		return NULL;
-	if (!q->index) {
-		g_autofree char *index_file = NULL;
-
-		if (!q->repo->work_tree) {
-			q->no_worktree = TRUE;
-			return NULL;
-		}
-		index_file = g_build_filename(q->repo->git_dir, "index", NULL);
-		q->index = gitindex_read(index_file, NULL);
-		if (!q->index) {
-			q->no_worktree = TRUE;
-			return NULL;
-		}
-	}
-	ce = gitindex_find(q->index, spec->path);
+	ce = gitindex_find(index, spec->path);
 	if (!ce || !gitoid_equal(&ce->oid, &spec->oid) || !S_ISREG(ce->mode) ||
 	    (ce->flags & GITINDEX_ASSUME_VALID) ||
 	    (ce->flags_extended & GITINDEX_SKIP_WORKTREE))
@@ -288,9 +275,9 @@ static GBytes *worktree_data(struct treediff *q, struct treediff_spec *spec)
 	    (guint32)st.st_ctime != ce->ctime_sec ||
 	    (guint32)st.st_ino != ce->ino || (guint32)st.st_dev != ce->dev ||
 	    st.st_uid != ce->uid || st.st_gid != ce->gid ||
-	    st.st_mtim.tv_sec > q->index->mtime.tv_sec ||
-	    (st.st_mtim.tv_sec == q->index->mtime.tv_sec &&
-	     st.st_mtim.tv_nsec >= q->index->mtime.tv_nsec))
+	    st.st_mtim.tv_sec > index->mtime.tv_sec ||
+	    (st.st_mtim.tv_sec == index->mtime.tv_sec &&
+	     st.st_mtim.tv_nsec >= index->mtime.tv_nsec))
 		return NULL;
 	if (!size_from_header(q, spec) ||
 	    (size = spec->size) != (gsize)st.st_size ||

@@ -6,7 +6,6 @@
 #include <glib.h>
 
 #include "kernel/diffcount.h"
-#include "kernel/gitindex.h"
 #include "kernel/gitrepo.h"
 
 /* git's struct diff_filespec: one side of a pair.  @valid is FALSE for the
@@ -34,8 +33,6 @@ struct treediff_pair {
 
 struct treediff {
 	struct gitrepo *repo; /* borrowed */
-	struct gitindex *index; /* the repository's, for reuse_worktree_file() */
-	gboolean no_worktree; /* bare, or no index: read every blob */
 	GPtrArray *specs; /* owns every treediff_spec */
 	GPtrArray *pairs; /* owns every treediff_pair, in queue order */
 };
