@@ -284,21 +284,18 @@ int store_schema_version(void)
 	return G_N_ELEMENTS(migrations);
 }
 
-/* The schema version of @part (0 when it has none yet, or when the parts
- * table does not exist), or -1 with @error set. */
+/* The schema version of @part (0 when it has none yet), or -1 with
+ * @error set.  Only asked once the core tables, store_parts among them,
+ * are current. */
 static int part_version(struct store *st, const struct store_part *part,
 			GError **error)
 {
 	sqlite3_stmt *s = NULL;
-	int version = 0, rc;
+	int version = 0;
 
-	rc = sqlite3_prepare_v2(
-		st->db, "SELECT version FROM store_parts WHERE name = ?1", -1,
-		&s, NULL);
-	if (rc != SQLITE_OK) {
-		/* before migration 1 -> 2 there is no parts table */
-		if (strstr(sqlite3_errmsg(st->db), "no such table"))
-			return 0;
+	if (sqlite3_prepare_v2(
+		    st->db, "SELECT version FROM store_parts WHERE name = ?1",
+		    -1, &s, NULL) != SQLITE_OK) {
 		fail(st, error, "cannot read the schema version");
 		return -1;
 	}
