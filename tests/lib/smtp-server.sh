@@ -40,21 +40,17 @@ smtp_server_available() {
 		command -v openssl >/dev/null && [ -r /proc/net/tcp ]
 }
 
-# Is something listening on TCP port $1 of IPv4?  Read from the kernel's
-# table (state 0A is LISTEN), so that no tool is needed.
-_smtp_listening() {
-	awk -v port="$(printf ':%04X' "$1")" '
-		$4 == "0A" && substr($2, length($2) - 4) == port { found = 1 }
-		END { exit !found }' /proc/net/tcp
-}
-
-# Is TCP port $1 the local port of any socket, listening or connected,
-# IPv4 or IPv6?
-_smtp_port_used() {
-	awk -v port="$(printf ':%04X' "$1")" '
-		FNR > 1 && substr($2, length($2) - 4) == port { found = 1 }
+# Is TCP port $1 the local port of a socket in state $2 (0A: LISTEN), or
+# of any socket, listening or connected, IPv4 or IPv6, without $2?  Read
+# from the kernel's tables, so that no tool is needed.
+_smtp_port_in() {
+	awk -v port="$(printf ':%04X' "$1")" -v state="${2:-}" '
+		FNR > 1 && substr($2, length($2) - 4) == port &&
+		(state == "" || $4 == state) { found = 1 }
 		END { exit !found }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
+
+_smtp_listening() { _smtp_port_in "$1" 0A; }
 
 # A TCP port no socket uses, from a range that differs by process and
 # lies below the kernel's ephemeral ports (32768 and up on Debian), so
@@ -62,7 +58,7 @@ _smtp_port_used() {
 # (smtp-sink once found its port taken so in CI).
 _smtp_free_port() {
 	_p=$((10000 + ($$ * 7 + ${1:-0} * 101) % 20000))
-	while _smtp_port_used "$_p"; do
+	while _smtp_port_in "$_p"; do
 		_p=$((_p + 1))
 	done
 	echo "$_p"
