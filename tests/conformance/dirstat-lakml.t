@@ -26,10 +26,10 @@ BASE=$(dirstat_base dirstat-lakml "$TMP/paths")
 
 work="$TMP/work"
 git clone -q --shared "$BASE" "$work"
+base=$(git -C "$work" rev-parse HEAD)
 applied=0
 while read -r mail; do
-	git -C "$work" reset -q --hard origin/HEAD 2> /dev/null ||
-		git -C "$work" reset -q --hard "$(git -C "$BASE" rev-parse HEAD)"
+	git -C "$work" reset -q --hard "$base"
 	if ! git -C "$work" am -q "$mail" > /dev/null 2>&1; then
 		git -C "$work" am --abort > /dev/null 2>&1
 		continue
