@@ -78,11 +78,10 @@ struct gitodb {
 	gsize cache_bytes;
 };
 
-/* where an object lives */
+/* where a packed object lives */
 struct objloc {
-	struct gitodb_pack *pack; /* NULL: loose, in source @source */
+	struct gitodb_pack *pack;
 	guint64 offset;
-	guint source;
 };
 
 static const char hexdigits[] = "0123456789abcdef";
@@ -634,36 +633,6 @@ static char *loose_path(const char *objects_dir, const struct gitoid *oid)
 
 	gitoid_to_hex(oid, hex);
 	return g_strdup_printf("%s/%.2s/%s", objects_dir, hex, hex + 2);
-}
-
-static gboolean find_loose(struct gitodb *odb, const struct gitoid *oid,
-			   struct objloc *loc)
-{
-	for (guint i = 0; i < odb->sources->len; i++) {
-		g_autofree char *path = loose_path(odb->sources->pdata[i], oid);
-
-		if (access(path, F_OK) == 0) {
-			loc->pack = NULL;
-			loc->source = i;
-			return TRUE;
-		}
-	}
-	return FALSE;
-}
-
-/* Where @oid is: packs first, then loose objects, then packs again after
- * a rescan, as git's oid_object_info_extended() looks. */
-static int find_object(struct gitodb *odb, const struct gitoid *oid,
-		       struct objloc *loc, GError **error)
-{
-	int r = find_packed(odb, oid, loc, error);
-
-	if (r != 0)
-		return r;
-	if (find_loose(odb, oid, loc))
-		return 1;
-	rescan_packs(odb);
-	return find_packed(odb, oid, loc, error);
 }
 
 static void set_not_found(struct gitodb *odb, const struct gitoid *oid,
@@ -1337,13 +1306,6 @@ gboolean gitodb_read_header(struct gitodb *odb, const struct gitoid *oid,
 		return FALSE;
 	}
 	return TRUE;
-}
-
-gboolean gitodb_has(struct gitodb *odb, const struct gitoid *oid)
-{
-	struct objloc loc;
-
-	return find_object(odb, oid, &loc, NULL) > 0;
 }
 
 /* ---- prefixes ---- */

@@ -69,8 +69,6 @@ gboolean gitodb_read_header(struct gitodb *odb, const struct gitoid *oid,
 			    enum gitobj_type *type, gsize *size,
 			    GError **error);
 
-gboolean gitodb_has(struct gitodb *odb, const struct gitoid *oid);
-
 /* The one object whose hex id starts with @hex (4 to 40 hex digits):
  * an error when there is none or more than one, as git's get_oid() says
  * "short object ID %s is ambiguous". */
