@@ -6,6 +6,8 @@
  *   armbot tree update NAME
  *   armbot tree show [NAME [REV]]
  *   armbot tree checkout NAME REV DIR
+ *   armbot tree index [NAME]
+ *   armbot tree guess-base [--tree NAME] FILE.mbox
  *   armbot tree pick [--config FILE] FILE.mbox
  *   armbot tree mail [--config FILE] [--maintainers FILE] [--now T] MAIL */
 #include <stdio.h>
@@ -18,6 +20,8 @@
 #include "bot/treeset.h"
 #include "config/config.h"
 #include "config/tree-pick.h"
+#include "kernel/baseguess.h"
+#include "kernel/baseindex.h"
 #include "kernel/tree.h"
 #include "mailparse/mailbox.h"
 #include "mailparse/message.h"
@@ -300,6 +304,88 @@ static int tree_checkout_cmd(struct armbot_context *ctx, int argc, char **argv)
 }
 
 /* Read the messages of @path (struct message *, in file order). */
+static void print_index_stats(const char *branch,
+			      const struct baseindex_stats *stats,
+			      gpointer user_data)
+{
+	const char *tree = user_data;
+
+	printf("%s %s: %u commits indexed (%u new", tree, branch,
+	       stats->commits, stats->added);
+	if (stats->dropped)
+		printf(", %u dropped", stats->dropped);
+	printf(") in %.3f s\n", stats->seconds);
+}
+
+static int tree_index_cmd(struct armbot_context *ctx, int argc, char **argv)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(kernel_tree) tree = NULL;
+
+	if (!command_parse_options(
+		    "tree index", "[NAME]",
+		    "Bring the blob index of every branch of tree NAME "
+		    "(default: the distro tree) up to date: base discovery "
+		    "looks blob ids up there.",
+		    NULL, &argc, &argv))
+		return COMMAND_USAGE_ERROR;
+	if (argc > 2)
+		return usage_error("tree", "tree index takes one NAME");
+	tree = tree_open_or_default(command_data_dir(ctx),
+				    argc > 1 ? argv[1] : NULL, &error);
+	if (!tree ||
+	    !baseguess_index_tree(tree, print_index_stats, tree->name, &error))
+		return tree_fail(error);
+	return 0;
+}
+
+static int tree_guess_base_cmd(struct armbot_context *ctx, int argc,
+			       char **argv)
+{
+	g_autofree char *name = NULL;
+	GOptionEntry options[] = { { "tree", 't', 0, G_OPTION_ARG_STRING, &name,
+				     "the tree (default: the distro tree)",
+				     "NAME" },
+				   G_OPTION_ENTRY_NULL };
+	g_autoptr(GError) error = NULL;
+	g_autoptr(kernel_tree) tree = NULL;
+	g_autoptr(baseguess_series) series = NULL;
+	struct baseguess_result res;
+	gboolean found;
+
+	if (!command_parse_options(
+		    "tree guess-base", "FILE.mbox",
+		    "Find the commit of a tree a series was written on: "
+		    "already applied, its base-commit:, the blob ids of its "
+		    "patches, or the head when they carry none.  Prints "
+		    "`base <commit> <how> <branch>: <reason>` and exits 0, "
+		    "or `no base: <reason>` and exits 1.",
+		    options, &argc, &argv))
+		return COMMAND_USAGE_ERROR;
+	if (argc != 2)
+		return usage_error("tree", "tree guess-base needs FILE.mbox");
+	tree = tree_open_or_default(command_data_dir(ctx), name, &error);
+	if (!tree)
+		return tree_fail(error);
+	series = baseguess_series_from_mbox(argv[1], &error);
+	if (!series || !baseguess_run(tree, series, &res, &error))
+		return tree_fail(error);
+	if (res.how == BASEGUESS_UNKNOWN) {
+		printf("no base: %s\n", res.reason);
+	} else {
+		printf("base %s %s %s: %s\n", git_oid_tostr_s(&res.commit),
+		       baseguess_how_name(res.how),
+		       res.branch ? res.branch : "-", res.reason);
+		for (guint i = 0; res.applied && i < res.applied->len; i++)
+			printf("applied %u %s\n", i + 1,
+			       (char *)res.applied->pdata[i]);
+	}
+	printf("time %.3f s\n", res.seconds);
+	found = res.how != BASEGUESS_UNKNOWN;
+	baseguess_result_clear(&res);
+	return found ? 0 : 1;
+}
+
 static GPtrArray *read_messages(const char *path, GError **error)
 {
 	struct mailbox_options opts = MAILBOX_OPTIONS_INIT;
@@ -468,6 +554,8 @@ int cmd_tree(struct armbot_context *ctx, int argc, char **argv)
 		{ "update", tree_update_cmd },
 		{ "show", tree_show_cmd },
 		{ "checkout", tree_checkout_cmd },
+		{ "index", tree_index_cmd },
+		{ "guess-base", tree_guess_base_cmd },
 		{ "pick", tree_pick_cmd },
 		{ "mail", tree_mail_cmd },
 	};
@@ -482,6 +570,8 @@ int cmd_tree(struct armbot_context *ctx, int argc, char **argv)
 			"       armbot tree update NAME\n"
 			"       armbot tree show [NAME [REV]]\n"
 			"       armbot tree checkout NAME REV DIR\n"
+			"       armbot tree index [NAME]\n"
+			"       armbot tree guess-base [--tree NAME] FILE.mbox\n"
 			"       armbot tree pick [--config FILE] FILE.mbox\n"
 			"       armbot tree mail [--config FILE] [--maintainers "
 			"FILE] MAIL\n");

@@ -1167,6 +1167,50 @@ static GPtrArray *parse_patch(const char *text, gsize len, char **why)
 	return g_steal_pointer(&list);
 }
 
+void apply_file_free(struct apply_file *f)
+{
+	if (!f)
+		return;
+	g_free(f->old_path);
+	g_free(f->new_path);
+	g_free(f);
+}
+
+GPtrArray *apply_parse_files(const char *patch, gsize len, GError **error)
+{
+	g_autofree char *why = NULL;
+	g_autoptr(GPtrArray) diffs = parse_patch(patch, len, &why);
+	GPtrArray *out;
+
+	if (!diffs) {
+		g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s",
+			    why);
+		return NULL;
+	}
+	out = g_ptr_array_new_with_free_func((GDestroyNotify)apply_file_free);
+	for (guint i = 0; i < diffs->len; i++) {
+		const struct file_diff *d = diffs->pdata[i];
+		struct apply_file *f = g_new0(struct apply_file, 1);
+
+		f->is_new = d->is_new > 0;
+		f->is_delete = d->is_delete > 0;
+		f->is_rename = d->is_rename;
+		f->is_copy = d->is_copy;
+		f->is_binary = d->is_binary;
+		f->old_path = f->is_new ? NULL :
+					  g_strdup(d->old_name ? d->old_name :
+								 d->def_name);
+		f->new_path = f->is_delete ?
+				      NULL :
+				      g_strdup(d->new_name ? d->new_name :
+							     d->def_name);
+		g_strlcpy(f->old_blob, d->old_oid, sizeof(f->old_blob));
+		g_strlcpy(f->new_blob, d->new_oid, sizeof(f->new_blob));
+		g_ptr_array_add(out, f);
+	}
+	return out;
+}
+
 /* ---- images and hunk matching (git's struct image, find_pos) ---- */
 
 #define LINE_PATCHED 1

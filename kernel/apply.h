@@ -47,3 +47,23 @@ gboolean apply_to_tree(struct apply_result *out, git_repository *repo,
 		       const struct apply_options *opts, GError **error);
 
 void apply_result_clear(struct apply_result *r);
+
+/* What one file diff of a patch names, as git apply parses it: for base
+ * discovery (kernel/baseguess.h) and anyone else who needs a patch's
+ * paths and blob ids without applying it. */
+struct apply_file {
+	char *old_path; /* NULL for a new file */
+	char *new_path; /* NULL for a deleted file */
+	/* the abbreviated ids of the "index OLD..NEW" line, "" without
+	 * one; a new file's old id (and a deleted one's new id) is zeros */
+	char old_blob[GIT_OID_HEXSZ + 1], new_blob[GIT_OID_HEXSZ + 1];
+	gboolean is_new, is_delete, is_rename, is_copy, is_binary;
+};
+
+void apply_file_free(struct apply_file *f);
+
+/* The file diffs of @patch (@len bytes), parsed exactly as
+ * apply_to_tree() parses them (struct apply_file *, in patch order).
+ * NULL with @error (G_IO_ERROR_INVALID_DATA) when git apply would refuse
+ * the text, with git's reason. */
+GPtrArray *apply_parse_files(const char *patch, gsize len, GError **error);
