@@ -9,6 +9,7 @@
 #include "bot/runner.h"
 #include "bot/series-mbox.h"
 #include "kernel/am.h"
+#include "kernel/baseguess.h"
 #include "kernel/diffrename.h"
 #include "kernel/dirstat.h"
 #include "kernel/gitrepo.h"
@@ -31,6 +32,7 @@ G_DEFINE_QUARK(pipeline - error - quark, pipeline_error)
 static const char *const stage_names[PIPELINE_N_STAGES] = {
 	[PIPELINE_STAGE_SERIES] = "series",
 	[PIPELINE_STAGE_TREE] = "tree",
+	[PIPELINE_STAGE_BASE] = "base",
 	[PIPELINE_STAGE_APPLY] = "apply",
 	[PIPELINE_STAGE_DIRSTAT] = "dirstat",
 	[PIPELINE_STAGE_SPARSE] = "sparse",
@@ -55,6 +57,7 @@ struct run {
 	char *mbox_path;
 	GPtrArray *subjects; /* of the applied patches, in order */
 	GArray *commits; /* git_oid of the applied patches */
+	struct baseguess_result guess;
 };
 
 static void progress(struct run *r, enum pipeline_stage stage,
@@ -246,12 +249,57 @@ static char *failed_hunk(const char *patch, const char *path,
 	return g_string_free(out, FALSE);
 }
 
+/* Where the series goes: already applied, its base-commit:, the commit
+ * its blob ids name, or the head (kernel/baseguess.h). */
+static gboolean find_base(struct run *r, GError **error)
+{
+	struct pipeline_outcome *out = r->out;
+	g_autoptr(baseguess_series)
+		bs = baseguess_series_from_mbox(r->mbox_path, error);
+
+	progress(r, PIPELINE_STAGE_BASE, NULL);
+	if (!bs || !baseguess_run(r->tree, bs, &r->guess, error))
+		return FALSE;
+	out->base_reason = g_strdup(r->guess.reason);
+	switch (r->guess.how) {
+	case BASEGUESS_APPLIED:
+		out->base_how = REPORT_BASE_APPLIED;
+		out->base_known = TRUE;
+		out->base_commit = g_strdup(git_oid_tostr_s(&r->guess.commit));
+		out->applied_commits = g_ptr_array_ref(r->guess.applied);
+		out->not_tested = g_strdup_printf(
+			"the series is applied already (patch 1/%u is commit "
+			"%.12s)",
+			r->guess.applied->len,
+			(char *)r->guess.applied->pdata[0]);
+		break;
+	case BASEGUESS_COMMIT:
+		out->base_how = REPORT_BASE_COMMIT;
+		out->base_known = TRUE;
+		break;
+	case BASEGUESS_BLOBS:
+		out->base_how = REPORT_BASE_GUESSED;
+		out->base_known = TRUE;
+		break;
+	case BASEGUESS_HEAD:
+		out->base_how = r->series->base_commit ?
+					REPORT_BASE_COMMIT_MISSING :
+					REPORT_BASE_TREE_HEAD;
+		break;
+	case BASEGUESS_UNKNOWN:
+		out->base_how = REPORT_BASE_UNKNOWN;
+		break;
+	}
+	return TRUE;
+}
+
 static gboolean apply(struct run *r, GError **error)
 {
 	struct pipeline_outcome *out = r->out;
 	struct pipeline_check *c = &out->checks[REPORT_CHECK_APPLY];
 	struct am_options am_opts = AM_OPTIONS_INIT;
 	g_autofree char *head_ref = tree_head_ref(r->tree);
+	g_autofree char *base = NULL;
 	g_autoptr(GString) log = g_string_new(NULL);
 	g_autoptr(GString) detail = g_string_new(NULL);
 	gint64 t0 = g_get_monotonic_time();
@@ -260,17 +308,21 @@ static gboolean apply(struct run *r, GError **error)
 	progress(r, PIPELINE_STAGE_APPLY, NULL);
 	am_opts.committer_name = r->opts->bot_name;
 	am_opts.committer_email = r->opts->bot_address;
+	/* the base found; else the head (am would take a base-commit: the
+	 * tree has, but then find_base() found it) */
+	if (r->guess.how == BASEGUESS_COMMIT || r->guess.how == BASEGUESS_BLOBS)
+		base = g_strdup(git_oid_tostr_s(&r->guess.commit));
+	else
+		base = g_strdup(head_ref);
+	am_opts.base = base;
 	if (!am_apply_mbox(&r->am, r->tree->repo, head_ref, r->mbox_path,
 			   &am_opts, error))
 		return FALSE;
 	out->base_commit = g_strdup(git_oid_tostr_s(&r->am->base));
 	out->head_commit = g_strdup(git_oid_tostr_s(&r->am->head));
-	if (r->series->base_commit)
-		out->base_how = r->am->base_note ? REPORT_BASE_COMMIT_MISSING :
-						   REPORT_BASE_COMMIT;
-	else
-		out->base_how = REPORT_BASE_TREE_HEAD;
 	n = r->am->patches->len;
+	g_string_append_printf(log, "base: %s (%s)\n", out->base_commit,
+			       out->base_reason);
 	if (r->am->base_note)
 		g_string_append_printf(log, "base: %s\n", r->am->base_note);
 	for (guint i = 0; i < n; i++) {
@@ -359,7 +411,7 @@ static gboolean dirstat(struct run *r, GError **error)
 	dopts.is_signed = TRUE;
 	/* a series that does not apply is counted from its diffs as
 	 * mailed: lines need only the diff text */
-	fs = r->am->failed || !r->am->patches->len ?
+	fs = !r->am || r->am->failed || !r->am->patches->len ?
 		     patchstat_mbox(r->mbox_path, NULL, NULL, error) :
 		     tree_filestats(r, error);
 	if (!fs)
@@ -653,7 +705,10 @@ static gboolean render(struct run *r, GError **error)
 	rep.bot_address = r->opts->bot_address;
 	rep.author_name = r->parent->from_name;
 	rep.author_email = r->parent->from_email;
-	rep.list_address = r->opts->no_list ? NULL : out->list;
+	rep.list_address = r->opts->no_list || (out->not_tested &&
+						r->opts->not_tested_no_list) ?
+				   NULL :
+				   out->list;
 	rep.subject = r->parent->subject;
 	rep.parent_message_id = out->parent_message_id;
 	rep.parent_references = r->parent->references;
@@ -664,6 +719,8 @@ static gboolean render(struct run *r, GError **error)
 	rep.tree_description = out->tree_description;
 	rep.base_commit = out->base_commit;
 	rep.base_how = out->base_how;
+	rep.base_reason = out->base_reason;
+	rep.not_tested = out->not_tested;
 	rep.verdict = out->verdict;
 	rep.dirstat = out->dirstat;
 	for (int i = 0; i < REPORT_N_CHECKS; i++) {
@@ -735,12 +792,54 @@ gboolean pipeline_check(struct store *st, gint64 series_id,
 					    opts->tree_reason :
 					    "the distro tree (default)");
 	if (!make_log_dir(&r, error) || !write_mbox(&r, st, error) ||
-	    !apply(&r, error) || !dirstat(&r, error))
+	    !find_base(&r, error))
+		goto out;
+	if (r.guess.how == BASEGUESS_APPLIED) {
+		/* nothing to test: the commits are the series */
+		const char *why = "the series is applied already";
+		GString *d = g_string_new("The patches are commits of ");
+
+		g_string_append_printf(d, "%s already:\n", out->tree_name);
+		for (guint i = 0; i < out->applied_commits->len; i++)
+			g_string_append_printf(
+				d, "  %u/%u %s\n", i + 1,
+				out->applied_commits->len,
+				(char *)out->applied_commits->pdata[i]);
+		set_check(&out->checks[REPORT_CHECK_APPLY],
+			  REPORT_STATUS_SKIPPED, why, NULL,
+			  g_string_free(d, FALSE));
+		for (int k = REPORT_CHECK_SPARSE; k < REPORT_N_CHECKS; k++)
+			skip_check(&out->checks[k], why);
+		if (!dirstat(&r, error))
+			goto out;
+		ok = render(&r, error);
+		goto out;
+	}
+	if (!apply(&r, error) || !dirstat(&r, error))
 		goto out;
 
 	if (out->checks[REPORT_CHECK_APPLY].status != REPORT_STATUS_OK) {
 		const char *why = "the series does not apply";
 
+		if (!out->base_known) {
+			/* at the head of a tree the series was not written
+			 * for, a failure says nothing about the series */
+			struct pipeline_check *c =
+				&out->checks[REPORT_CHECK_APPLY];
+
+			out->not_tested = g_strdup_printf(
+				"its base is unknown and it does not apply at "
+				"the head of %s (%s)",
+				r.tree->head_branch ? r.tree->head_branch :
+						      out->tree_name,
+				c->summary ? c->summary : "does not apply");
+			why = "the base of the series is unknown";
+			g_free(c->reason);
+			c->reason = g_strdup(
+				"its base is unknown, and it does not apply at "
+				"the head");
+			c->status = REPORT_STATUS_SKIPPED;
+		}
 		skip_check(&out->checks[REPORT_CHECK_SPARSE], why);
 		skip_check(&out->checks[REPORT_CHECK_BUILD], why);
 		skip_check(&out->checks[REPORT_CHECK_BOOT], why);
@@ -769,6 +868,7 @@ out:
 	g_clear_pointer(&r.parent, message_free);
 	g_clear_pointer(&r.am, am_series_free);
 	g_clear_pointer(&r.tree, tree_free);
+	baseguess_result_clear(&r.guess);
 	g_free(r.mbox_path);
 	g_ptr_array_unref(r.subjects);
 	g_array_unref(r.commits);
@@ -782,6 +882,10 @@ void pipeline_outcome_clear(struct pipeline_outcome *out)
 	g_free(out->tree_reason);
 	g_free(out->base_commit);
 	g_free(out->head_commit);
+	g_free(out->base_reason);
+	g_free(out->not_tested);
+	if (out->applied_commits)
+		g_ptr_array_unref(out->applied_commits);
 	g_clear_pointer(&out->verdict, dirstat_verdict_free);
 	g_free(out->verdict_json);
 	g_free(out->dirstat);

@@ -24,6 +24,7 @@ GQuark pipeline_error_quark(void);
 enum pipeline_stage {
 	PIPELINE_STAGE_SERIES,
 	PIPELINE_STAGE_TREE,
+	PIPELINE_STAGE_BASE,
 	PIPELINE_STAGE_APPLY,
 	PIPELINE_STAGE_DIRSTAT,
 	PIPELINE_STAGE_SPARSE,
@@ -51,6 +52,9 @@ struct pipeline_options {
 	/* sparse's configs (make targets); NULL: the tree's or the default */
 	const char *const *sparse_configs;
 	gboolean no_list; /* reply to the author only, not Cc the list */
+	/* a series that was not tested (unknown base): reply to the author
+	 * only even when no_list is FALSE */
+	gboolean not_tested_no_list;
 	guint jobs; /* make -j; 0: the number of cores */
 	guint boot_timeout_s; /* 0: the default */
 	const char *bot_name; /* "armbot" */
@@ -76,6 +80,14 @@ struct pipeline_outcome {
 	char *base_commit; /* hex, or NULL when nothing was applied */
 	char *head_commit;
 	enum report_base base_how;
+	char *base_reason; /* how the base was found, or why not */
+	/* the base is known (base-commit:, blob ids, or already applied):
+	 * only then is an apply failure the series' own */
+	gboolean base_known;
+	/* why the series was not tested, or NULL: already applied, or an
+	 * unknown base and no apply at the head */
+	char *not_tested;
+	GPtrArray *applied_commits; /* char *: already applied, per patch */
 	struct dirstat_verdict *verdict;
 	char *verdict_json;
 	char *dirstat; /* the signed dirstat as text */

@@ -266,9 +266,10 @@ static void append_verbatim(GString *out, const char *text)
 
 static void append_tested_on(GString *out, const struct report *r)
 {
-	g_autoptr(GString) s = g_string_new("Tested on ");
+	g_autoptr(GString) s = g_string_new(NULL);
 	const char *how = "";
 
+	g_string_append(s, r->not_tested ? "Not tested on " : "Tested on ");
 	g_string_append(s, r->tree_name);
 	if (r->tree_description && *r->tree_description)
 		g_string_append_printf(s, " (%s)", r->tree_description);
@@ -284,11 +285,26 @@ static void append_tested_on(GString *out, const struct report *r)
 		how = ", the head of the tree (the series' base-commit is "
 		      "not in it).";
 		break;
+	case REPORT_BASE_GUESSED:
+		how = ", guessed from the blob ids of the patches.";
+		break;
+	case REPORT_BASE_UNKNOWN:
+		how = ", the head of the tree: the base of the series is "
+		      "unknown.";
+		break;
+	case REPORT_BASE_APPLIED:
+		how = ", where the series is applied already.";
+		break;
 	}
-	if (r->base_commit && *r->base_commit)
+	if (r->not_tested)
+		g_string_append_printf(s, ": %s.", r->not_tested);
+	else if (r->base_commit && *r->base_commit)
 		g_string_append_printf(s, " at %.12s%s", r->base_commit, how);
 	else
 		g_string_append_c(s, '.');
+	if (r->base_reason && *r->base_reason &&
+	    (r->not_tested || r->base_how >= REPORT_BASE_GUESSED))
+		g_string_append_printf(s, " Base: %s.", r->base_reason);
 	append_wrapped(out, s->str);
 }
 

@@ -62,6 +62,11 @@ enum report_base {
 	REPORT_BASE_COMMIT, /* the series' base-commit: */
 	REPORT_BASE_COMMIT_MISSING, /* base-commit: given but not in the
 				       tree; the head was used */
+	REPORT_BASE_GUESSED, /* the newest commit holding the pre-image
+				blobs of the patches (kernel/baseguess.h) */
+	REPORT_BASE_UNKNOWN, /* blob ids given, no commit has them all;
+				the head was tried */
+	REPORT_BASE_APPLIED, /* the series is in the tree already */
 };
 
 /* The input of a reply.  Every pointer is borrowed; the caller keeps it
@@ -94,6 +99,12 @@ struct report {
 					 git://..."; optional */
 	const char *base_commit; /* full hex; printed with 12 digits */
 	enum report_base base_how;
+	/* how the base was found, or why not, one sentence without a full
+	 * stop (kernel/baseguess.h's reason); optional */
+	const char *base_reason;
+	/* why the series was not tested (an unknown base and no apply at
+	 * the head, or already applied); optional: NULL when tested */
+	const char *not_tested;
 	/* the verdict and the dirstat; optional (both NULL: nothing could
 	 * be counted) */
 	const struct dirstat_verdict *verdict;

@@ -74,6 +74,10 @@ static const char *const migrations[] = {
 	"ALTER TABLE outbox_new RENAME TO outbox;"
 	"CREATE INDEX outbox_state ON outbox(state, next_attempt);"
 	"CREATE INDEX outbox_list_sent ON outbox(list, sent);",
+	/* 3: base discovery says how it found the base or why not; a series
+	 * not tested says why */
+	"ALTER TABLE jobs ADD COLUMN base_reason TEXT;"
+	"ALTER TABLE jobs ADD COLUMN not_tested TEXT;",
 };
 
 const struct store_part store_part_pipeline = {
@@ -307,7 +311,8 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 		"UPDATE jobs SET state = 'done', finished = ?2,"
 		" base_commit = ?3, base_how = ?4, head_commit = ?5,"
 		" verdict = ?6, verdict_json = ?7, dirstat = ?8, reason = ?9,"
-		" tree_reason = coalesce(?10, tree_reason) WHERE id = ?1";
+		" tree_reason = coalesce(?10, tree_reason), base_reason = ?11,"
+		" not_tested = ?12 WHERE id = ?1";
 	static const char check_sql[] =
 		"INSERT OR REPLACE INTO checks (job_id, name, status, summary,"
 		" detail, seconds) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
@@ -316,8 +321,8 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 		" recipients, raw, state, created) VALUES (?1, ?2, ?3, ?4, ?5,"
 		" ?6, ?7, ?8)";
 	static const char series_sql[] =
-		"UPDATE series SET state = 'reported', updated = ?2 WHERE id ="
-		" (SELECT series_id FROM jobs WHERE id = ?1)";
+		"UPDATE series SET state = coalesce(?3, 'reported'), updated = ?2"
+		" WHERE id = (SELECT series_id FROM jobs WHERE id = ?1)";
 	sqlite3_stmt *s;
 
 	if (!store_begin(st, error))
@@ -334,6 +339,8 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 	store_bind_text(s, 8, res->dirstat);
 	store_bind_text(s, 9, res->no_reply_reason);
 	store_bind_text(s, 10, res->tree_reason);
+	store_bind_text(s, 11, res->base_reason);
+	store_bind_text(s, 12, res->not_tested);
 	if (!store_step_done(st, s, error))
 		goto fail;
 	for (guint i = 0; i < res->n_checks; i++) {
@@ -372,6 +379,7 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 		goto fail;
 	sqlite3_bind_int64(s, 1, job_id);
 	sqlite3_bind_int64(s, 2, now_s());
+	store_bind_text(s, 3, res->series_state);
 	if (!store_step_done(st, s, error))
 		goto fail;
 	return store_commit(st, error);

@@ -88,6 +88,11 @@ struct store_job_result {
 	guint n_checks;
 	const struct store_reply *reply; /* NULL: no reply (policy) */
 	const char *no_reply_reason; /* why, when no reply */
+	const char *base_reason; /* how the base was found, or why not */
+	const char *not_tested; /* why the series was not tested, or NULL */
+	/* the series' state: NULL for "reported"; "not-tested",
+	 * "applied" */
+	const char *series_state;
 };
 
 /* Job @job_id is done: its results, its reply and the series' state

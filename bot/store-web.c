@@ -71,6 +71,8 @@ static void job_free(struct store_web_job *j)
 	g_free(j->reason);
 	g_free(j->base_commit);
 	g_free(j->base_how);
+	g_free(j->base_reason);
+	g_free(j->not_tested);
 	g_free(j->head_commit);
 	g_free(j->verdict);
 	g_free(j->verdict_json);
@@ -153,7 +155,8 @@ static const char sql_jobs[] =
 	" CASE WHEN json_valid(verdict_json) THEN"
 	" json_extract(verdict_json, '$.removed') END,"
 	" CASE WHEN json_valid(verdict_json) THEN"
-	" json_extract(verdict_json, '$.verdict') END"
+	" json_extract(verdict_json, '$.verdict') END,"
+	" base_reason, not_tested"
 	" FROM jobs WHERE series_id = ?1 ORDER BY id LIMIT 50";
 /* the order the pipeline runs them in */
 static const char sql_checks[] =
@@ -274,6 +277,8 @@ static GPtrArray *read_jobs(struct store *st, gint64 series, gboolean full,
 		j->reason = store_column_text(s, 4);
 		j->base_commit = store_column_text(s, 5);
 		j->base_how = store_column_text(s, 6);
+		j->base_reason = store_column_text(s, 18);
+		j->not_tested = store_column_text(s, 19);
 		j->head_commit = store_column_text(s, 7);
 		j->verdict = store_column_text(s, 8);
 		if (full) {

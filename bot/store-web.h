@@ -43,6 +43,8 @@ struct store_web_job {
 	gint64 id;
 	char *tree, *tree_reason, *state, *reason;
 	char *base_commit, *base_how, *head_commit;
+	char *base_reason; /* how the base was found, or why not */
+	char *not_tested; /* why the series was not tested, or NULL */
 	char *verdict; /* the sentence, or NULL */
 	char *verdict_json; /* dirstat_verdict_to_json(), valid JSON, or
 			       NULL */

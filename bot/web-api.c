@@ -80,6 +80,8 @@ static void job(GString *out, const struct store_web_job *j, gboolean full)
 	string(out, j->verdict);
 	key(out, "verdict_kind");
 	string(out, j->verdict_kind);
+	key(out, "not_tested");
+	string(out, j->not_tested);
 	if (j->has_net)
 		g_string_append_printf(out,
 				       ",\"net\":%" G_GINT64_FORMAT
@@ -98,6 +100,8 @@ static void job(GString *out, const struct store_web_job *j, gboolean full)
 		string(out, j->base_commit);
 		key(out, "base_how");
 		string(out, j->base_how);
+		key(out, "base_reason");
+		string(out, j->base_reason);
 		key(out, "head_commit");
 		string(out, j->head_commit);
 		key(out, "queued");

@@ -320,8 +320,12 @@ static void job_section(GString *out, const struct store_web_job *j,
 	dt_text(out, "job-state", j->state);
 	if (j->tree_reason)
 		dt_text(out, "tree-reason", j->tree_reason);
+	if (j->not_tested)
+		dt_text(out, "not-tested", j->not_tested);
 	if (j->reason)
 		dt_text(out, "reason", j->reason);
+	if (j->base_reason)
+		dt_text(out, "base-reason", j->base_reason);
 	if (j->base_commit) {
 		g_autofree char *base = g_strdup_printf(
 			"%s%s%s%s", j->base_commit, j->base_how ? " (" : "",

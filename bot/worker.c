@@ -124,6 +124,14 @@ static const char *status_word(enum report_status s)
 static const char *no_reply_reason(const struct config_policy *policy,
 				   const struct pipeline_outcome *out)
 {
+	if (out->base_how == REPORT_BASE_APPLIED)
+		return "not tested: the series is applied already";
+	if (out->not_tested &&
+	    policy->unknown_base == CONFIG_UNKNOWN_BASE_SILENT)
+		return "not tested: its base is unknown and it does not apply "
+		       "at the head (unknown-base: silent)";
+	if (out->not_tested)
+		return NULL; /* unknown-base: author or list */
 	if (policy->reply == CONFIG_REPLY_NEVER)
 		return "reply policy: never";
 	if (policy->reply == CONFIG_REPLY_PROBLEMS &&
@@ -161,6 +169,15 @@ static gboolean record(const struct worker_options *o, struct store *st,
 	case REPORT_BASE_COMMIT_MISSING:
 		base_how = "base-commit not in the tree: branch head";
 		break;
+	case REPORT_BASE_GUESSED:
+		base_how = "blob ids";
+		break;
+	case REPORT_BASE_UNKNOWN:
+		base_how = "unknown: branch head tried";
+		break;
+	case REPORT_BASE_APPLIED:
+		base_how = "already applied";
+		break;
 	default:
 		base_how = "branch head";
 	}
@@ -174,6 +191,11 @@ static gboolean record(const struct worker_options *o, struct store *st,
 	res.checks = checks;
 	res.n_checks = REPORT_N_CHECKS;
 	res.no_reply_reason = no_reply_reason(policy, out);
+	res.base_reason = out->base_reason;
+	res.not_tested = out->not_tested;
+	res.series_state = out->base_how == REPORT_BASE_APPLIED ? "applied" :
+			   out->not_tested			? "not-tested" :
+								  NULL;
 	if (!res.no_reply_reason) {
 		g_ptr_array_add(out->recipients, NULL);
 		recipients = g_strjoinv(",", (char **)out->recipients->pdata);
@@ -258,6 +280,8 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	popts.bot_name = o->config->name;
 	popts.bot_address = o->config->address;
 	popts.no_list = policy->reply_to == CONFIG_REPLY_TO_AUTHOR;
+	popts.not_tested_no_list = policy->unknown_base !=
+				   CONFIG_UNKNOWN_BASE_LIST;
 	if (o->config->web_base_url) {
 		url = g_strdup_printf("%s/series/%" G_GINT64_FORMAT,
 				      o->config->web_base_url, job->series_id);

@@ -77,6 +77,28 @@ gboolean config_parse_reply_to(const char *word, enum config_reply_to *out)
 	return FALSE;
 }
 
+static const char *const unknown_base_names[] = {
+	[CONFIG_UNKNOWN_BASE_SILENT] = "silent",
+	[CONFIG_UNKNOWN_BASE_AUTHOR] = "author",
+	[CONFIG_UNKNOWN_BASE_LIST] = "list",
+};
+
+gboolean config_parse_unknown_base(const char *word,
+				   enum config_unknown_base *out)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(unknown_base_names); i++)
+		if (!strcmp(word, unknown_base_names[i])) {
+			*out = i;
+			return TRUE;
+		}
+	return FALSE;
+}
+
+const char *config_unknown_base_name(enum config_unknown_base u)
+{
+	return unknown_base_names[u];
+}
+
 const char *config_reply_name(enum config_reply reply)
 {
 	return reply_names[reply];
@@ -208,8 +230,9 @@ static const char *const smtp_keys[] = {
 };
 static const char *const outbox_keys[] = { "maildir", NULL };
 static const char *const web_keys[] = { "listen", "port", "base-url", NULL };
-static const char *const defaults_keys[] = { "checks",	 "reply", "reply-to",
-					     "list-cap", "rfc",	  NULL };
+static const char *const defaults_keys[] = {
+	"checks", "reply", "reply-to", "list-cap", "rfc", "unknown-base", NULL
+};
 static const struct keyfile_group config_groups[] = {
 	{ "bot", bot_keys },   { "sources", sources_keys },
 	{ "smtp", smtp_keys }, { "outbox", outbox_keys },

@@ -44,6 +44,15 @@ enum config_reply_to {
 	CONFIG_REPLY_TO_AUTHOR, /* the author only */
 };
 
+/* What happens to a series whose base is unknown (no base-commit: in the
+ * tree, no commit with its pre-image blobs) and that does not apply at
+ * the tree's head: it is not tested, and the reply, if any, says so. */
+enum config_unknown_base {
+	CONFIG_UNKNOWN_BASE_SILENT, /* the web pages and /api only */
+	CONFIG_UNKNOWN_BASE_AUTHOR, /* a reply to the author alone */
+	CONFIG_UNKNOWN_BASE_LIST, /* a reply as reply-to says */
+};
+
 /* STARTTLS on smtp:// (RFC 3207); the values of bot/smtp.h's enum
  * smtp_starttls, in the same order. */
 enum config_starttls {
@@ -60,6 +69,7 @@ struct config_policy {
 	enum config_reply_to reply_to;
 	guint list_cap; /* replies per list per hour, 0: no cap */
 	gboolean rfc; /* RFC series are tested and replied to */
+	enum config_unknown_base unknown_base;
 };
 
 struct armbot_config {
@@ -149,6 +159,10 @@ gboolean config_parse_checks(const char *const *words, guint *out,
 			     char **bad_word);
 gboolean config_parse_reply(const char *word, enum config_reply *out);
 gboolean config_parse_reply_to(const char *word, enum config_reply_to *out);
+/* "silent", "author", "list" */
+gboolean config_parse_unknown_base(const char *word,
+				   enum config_unknown_base *out);
+const char *config_unknown_base_name(enum config_unknown_base u);
 
 /* The names of the checks of @mask, comma separated ("apply, dirstat"),
  * and of a reply policy.  Newly allocated / static. */

@@ -30,6 +30,8 @@ void treefile_read_policy(struct keyfile *k, const char *group,
 	g_auto(GStrv) checks = keyfile_list(k, group, "checks");
 	g_autofree char *reply = keyfile_string(k, group, "reply", NULL);
 	g_autofree char *reply_to = keyfile_string(k, group, "reply-to", NULL);
+	g_autofree char *unknown =
+		keyfile_string(k, group, "unknown-base", NULL);
 	g_autofree char *bad = NULL;
 
 	if (checks &&
@@ -48,11 +50,17 @@ void treefile_read_policy(struct keyfile *k, const char *group,
 			      "reply-to must be list or author, not '%s'",
 			      reply_to);
 	p->rfc = keyfile_bool(k, group, "rfc", p->rfc);
+	if (unknown && !config_parse_unknown_base(unknown, &p->unknown_base))
+		keyfile_error(k, group, "unknown-base",
+			      "unknown-base must be silent, author or list, "
+			      "not '%s'",
+			      unknown);
 }
 
 static const char *const tree_keys[] = {
-	"url",	 "branches", "lists", "maintainers", "checks", "sparse-configs",
-	"reply", "reply-to", "rfc",   NULL,
+	"url",	  "branches",	    "lists", "maintainers",
+	"checks", "sparse-configs", "reply", "reply-to",
+	"rfc",	  "unknown-base",   NULL,
 };
 static const char *const paths_keys[] = { "F", "X", "N", NULL };
 static const struct keyfile_group tree_groups[] = {
@@ -413,6 +421,9 @@ char *treefile_to_data(const struct treefile *tf)
 	g_key_file_set_string(kf, "tree", "reply-to",
 			      config_reply_to_name(tf->policy.reply_to));
 	g_key_file_set_boolean(kf, "tree", "rfc", tf->policy.rfc);
+	g_key_file_set_string(
+		kf, "tree", "unknown-base",
+		config_unknown_base_name(tf->policy.unknown_base));
 	for (guint i = 0; i < tf->paths->patterns->len; i++) {
 		const struct maintainers_pattern *p =
 			tf->paths->patterns->pdata[i];

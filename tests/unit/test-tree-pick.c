@@ -6,7 +6,8 @@
 #include "kernel/tree.h"
 
 static struct config_policy defaults = { CONFIG_CHECK_ALL, CONFIG_REPLY_ALWAYS,
-					 CONFIG_REPLY_TO_LIST, 20, TRUE };
+					 CONFIG_REPLY_TO_LIST, 20, TRUE,
+					 CONFIG_UNKNOWN_BASE_SILENT };
 
 static void add_tree(GPtrArray *trees, const char *name, const char *text)
 {
