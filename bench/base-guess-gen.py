@@ -8,7 +8,9 @@
       changing, adding or removing a few lines in 1-5 files (some add or
       delete a file), a commit every 1-5 minutes; then M more commits on
       refs/bench/more (master's continuation, for an incremental update).
-      The last commit of refs/bench/more is dated EPOCH.
+      The last commit of refs/bench/more is dated EPOCH.  Every version
+      of a file is written next to the one before it, so that fast-import
+      stores it as a delta of it: the pack needs no repack.
 
   base-guess-gen.py series --git-dir DIR --out OUTDIR --depths D,... \\
           --sizes 1,5,30 --seed S
@@ -167,7 +169,8 @@ def h_file(rng, path, prefix):
 
 
 def build_tree(rng):
-	"""{path: [lines]} and the directories as a list of (dir, prefix)."""
+	"""The paths of the first commit, and the directories as a list of
+	(dir, prefix)."""
 	dirs = []
 	for m in MACHS:
 		dirs.append(("arch/arm/mach-" + m, m))
@@ -180,7 +183,7 @@ def build_tree(rng):
 		  "include/linux/platform_data", "include/dt-bindings/clock",
 		  "kernel", "kernel/irq", "kernel/time", "mm", "fs", "lib"]:
 		dirs.append((d, d.split("/")[-1].replace("-", "_")))
-	files = {}
+	files = set()
 	for d, prefix in dirs:
 		if d.startswith("include/"):
 			n = 300 if d == "include/linux" else 40
@@ -189,12 +192,7 @@ def build_tree(rng):
 		else:
 			n = rng.randrange(20, 60)
 		for i in range(n):
-			files[new_path(rng, d, prefix, files)] = None
-	for path in list(files):
-		d = path.rsplit("/", 1)[0]
-		prefix = dict(dirs)[d]
-		files[path] = (h_file if path.endswith(".h") else c_file)(
-			rng, path, prefix)
+			files.add(new_path(rng, d, prefix, files))
 	return files, dirs
 
 
@@ -241,26 +239,29 @@ def emit_data(out, data):
 
 
 def history(args):
+	"""Two passes: the commits first (which files each changes, adds or
+	deletes: the seed's random stream), then every version of every file,
+	grouped by file, each file with a random stream of its own: written as
+	marked blobs in that order, fast-import stores each version as a delta
+	against the one before (it deltas a blob against the last blob it
+	wrote), so the pack needs no repack; then the commits, naming marks."""
 	rng = random.Random(args.seed)
-	files, dirs = build_tree(rng)
+	paths, dirs = build_tree(rng)
 	prefix_of = dict(dirs)
 	by_dir = {}
-	for p in files:
+	for p in sorted(paths):
 		by_dir.setdefault(p.rsplit("/", 1)[0], []).append(p)
+	ever = set(paths)	# a deleted path is not used again
+	versions = {p: 1 for p in paths}
 	total = args.commits + args.extra
 	# a commit every 1-5 minutes, the last one at --end
 	gaps = [rng.randrange(60, 300) for _ in range(total)]
 	t = args.end - sum(gaps[1:])
-	out = sys.stdout.buffer
-	ref = b"refs/heads/master"
+	commits = []
 	for n in range(1, total + 1):
 		if n > 1:
 			t += gaps[n - 1]
-		if n == args.commits + 1:
-			ref = b"refs/bench/more"
-			out.write(b"reset %s\nfrom :%d\n\n" % (ref, n - 1))
 		who = rng.choice(NAMES)
-		mail = who.lower().replace(" ", ".") + "@example.org"
 		# a release candidate every 1,500 commits, as the kernel tags
 		# one a week, and the release after rc7: b4 names the base it
 		# guesses by `git describe --all`, which needs a tag below it
@@ -269,47 +270,45 @@ def history(args):
 			k = n // 1500
 			tag = "v6.%d" % (k // 8) + ("-rc%d" % (k % 8 + 1)
 						    if k % 8 < 7 else "")
+		deleted = []
 		if n == 1:
 			subject = "Linux 6.0-rc1"
 			body = "Initial import of the bench tree.\n"
-			changed = sorted(files)
-			deleted = []
+			changed = [(p, 0) for p in sorted(paths)]
 		elif tag:
 			subject = "Linux " + tag[1:]
 			body = "Tagged for the bench.\n"
 			changed = []
-			deleted = []
 		else:
 			d = rng.choice(dirs)[0]
 			pool = by_dir[d]
-			changed = rng.sample(pool, min(len(pool),
-						       rng.randrange(1, 6)))
+			picks = rng.sample(pool, min(len(pool),
+						     rng.randrange(1, 6)))
 			if rng.randrange(30) == 0:
 				# a header elsewhere goes with the change
-				changed.append(rng.choice(by_dir["include/linux"]))
-			deleted = []
+				h = rng.choice(by_dir["include/linux"])
+				if h not in picks:
+					picks.append(h)
 			r = rng.randrange(200)
+			what = rng.choice(["fix", "clean up", "simplify",
+					   "rework", "use", "drop"])
 			if r < 2:
-				p = new_path(rng, d, prefix_of[d], files)
-				files[p] = (h_file if p.endswith(".h") else
-					    c_file)(rng, p, prefix_of[d])
+				p = new_path(rng, d, prefix_of[d], ever)
+				ever.add(p)
+				versions[p] = 0
 				pool.append(p)
-				changed.append(p)
+				picks.append(p)
 				what = "add"
-			elif r < 3 and len(pool) > 4:
+			elif r < 3 and len(pool) > len(picks) + 4:
 				p = rng.choice([x for x in pool
-						if x not in changed])
+						if x not in picks])
 				pool.remove(p)
-				del files[p]
 				deleted.append(p)
 				what = "remove"
-			else:
-				what = rng.choice(["fix", "clean up", "simplify",
-						   "rework", "use", "drop"])
-			for p in changed:
-				if what == "add" and p == changed[-1]:
-					continue
-				edit(rng, files[p], prefix_of[p.rsplit("/", 1)[0]])
+			changed = []
+			for p in picks:
+				changed.append((p, versions[p]))
+				versions[p] += 1
 			area = d.replace("arch/arm/mach-", "ARM: ").replace(
 				"drivers/", "").replace("/", ": ")
 			subject = "%s: %s %s %s" % (area, what, rng.choice(WORDS),
@@ -318,18 +317,42 @@ def history(args):
 				"%s <%s>\n") % (rng.choice(WORDS), rng.choice(WORDS),
 						 rng.choice(["set", "checked",
 							     "released"]),
-						 who, mail)
+						 who, email(who))
+		commits.append((t, who, subject, body, tag, changed, deleted))
+
+	# every version of every file, file by file; the marks of the
+	# blobs follow those of the commits
+	out = sys.stdout.buffer
+	mark = {}
+	next_mark = total + 1
+	for p in sorted(versions):
+		prefix = prefix_of[p.rsplit("/", 1)[0]]
+		frng = random.Random("%d:%s" % (args.seed, p))
+		lines = (h_file if p.endswith(".h") else c_file)(frng, p, prefix)
+		for k in range(versions[p]):
+			if k:
+				edit(frng, lines, prefix)
+			mark[p, k] = next_mark
+			out.write(b"blob\nmark :%d\n" % next_mark)
+			emit_data(out, blob(lines))
+			next_mark += 1
+
+	ref = b"refs/heads/master"
+	for n, (t, who, subject, body, tag, changed, deleted) in enumerate(
+			commits, 1):
+		if n == args.commits + 1:
+			ref = b"refs/bench/more"
+			out.write(b"reset %s\nfrom :%d\n\n" % (ref, n - 1))
 		out.write(b"commit %s\nmark :%d\n" % (ref, n))
-		out.write(("author %s <%s> %d +0000\n" % (who, mail, t - 600)
-			   ).encode())
-		out.write(("committer %s <%s> %d +0000\n" % (
-			"Arm Maintainer", "arm@example.org", t)).encode())
+		out.write(("author %s <%s> %d +0000\n" % (who, email(who),
+							   t - 600)).encode())
+		out.write(("committer Arm Maintainer <arm@example.org> "
+			   "%d +0000\n" % t).encode())
 		emit_data(out, ("%s\n\n%s" % (subject, body)).encode())
 		for p in deleted:
 			out.write(b"D %s\n" % p.encode())
-		for p in changed:
-			out.write(b"M 100644 inline %s\n" % p.encode())
-			emit_data(out, blob(files[p]))
+		for p, k in changed:
+			out.write(b"M 100644 :%d %s\n" % (mark[p, k], p.encode()))
 		out.write(b"\n")
 		if tag:
 			out.write(("tag %s\nfrom :%d\ntagger Arm Maintainer "
@@ -337,6 +360,10 @@ def history(args):
 				   ).encode())
 			emit_data(out, ("Linux %s\n" % tag[1:]).encode())
 	out.write(b"done\n")
+
+
+def email(who):
+	return who.lower().replace(" ", ".") + "@example.org"
 
 
 # --- the series ----------------------------------------------------------
