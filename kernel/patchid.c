@@ -85,9 +85,11 @@ static void flush_one_hunk(struct patchid_parser *p)
 	}
 }
 
-/* The state get_one_patchid() starts each call with.  git leaves the two
- * index ids uninitialised; a binary patch without an index line hashes
- * them empty here. */
+/* The state get_one_patchid() starts each call with.  git leaves its two
+ * index id buffers uninitialised: in practice a call finds there what the
+ * last one left (a binary patch without an index line hashes the ids of
+ * the patch before), and the first call whatever was on the stack.  Here
+ * they carry over from patch to patch and start empty. */
 static void patch_start(struct patchid_parser *p)
 {
 	g_checksum_reset(p->ctx);
@@ -95,7 +97,6 @@ static void patch_start(struct patchid_parser *p)
 	p->patchlen = 0;
 	p->before = p->after = -1;
 	p->diff_is_binary = FALSE;
-	p->pre_oid[0] = p->post_oid[0] = '\0';
 }
 
 /* The end of get_one_patchid() and one round of generate_id_list(): the
@@ -573,8 +574,11 @@ static gboolean render_filepair(GString *t, struct treediff *q,
 		must_show_header = TRUE;
 	}
 	g_string_append_len(header, meta->str, meta->len);
+	/* rename detection may have unloaded what it looked at */
 	if (!treediff_spec_is_binary(q, one, &bin_one, error) ||
-	    !treediff_spec_is_binary(q, two, &bin_two, error))
+	    !treediff_spec_is_binary(q, two, &bin_two, error) ||
+	    !treediff_spec_load(q, one, error) ||
+	    !treediff_spec_load(q, two, error))
 		return FALSE;
 	a_data = g_bytes_get_data(one->data, &a_len);
 	b_data = g_bytes_get_data(two->data, &b_len);
