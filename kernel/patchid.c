@@ -314,7 +314,8 @@ gboolean patchid_parser_feed(struct patchid_parser *p, const char *data,
 
 	if (p->failed) {
 		g_set_error(error, PATCHID_ERROR, 1,
-			    "patch-id: the input already failed");
+			    "patch-id: no more input taken (the stream ended "
+			    "or had a line too long)");
 		return FALSE;
 	}
 	while (data < end) {
@@ -324,7 +325,8 @@ gboolean patchid_parser_feed(struct patchid_parser *p, const char *data,
 		if (p->partial->len + n > PATCHID_LINE_MAX) {
 			p->failed = TRUE;
 			g_set_error(error, PATCHID_ERROR, 1,
-				    "patch-id: a line longer than %u bytes",
+				    "patch-id: line too long (more than %u "
+				    "bytes)",
 				    PATCHID_LINE_MAX);
 			return FALSE;
 		}
@@ -547,7 +549,7 @@ static gboolean render_filepair(GString *t, struct treediff *q,
 				       to);
 		must_show_header = TRUE;
 	}
-	if (memcmp(&one->oid, &two->oid, sizeof(one->oid))) {
+	if (!gitoid_equal(&one->oid, &two->oid)) {
 		char hex_one[GITOID_HEXSZ + 1], hex_two[GITOID_HEXSZ + 1];
 
 		/* abbreviated for text files, full for binary ones; patch-id

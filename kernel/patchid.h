@@ -51,8 +51,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(patchid_parser, patchid_parser_free)
 /* Read the next @len bytes of the stream, in pieces of any size; each
  * patch completed appends a struct patchid_result to @out, as git prints
  * a line (a patch that hashed nothing appends nothing).  FALSE with
- * @error, and the parser unusable, only when a line exceeds
- * PATCHID_LINE_MAX. */
+ * @error when a line exceeds PATCHID_LINE_MAX (the parser then takes no
+ * more input) or after patchid_parser_finish(). */
 gboolean patchid_parser_feed(struct patchid_parser *p, const char *data,
 			     gsize len, GArray *out, GError **error);
 

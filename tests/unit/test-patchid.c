@@ -317,7 +317,7 @@ static void test_line_limit(void)
 	}
 	g_assert_false(ok);
 	g_assert_nonnull(error);
-	g_assert_nonnull(strstr(error->message, "line longer than"));
+	g_assert_nonnull(strstr(error->message, "line too long"));
 	g_clear_error(&error);
 	/* the parser stays failed */
 	g_assert_false(patchid_parser_feed(p, "\n", 1, out, &error));
