@@ -444,12 +444,12 @@ static gboolean find_applied(struct tree *tree,
 
 	for (guint i = 0; i < s->patches->len; i++) {
 		const char *text = s->patches->pdata[i];
-		struct patchid id;
-		char hex[GITOID_HEXSZ + 1];
+		git_oid id;
+		char hex[GIT_OID_HEXSZ + 1];
 
-		if (!patchid_of_diff(text, strlen(text), &id))
+		if (!patchid_text(text, strlen(text), PATCHID_STABLE, &id))
 			return FALSE;
-		patchid_to_hex(&id, hex);
+		git_oid_tostr(hex, sizeof(hex), &id);
 		/* two patches with one patch-id: the first is found */
 		if (!g_hash_table_contains(wanted, hex))
 			g_hash_table_insert(wanted, g_strdup(hex),
@@ -467,13 +467,16 @@ static gboolean find_applied(struct tree *tree,
 	while (found < g_hash_table_size(wanted) &&
 	       seen++ < APPLIED_MAX_SIDE_COMMITS &&
 	       !git_revwalk_next(&oid, walk)) {
-		struct patchid id;
-		char hex[GITOID_HEXSZ + 1];
+		git_oid id;
+		char hex[GIT_OID_HEXSZ + 1];
+		gboolean has_id = FALSE;
 		guint n;
 
-		if (!patchid_of_commit(tree->repo, &oid, &id, NULL))
+		if (!patchid_commit(tree->repo, &oid, PATCHID_STABLE, &id,
+				    &has_id, NULL) ||
+		    !has_id)
 			continue;
-		patchid_to_hex(&id, hex);
+		git_oid_tostr(hex, sizeof(hex), &id);
 		n = GPOINTER_TO_UINT(g_hash_table_lookup(wanted, hex));
 		if (n && !commits->pdata[n - 1]) {
 			commits->pdata[n - 1] = g_strdup(git_oid_tostr_s(&oid));
