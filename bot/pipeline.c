@@ -339,8 +339,10 @@ static gboolean apply(struct run *r, GError **error)
 		}
 		g_string_append_printf(detail,
 				       "Patch %u/%u \"%s\" does not apply:\n"
-				       "  %s\n",
-				       p->number, n, p->subject, p->reason);
+				       "  %s%s%s\n",
+				       p->number, n, p->subject,
+				       p->path ? p->path : "",
+				       p->path ? ": " : "", p->reason);
 		{
 			g_autoptr(mailinfo_result)
 				mi = nth_patch(r->mbox_path, p->number);

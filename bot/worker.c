@@ -126,6 +126,8 @@ static const char *no_reply_reason(const struct config_policy *policy,
 {
 	if (out->base_how == REPORT_BASE_APPLIED)
 		return "not tested: the series is applied already";
+	if (policy->reply == CONFIG_REPLY_NEVER)
+		return "reply policy: never";
 	if (out->not_tested &&
 	    policy->unknown_base == CONFIG_UNKNOWN_BASE_SILENT)
 		return "not tested: its base is unknown and it does not apply "
@@ -303,10 +305,12 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	}
 	ok = record(o, st, job, policy, &out, error);
 	if (ok) {
+		const char *why = no_reply_reason(policy, &out);
+
 		log_line(job->tree,
-			 "series %" G_GINT64_FORMAT ": done in %.1f s, %s",
-			 job->series_id, out.seconds,
-			 out.reply ? out.message_id : "no reply");
+			 "series %" G_GINT64_FORMAT ": done in %.1f s, %s%s",
+			 job->series_id, out.seconds, why ? "no reply: " : "",
+			 why ? why : out.message_id);
 		if (o->outbox_bell)
 			daemon_bell_ring(o->outbox_bell);
 	}
