@@ -854,6 +854,9 @@ static gboolean render(struct run *r, GError **error)
 		rep.reproduce.checks[i].note = out->checks[i].repro_note;
 	}
 	repro_tree(r, &rep.reproduce, base_tree, &distro_version);
+	/* b4 finds the series on the list by a Message-ID it had */
+	if (!r->parent->message_id_synthesised)
+		rep.reproduce.message_id = out->parent_message_id;
 	if (r->opts->series_url && *r->opts->series_url) {
 		mbox_url = g_strconcat(r->opts->series_url, "/mbox", NULL);
 		rep.reproduce.mbox_url = mbox_url;

@@ -466,22 +466,30 @@ static void append_repro_tree(GString *out, const struct report *r)
 static void append_repro_series(GString *out, const struct report *r)
 {
 	const struct report_reproduce *p = &r->reproduce;
-	g_autofree char *id = runner_shell_word(r->parent_message_id);
-	g_autofree char *b4 = g_strdup_printf("b4 am -o - -v %u %s | git am",
-					      r->version ? r->version : 1, id);
-	const char *const b4_lines[] = { b4, NULL };
+	gboolean have_url = p->mbox_url && *p->mbox_url;
 
-	append_paragraph(out, "The series on top, as b4 assembles it from "
-			      "the list, with the trailers given in the "
-			      "replies:");
-	append_commands(out, b4_lines);
-	if (p->mbox_url && *p->mbox_url) {
+	if (p->message_id && *p->message_id) {
+		g_autofree char *id = runner_shell_word(p->message_id);
+		g_autofree char *b4 =
+			g_strdup_printf("b4 am -o - -v %u %s | git am",
+					r->version ? r->version : 1, id);
+		const char *const b4_lines[] = { b4, NULL };
+
+		append_paragraph(out, "The series on top, as b4 assembles it "
+				      "from the list, with the trailers given "
+				      "in the replies:");
+		append_commands(out, b4_lines);
+	}
+	if (have_url) {
 		g_autofree char *url = runner_shell_word(p->mbox_url);
 		g_autofree char *curl =
 			g_strdup_printf("curl -sSf %s | git am", url);
 		const char *const curl_lines[] = { curl, NULL };
 
-		append_paragraph(out, "or as armbot applied it:");
+		append_paragraph(out, p->message_id && *p->message_id ?
+					      "or as armbot applied it:" :
+					      "The series on top, as armbot "
+					      "applied it:");
 		append_commands(out, curl_lines);
 	}
 }

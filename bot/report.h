@@ -54,9 +54,8 @@ struct report_repro_check {
 
 /* Section 7, "To reproduce": the tree at the base, the series on top,
  * then, for each check that says WARN or FAIL, what it ran; last, the
- * same with armbot in one line.  The series is fetched with b4 by the
- * report's parent_message_id at its version.  Every pointer is borrowed;
- * all optional. */
+ * same with armbot in one line.  Every pointer is borrowed; all
+ * optional. */
 struct report_reproduce {
 	/* the tree: a git tree's URL and branch ... */
 	const char *tree_url; /* NULL: the distro tree, or a tree the
@@ -70,6 +69,10 @@ struct report_reproduce {
 	/* the root tree of @base, full hex: what `git write-tree` gives for
 	 * the distro tarball unpacked (printed for the distro tree only) */
 	const char *base_tree;
+	/* the Message-ID b4 am looks the series up by, at the report's
+	 * version: the cover's, or the first patch's (b4 takes either); NULL
+	 * when that mail had none (armbot made one up) */
+	const char *message_id;
 	/* the series as armbot applied it, an mbox for git am
 	 * ("https://armbot.example.org/series/42/mbox") */
 	const char *mbox_url;

@@ -14,6 +14,8 @@
 #define KBUILD_HOSTCC_CCACHE "HOSTCC=ccache gcc"
 /* the build dir as a reader names it, in the kernel tree: O=build */
 #define KBUILD_PRINTABLE_DIR "build"
+/* columns of a printable command line before it is continued */
+#define KBUILD_PRINTABLE_WIDTH 160
 
 char *kbuild_dir(const char *data_dir, const char *tree_key,
 		 const char *config_name)
@@ -212,6 +214,21 @@ static gboolean is_jobs(const char *arg)
 	       arg[2 + strspn(arg + 2, "0123456789")] == '\0';
 }
 
+void kbuild_printable_append(GString *line, const char *word,
+			     gboolean may_break)
+{
+	const char *nl = strrchr(line->str, '\n');
+	gsize col = nl ? line->len - (nl + 1 - line->str) : line->len;
+
+	/* XCU 2.2.1: backslash-newline continues the command; past the
+	 * width, so that a mail never breaks a word (RFC 5322 2.1.1: 998) */
+	if (may_break && col && col + 1 + strlen(word) > KBUILD_PRINTABLE_WIDTH)
+		g_string_append(line, " \\\n    ");
+	else if (line->len)
+		g_string_append_c(line, ' ');
+	g_string_append(line, word);
+}
+
 char *kbuild_make_printable(const struct kbuild *kb, const char *const *targets,
 			    const char *const *vars)
 {
@@ -236,9 +253,7 @@ char *kbuild_make_printable(const struct kbuild *kb, const char *const *targets,
 			/* make changes into O= before it reads any other
 			 * path: those are made absolute */
 			word = kbuild_printable_word(kb, a, TRUE);
-		if (out->len)
-			g_string_append_c(out, ' ');
-		g_string_append(out, word);
+		kbuild_printable_append(out, word, TRUE);
 	}
 	return g_string_free(out, FALSE);
 }
@@ -301,8 +316,12 @@ void kbuild_steps_format(GString *out, const GPtrArray *steps,
 		gsize len;
 
 		if (s->command) {
-			g_string_append_printf(out, "%s%s\n", indent,
-					       s->command);
+			g_auto(GStrv) lines = g_strsplit(s->command, "\n", -1);
+
+			/* a continued command: every line indented */
+			for (guint j = 0; lines[j]; j++)
+				g_string_append_printf(out, "%s%s\n", indent,
+						       lines[j]);
 			continue;
 		}
 		/* XCU 2.7.4: a quoted delimiter keeps the text as it is; the

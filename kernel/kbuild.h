@@ -124,6 +124,12 @@ void kbuild_steps_format(GString *out, const GPtrArray *steps,
 char *kbuild_printable_word(const struct kbuild *kb, const char *arg,
 			    gboolean from_build_dir);
 
+/* Append shell word @word to the command @line after a space; with
+ * @may_break, a line that would pass 160 columns is continued first (a
+ * backslash, a newline, 4 spaces). */
+void kbuild_printable_append(GString *line, const char *word,
+			     gboolean may_break);
+
 /* The command line of kbuild_make(@kb, @targets, @vars) as a reader runs
  * it in the kernel tree: O=build, -j$(nproc), no ccache wrapper, the
  * other paths as kbuild_printable_word() writes them.  Newly allocated. */

@@ -232,8 +232,8 @@ GPtrArray *boot_steps(const struct kbuild *kb, gboolean module, gboolean qemu,
 			g_autofree char *word =
 				kbuild_printable_word(kb, argv[i], FALSE);
 
-			g_string_append_printf(line, "%s%s", i ? " " : "",
-					       word);
+			/* an option and its value stay on one line */
+			kbuild_printable_append(line, word, argv[i][0] == '-');
 		}
 		kbuild_steps_add_command(steps, g_string_free(line, FALSE));
 	}

@@ -22,7 +22,8 @@ LINUX_TOP=$(mktemp -d "$ARMBOT_CACHE_DIR/e2e-reproduce.XXXXXX")
 trap 'rm -rf "$TMP" "$LINUX_TOP"' EXIT
 
 make_mbox init/main.c 's/(\tdo_sysctl_args\(\);\n)/$1\tpanic("armbot e2e: injected panic");\n/' \
-	"init: panic before running init" "$TMP/panic.mbox"
+	"init: panic before running init" "$TMP/panic.mbox" &&
+	sed -i 's/^From: .*/&\nMessage-ID: <panic.1@example.org>/' "$TMP/panic.mbox"
 ok $? "make the panicking series"
 "$ARMBOT" --data-dir "$CDATA" check --no-sparse --jobs 2 --body \
 	"$TMP/panic.mbox" > "$TMP/body" 2> "$TMP/err"
@@ -49,17 +50,19 @@ grep -qx "        apt-get install linux-source-6.1=$version" "$TMP/repro"
 ok $? "the package at the version imported"
 grep -qx "        tar -xf /usr/src/linux-source-6.1.tar.xz" "$TMP/repro"
 ok $? "the tarball Debian installs"
-grep -q '^        b4 am -o - -v 1 [^ ]* | git am$' "$TMP/repro"
+grep -qx '        b4 am -o - -v 1 panic.1@example.org | git am' "$TMP/repro"
 ok $? "the series by b4 am"
 grep -q '^boot (FAIL) and runtime-PM (FAIL): the rpm-virt kernel' "$TMP/repro"
 ok $? "one section for the boot and the runtime-PM suite"
-grep -qx "        armbot check --tree distro-6.1 '<.*>'" "$TMP/repro"
+grep -qx "        armbot check --tree distro-6.1 '<panic.1@example.org>'" "$TMP/repro"
 ok $? "armbot check last"
 
 # the reader's steps: the config, and qemu
 awk '/^        mkdir -p build$/ { on = 1 } on { print } on && / allnoconfig$/ { exit }' \
 	"$TMP/repro" > "$TMP/config.sh"
-grep '^        qemu-system-arm ' "$TMP/repro" > "$TMP/qemu.sh"
+# (a long line is continued with a backslash)
+awk '/^        qemu-system-arm / { on = 1 } on { print } on && !/\\$/ { exit }' \
+	"$TMP/repro" > "$TMP/qemu.sh"
 [ -s "$TMP/config.sh" ] && [ -s "$TMP/qemu.sh" ]
 ok $? "the config steps and the qemu line are printed"
 LINUX=$LINUX_TOP/linux

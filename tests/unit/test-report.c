@@ -115,6 +115,7 @@ static void report_base(struct report *r, GPtrArray *refs)
 	r->reproduce.distro_tarball = "/usr/src/linux-source-6.1.tar.xz";
 	r->reproduce.base = r->base_commit;
 	r->reproduce.base_tree = "0d1c2b3a4958677685a4b3c2d1e0f9e8d7c6b5a4";
+	r->reproduce.message_id = r->parent_message_id;
 	r->reproduce.armbot_check =
 		"armbot check --tree distro-6.1 "
 		"'<20250701101500.1234-1-jane.doe@example.com>'";
@@ -472,6 +473,7 @@ static void test_apply_fail(void)
 		"https://git.kernel.org/pub/scm/linux/kernel/git/soc/soc.git";
 	r.reproduce.tree_branch = "for-next";
 	r.reproduce.base = r.base_commit;
+	r.reproduce.message_id = r.parent_message_id;
 	r.reproduce.armbot_check =
 		"armbot check --tree soc "
 		"'<20250701101500.1234-1-jane.doe@example.com>'";
@@ -647,6 +649,10 @@ static void test_untouched(void)
 	r.version = 3;
 	/* no References: a first patch that starts its thread */
 	g_ptr_array_set_size(refs, 0);
+	/* a mail that had no Message-ID (armbot made one up): b4 cannot
+	 * find it, the web server's mbox is the way */
+	r.reproduce.message_id = NULL;
+	r.reproduce.mbox_url = "https://armbot.example.org/series/9/mbox";
 	check_report("untouched", &r);
 	figures_clear(&f);
 }

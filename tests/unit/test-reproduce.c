@@ -83,11 +83,9 @@ static void test_make_line(void)
 	const char *vars[3];
 
 	fake_kbuild(&kb);
-	allconfig =
-		g_strconcat("KCONFIG_ALLCONFIG=", kb.build_dir, "/armbot.config",
-			    NULL);
-	eval = g_strconcat("--eval=include ", kb.build_dir, "/armbot.mk",
-			   NULL);
+	allconfig = g_strconcat("KCONFIG_ALLCONFIG=", kb.build_dir,
+				"/armbot.config", NULL);
+	eval = g_strconcat("--eval=include ", kb.build_dir, "/armbot.mk", NULL);
 	vars[0] = allconfig;
 	vars[1] = eval;
 	vars[2] = NULL;
@@ -137,8 +135,8 @@ static void test_boot_steps(void)
 	g_assert_null(s->command);
 	g_assert_cmpstr(s->file, ==, "build/armbot.config");
 	g_assert_false(s->append);
-	g_assert_true(g_file_get_contents("qemu/virt.config", &fragment, NULL,
-					  NULL));
+	g_assert_true(
+		g_file_get_contents("qemu/virt.config", &fragment, NULL, NULL));
 	g_assert_cmpstr(s->text, ==, fragment);
 	s = steps->pdata[2];
 	g_assert_cmpstr(s->command, ==,
@@ -157,17 +155,68 @@ static void test_boot_steps(void)
 			"M=$PWD/build/armbot-ext/rpm_test "
 			"CONFIG_PM_RUNTIME_KUNIT_TEST=m modules");
 	s = steps->pdata[5];
-	g_assert_cmpstr(s->command, ==,
-			"qemu-system-arm -M virt -m 256 -display none -monitor "
-			"none -serial stdio -nic none -no-reboot -kernel "
-			"build/arch/arm/boot/zImage -initrd "
-			"build/armbot-initramfs.cpio -append "
-			"'console=ttyAMA0 panic=-1 kunit.enable=1'");
+	/* continued before an option, never between it and its value */
+	g_assert_cmpstr(
+		s->command, ==,
+		"qemu-system-arm -M virt -m 256 -display none -monitor "
+		"none -serial stdio -nic none -no-reboot -kernel "
+		"build/arch/arm/boot/zImage -initrd "
+		"build/armbot-initramfs.cpio \\\n"
+		"    -append 'console=ttyAMA0 panic=-1 kunit.enable=1'");
 	args = shell_args(dir, s->command);
 	g_assert_true(g_str_has_suffix(
 		args, "\n-append\nconsole=ttyAMA0 panic=-1 kunit.enable=1\n"));
 	initramfs = boot_printable_initramfs(&kb);
 	g_assert_cmpstr(initramfs, ==, "build/armbot-initramfs.cpio");
+	g_rmdir(dir);
+}
+
+/* sparse on many objects: the line is continued, every line within the
+ * width, and the shell gives back every object. */
+static void test_long_line(void)
+{
+	static const char *const vars[] = { "C=2", "CHECK=sparse", NULL };
+	g_autoptr(GPtrArray) objs = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GString) want = g_string_new(NULL);
+	g_autoptr(GString) text = g_string_new(NULL);
+	g_autoptr(GPtrArray) steps = kbuild_steps_new();
+	g_autofree char *dir = g_dir_make_tmp("test-reproduce-XXXXXX", NULL);
+	g_autofree char *line = NULL;
+	g_autofree char *args = NULL;
+	g_auto(GStrv) lines = NULL;
+	struct kbuild kb;
+
+	fake_kbuild(&kb);
+	for (guint i = 0; i < 50; i++)
+		g_ptr_array_add(objs, g_strdup_printf("drivers/soc/ti/"
+						      "omap_prm_%02u.o",
+						      i));
+	g_ptr_array_add(objs, NULL);
+	line = kbuild_make_printable(&kb, (const char *const *)objs->pdata,
+				     vars);
+	lines = g_strsplit(line, "\n", -1);
+	g_assert_cmpuint(g_strv_length(lines), >, 5);
+	for (guint i = 0; lines[i]; i++) {
+		g_assert_cmpuint(strlen(lines[i]), <=, 160);
+		if (lines[i + 1])
+			g_assert_true(g_str_has_suffix(lines[i], " \\"));
+	}
+	args = shell_args(dir, line);
+	g_string_printf(want,
+			"make\nARCH=arm\n"
+			"CROSS_COMPILE=arm-linux-gnueabihf-\n"
+			"O=build\n-j%u\nC=2\nCHECK=sparse\n",
+			g_get_num_processors());
+	for (guint i = 0; objs->pdata[i]; i++)
+		g_string_append_printf(want, "%s\n", (char *)objs->pdata[i]);
+	g_assert_cmpstr(args, ==, want->str);
+	/* formatted, every line of it indented */
+	kbuild_steps_add_command(steps, g_strdup(line));
+	kbuild_steps_format(text, steps, "        ");
+	g_strfreev(lines);
+	lines = g_strsplit(text->str, "\n", -1);
+	for (guint i = 0; lines[i] && lines[i][0]; i++)
+		g_assert_true(g_str_has_prefix(lines[i], "        "));
 	g_rmdir(dir);
 }
 
@@ -177,9 +226,9 @@ static void test_steps_format(void)
 	g_autoptr(GString) out = g_string_new(NULL);
 
 	kbuild_steps_add_command(steps, g_strdup("mkdir -p build"));
-	kbuild_steps_add_file(steps, g_strdup("build/.config"),
-			      g_strdup("CONFIG_A=y\nEOF\n# CONFIG_B is not set"),
-			      TRUE);
+	kbuild_steps_add_file(
+		steps, g_strdup("build/.config"),
+		g_strdup("CONFIG_A=y\nEOF\n# CONFIG_B is not set"), TRUE);
 	kbuild_steps_add_file(steps, g_strdup("build/x y"), g_strdup(""),
 			      FALSE);
 	kbuild_steps_format(out, steps, "    ");
@@ -256,8 +305,9 @@ static void test_no_private_path(void)
 	sparse_steps = kbuild_configure_target_steps(
 		kb, "allmodconfig", "# CONFIG_WERROR is not set\n");
 	{
-		static const char *const objs[] = { "drivers/bus/vexpress-config.o",
-						    NULL };
+		static const char *const objs[] = {
+			"drivers/bus/vexpress-config.o", NULL
+		};
 		static const char *const vars[] = { "C=2", "CHECK=sparse",
 						    NULL };
 
@@ -298,6 +348,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/reproduce/shell-word", test_shell_word);
 	g_test_add_func("/reproduce/make-line", test_make_line);
 	g_test_add_func("/reproduce/boot-steps", test_boot_steps);
+	g_test_add_func("/reproduce/long-line", test_long_line);
 	g_test_add_func("/reproduce/steps-format", test_steps_format);
 	g_test_add_func("/reproduce/no-private-path", test_no_private_path);
 	return g_test_run();
