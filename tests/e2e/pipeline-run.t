@@ -9,10 +9,13 @@
 . "$(dirname "$0")/../lib/tap.sh"
 need_corpus corpora/arm61
 . "$(dirname "$0")/pipeline-lib.sh"
+PYTHON3=/usr/bin/python3
 
 pipeline_setup "apply;dirstat;sparse;boot;rpm" || skip_all "cannot start postfix"
-# the public URL the reply's "To reproduce" gives the series' mbox under
-sed -i 's|^\[web\]$|[web]\nbase-url = https://armbot.test|' "$TMP/armbot.conf"
+# the public URL the reply's "To reproduce" gives the series' mbox under:
+# the daemon's own, on a port free now (the log then names the public URL)
+PUBLIC=http://127.0.0.1:$("$PYTHON3" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+sed -i "s|^port = 0\$|port = ${PUBLIC##*:}\nbase-url = $PUBLIC|" "$TMP/armbot.conf"
 start_bot
 post s5 --cover 'ARM: meson8b onecloud and odroid-c1, cpuinfo, PCI bridge' \
 	"$ARM61/meson-6.1/onecloud-0001-add-dts.patch" \
@@ -84,7 +87,7 @@ ok $? "with the verdict"
 # the series only, and nothing of the bot's machine
 grep -qx "        b4 am -o - -v 1 s5.0@example.org | git am" "$TMP/body"
 ok $? "To reproduce: b4 am of the cover letter"
-id=$(sed -n 's#^        curl -sSf https://armbot.test/series/\([0-9]*\)/mbox | git am$#\1#p' "$TMP/body")
+id=$(sed -n "s#^        curl -sSf $PUBLIC/series/\\([0-9]*\\)/mbox | git am\$#\\1#p" "$TMP/body")
 [ -n "$id" ]; ok $? "To reproduce: the series' mbox under the public URL"
 grep -q "^boot (\|^sparse (\|^build (" "$TMP/body"
 [ $? -ne 0 ]; ok $? "To reproduce: no commands of checks that passed"
