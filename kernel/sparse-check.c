@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -1297,6 +1298,18 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 	*lock_fd = lock_worktree(lock_path, error);
 	if (*lock_fd < 0)
 		return FALSE;
+	/* kbuild prints the sources by their resolved path: a data dir
+	 * reached through a symlink must not hide every warning from
+	 * split_log() */
+	{
+		char *real = realpath(c->worktree, NULL);
+
+		if (real) {
+			g_free(c->worktree);
+			c->worktree = g_strdup(real);
+			free(real);
+		}
+	}
 	ccache = opts->ccache_dir ? g_strdup(opts->ccache_dir) :
 				    g_build_filename(cache, "ccache", NULL);
 	for (guint k = 0; names[k]; k++) {
