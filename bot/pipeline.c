@@ -290,7 +290,8 @@ static gboolean find_base(struct run *r, GError **error)
 		break;
 	case BASEGUESS_COMMIT:
 		out->base_how = REPORT_BASE_COMMIT;
-		out->base_known = TRUE;
+		/* without its prerequisites a failure may be theirs */
+		out->base_known = !r->guess.prerequisites_missing;
 		break;
 	case BASEGUESS_BLOBS:
 		out->base_how = REPORT_BASE_GUESSED;
@@ -1020,17 +1021,29 @@ gboolean pipeline_check(struct store *st, gint64 series_id,
 			struct pipeline_check *c =
 				&out->checks[REPORT_CHECK_APPLY];
 
-			out->not_tested = g_strdup_printf(
-				"its base is unknown and it does not apply at "
-				"the head of %s (%s)",
-				r.tree->head_branch ? r.tree->head_branch :
-						      out->tree_name,
-				c->summary ? c->summary : "does not apply");
-			why = "the base of the series is unknown";
+			if (r.guess.prerequisites_missing) {
+				out->not_tested = g_strdup_printf(
+					"%u of its prerequisite patches are in "
+					"no branch of %s, and without them it "
+					"does not apply at its base-commit (%s)",
+					r.guess.prerequisites_missing,
+					out->tree_name,
+					c->summary ? c->summary :
+						     "does not apply");
+				why = "its prerequisite patches are missing";
+			} else {
+				out->not_tested = g_strdup_printf(
+					"its base is unknown and it does not "
+					"apply at the head of %s (%s)",
+					r.tree->head_branch ?
+						r.tree->head_branch :
+						out->tree_name,
+					c->summary ? c->summary :
+						     "does not apply");
+				why = "the base of the series is unknown";
+			}
 			g_free(c->reason);
-			c->reason = g_strdup(
-				"its base is unknown, and it does not apply at "
-				"the head");
+			c->reason = g_strdup(why);
 			c->status = REPORT_STATUS_SKIPPED;
 		}
 		skip_check(&out->checks[REPORT_CHECK_SPARSE], why);
