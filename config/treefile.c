@@ -30,6 +30,8 @@ void treefile_read_policy(struct keyfile *k, const char *group,
 	g_auto(GStrv) checks = keyfile_list(k, group, "checks");
 	g_autofree char *reply = keyfile_string(k, group, "reply", NULL);
 	g_autofree char *reply_to = keyfile_string(k, group, "reply-to", NULL);
+	g_autofree char *interval =
+		keyfile_string(k, group, "update-interval", NULL);
 	g_autofree char *bad = NULL;
 
 	if (checks &&
@@ -48,11 +50,18 @@ void treefile_read_policy(struct keyfile *k, const char *group,
 			      "reply-to must be list or author, not '%s'",
 			      reply_to);
 	p->rfc = keyfile_bool(k, group, "rfc", p->rfc);
+	if (interval && !config_parse_duration(interval, &p->update_interval))
+		keyfile_error(k, group, "update-interval",
+			      "update-interval must be a duration such as "
+			      "30m, 6h, 1d or 3600 (seconds), or never, not "
+			      "'%s'",
+			      interval);
 }
 
 static const char *const tree_keys[] = {
-	"url",	 "branches", "lists", "maintainers", "checks", "sparse-configs",
-	"reply", "reply-to", "rfc",   NULL,
+	"url",	  "branches",	     "lists", "maintainers",
+	"checks", "sparse-configs",  "reply", "reply-to",
+	"rfc",	  "update-interval", NULL,
 };
 static const char *const paths_keys[] = { "F", "X", "N", NULL };
 static const struct keyfile_group tree_groups[] = {
@@ -413,6 +422,9 @@ char *treefile_to_data(const struct treefile *tf)
 	g_key_file_set_string(kf, "tree", "reply-to",
 			      config_reply_to_name(tf->policy.reply_to));
 	g_key_file_set_boolean(kf, "tree", "rfc", tf->policy.rfc);
+	/* update-interval is not written: how often the bot fetches is the
+	 * operator's to set ([defaults]), not a maintainer's by mail, so a
+	 * tree registered by mail follows the [defaults] of the day */
 	for (guint i = 0; i < tf->paths->patterns->len; i++) {
 		const struct maintainers_pattern *p =
 			tf->paths->patterns->pdata[i];
