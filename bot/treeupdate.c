@@ -39,8 +39,8 @@ static void log_progress(const struct tree_fetch_stats *s, gpointer data)
 	bot_log(a->who,
 		"fetching: %u/%u objects received (%s), %u indexed, %u/%u "
 		"deltas resolved",
-		s->received_objects, s->total_objects, size,
-		s->indexed_objects, s->indexed_deltas, s->total_deltas);
+		s->received_objects, s->total_objects, size, s->indexed_objects,
+		s->indexed_deltas, s->total_deltas);
 }
 
 /* Start an attempt on tree @name, whose current state is @existing (NULL
@@ -139,8 +139,7 @@ static void record(const struct attempt *a, const struct store_tree_update *u)
 	if (!a->o->st || store_tree_update_record(a->o->st, u, &error))
 		return;
 	if (a->o->log)
-		bot_log(a->who, "cannot record the update: %s",
-			error->message);
+		bot_log(a->who, "cannot record the update: %s", error->message);
 	else
 		g_printerr("warning: cannot record the update of tree %s: %s\n",
 			   a->name, error->message);
@@ -173,8 +172,8 @@ static struct tree *conclude(struct attempt *a, struct tree *tree,
 					f->message);
 		} else {
 			if (a->branches)
-				branches = g_strjoinv(";",
-						      (char **)a->branches);
+				branches =
+					g_strjoinv(";", (char **)a->branches);
 			u.url = (char *)a->url;
 			u.branches = branches;
 			u.error = f->message;
@@ -264,14 +263,14 @@ struct tree *treeupdate_add(const struct treeupdate_options *o,
 	a.branches = branches;
 	tree = tree_add(o->data_dir, name, url, branches, &a.fetch, &a.stats,
 			&failure);
-	/* a name taken or not a tree name: no fetch was tried */
-	if (g_error_matches(failure, TREE_ERROR, TREE_ERROR_EXISTS) ||
-	    g_error_matches(failure, TREE_ERROR, TREE_ERROR_INVALID)) {
+	/* a failed add leaves no tree to try again, nor to report on: the
+	 * command's error says it all */
+	if (!tree) {
 		attempt_clear(&a);
 		g_propagate_error(error, failure);
 		return NULL;
 	}
-	return conclude(&a, tree, failure, error);
+	return conclude(&a, tree, NULL, error);
 }
 
 struct tree *treeupdate_fetch(const struct treeupdate_options *o,
@@ -300,8 +299,8 @@ struct tree *treeupdate_fetch(const struct treeupdate_options *o,
 struct tree *treeupdate_distro(const struct treeupdate_options *o,
 			       GError **error)
 {
-	g_autoptr(kernel_tree) old = tree_open(o->data_dir, TREE_DISTRO_NAME,
-					       NULL);
+	g_autoptr(kernel_tree)
+		old = tree_open(o->data_dir, TREE_DISTRO_NAME, NULL);
 	struct attempt a;
 	struct tree *tree;
 	GError *failure = NULL;
@@ -320,8 +319,8 @@ struct tree *treeupdate_import_distro(const struct treeupdate_options *o,
 				      struct tree_import_result *out,
 				      GError **error)
 {
-	g_autoptr(kernel_tree) old = tree_open(o->data_dir, TREE_DISTRO_NAME,
-					       NULL);
+	g_autoptr(kernel_tree)
+		old = tree_open(o->data_dir, TREE_DISTRO_NAME, NULL);
 	struct tree_import_result local;
 	struct tree_import_result *r = out ? out : &local;
 	struct attempt a;

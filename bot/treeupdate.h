@@ -49,7 +49,8 @@ struct treeupdate_options {
 struct tree *treeupdate_tree(const struct treeupdate_options *o,
 			     const struct treefile *tf, GError **error);
 
-/* `armbot tree add NAME URL --branch B...`: tree_add(), recorded. */
+/* `armbot tree add NAME URL --branch B...`: tree_add(), recorded when it
+ * succeeds (a failed add leaves no tree behind, nothing to report on). */
 struct tree *treeupdate_add(const struct treeupdate_options *o,
 			    const char *name, const char *url,
 			    const char *const *branches, GError **error);

@@ -178,8 +178,7 @@ static int fetch_lock(const struct tree *tree, GError **error)
 	close(fd);
 	if (saved == EWOULDBLOCK)
 		g_set_error(error, TREE_ERROR, TREE_ERROR_BUSY,
-			    "tree '%s' is being fetched by another process",
-			    tree->name);
+			    "another process is fetching it");
 	else
 		g_set_error(error, TREE_ERROR, TREE_ERROR_FAILED,
 			    "cannot lock '%s': %s", path, g_strerror(saved));
