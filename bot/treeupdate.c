@@ -12,7 +12,7 @@ struct attempt {
 	const struct treeupdate_options *o;
 	const char *name;
 	char *who; /* "tree NAME": the log's */
-	const char *url; /* as asked, for a failed add */
+	char *url; /* as asked, or the tree's: for a failed attempt */
 	const char *const *branches; /* likewise */
 	guint interval; /* the tree's update-interval, 0: unknown */
 	gint64 started; /* Unix time */
@@ -25,6 +25,7 @@ struct attempt {
 static void attempt_clear(struct attempt *a)
 {
 	g_free(a->who);
+	g_free(a->url);
 	g_clear_pointer(&a->before, g_ptr_array_unref);
 }
 
@@ -174,7 +175,7 @@ static struct tree *conclude(struct attempt *a, struct tree *tree,
 			if (a->branches)
 				branches =
 					g_strjoinv(";", (char **)a->branches);
-			u.url = (char *)a->url;
+			u.url = a->url;
 			u.branches = branches;
 			u.error = f->message;
 			record(a, &u);
@@ -234,7 +235,7 @@ struct tree *treeupdate_tree(const struct treeupdate_options *o,
 	if (!tree && g_error_matches(failure, TREE_ERROR, TREE_ERROR_NOT_FOUND))
 		g_clear_error(&failure);
 	attempt_start(&a, o, tf->name, tree);
-	a.url = tf->url;
+	a.url = g_strdup(tf->url);
 	a.branches = (const char *const *)tf->branches;
 	a.interval = tf->policy.update_interval;
 	if (failure)
@@ -259,7 +260,7 @@ struct tree *treeupdate_add(const struct treeupdate_options *o,
 	GError *failure = NULL;
 
 	attempt_start(&a, o, name, NULL);
-	a.url = url;
+	a.url = g_strdup(url);
 	a.branches = branches;
 	tree = tree_add(o->data_dir, name, url, branches, &a.fetch, &a.stats,
 			&failure);
@@ -285,7 +286,7 @@ struct tree *treeupdate_fetch(const struct treeupdate_options *o,
 		return NULL;
 	version = g_strdup(tree->version);
 	attempt_start(&a, o, name, tree);
-	a.url = tree->url;
+	a.url = g_strdup(tree->url);
 	if (!tree_update(tree, &a.fetch, &a.stats, &failure)) {
 		g_clear_pointer(&tree, tree_free);
 	} else if (tree->kind == TREE_KIND_DISTRO &&
@@ -329,9 +330,15 @@ struct tree *treeupdate_import_distro(const struct treeupdate_options *o,
 
 	attempt_start(&a, o, TREE_DISTRO_NAME, old);
 	tree = tree_import_distro(o->data_dir, tarball, version, r, &failure);
-	if (tree)
-		a.stats.received_objects = r->objects_written;
-	return conclude(&a, tree, failure, error);
+	/* a tarball that cannot be read changes nothing: the command's
+	 * error says it all */
+	if (!tree) {
+		attempt_clear(&a);
+		g_propagate_error(error, failure);
+		return NULL;
+	}
+	a.stats.received_objects = r->objects_written;
+	return conclude(&a, tree, NULL, error);
 }
 
 gboolean treeupdate_due_in(struct store *st, const struct treefile *tf,

@@ -68,7 +68,8 @@ struct tree *treeupdate_distro(const struct treeupdate_options *o,
 			       GError **error);
 
 /* `armbot tree import`: tree_import_distro() of @tarball at @version
- * (NULL: the installed package's), recorded. */
+ * (NULL: the installed package's), recorded when it succeeds (a tarball
+ * that cannot be read changes nothing). */
 struct tree *treeupdate_import_distro(const struct treeupdate_options *o,
 				      const char *tarball, const char *version,
 				      struct tree_import_result *out,

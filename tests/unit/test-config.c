@@ -30,9 +30,23 @@ static void test_duration_parse(void)
 		{ "31622400", 31622400 },
 	};
 	static const char *const bad[] = {
-		"",	"h",	 "1x",	 "-1",	 "1.5h", "1 h", " 1h",
-		"1h ", "1m1h", "1h1h", "30M",	 "Never", "1hh",
-		"367d", "31622401", "99999999999999999999", "1d99999999999s",
+		"",
+		"h",
+		"1x",
+		"-1",
+		"1.5h",
+		"1 h",
+		" 1h",
+		"1h ",
+		"1m1h",
+		"1h1h",
+		"30M",
+		"Never",
+		"1hh",
+		"367d",
+		"31622401",
+		"99999999999999999999",
+		"1d99999999999s",
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(good); i++) {
@@ -59,9 +73,9 @@ static void test_duration_string(void)
 		guint seconds;
 		const char *text;
 	} cases[] = {
-		{ 0, "never" },	   { 2, "2s" },		 { 60, "1m" },
-		{ 90, "1m30s" },   { 3600, "1h" },	 { 5400, "1h30m" },
-		{ 86400, "1d" },   { 93784, "1d2h3m4s" }, { 172800, "2d" },
+		{ 0, "never" },	 { 2, "2s" },		{ 60, "1m" },
+		{ 90, "1m30s" }, { 3600, "1h" },	{ 5400, "1h30m" },
+		{ 86400, "1d" }, { 93784, "1d2h3m4s" }, { 172800, "2d" },
 	};
 
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {

@@ -73,9 +73,8 @@ static void test_attempts(struct fixture *f, gconstpointer data)
 	g_autoptr(GPtrArray) all = NULL;
 
 	g_assert_null(get(f, "next"));
-	g_assert_true(store_tree_update_follow(f->st, "next",
-					       "https://e.org/next.git",
-					       "master", 2, &error));
+	g_assert_true(store_tree_update_follow(
+		f->st, "next", "https://e.org/next.git", "master", 2, &error));
 	g_assert_no_error(error);
 	u = get(f, "next");
 	g_assert_cmpstr(u->url, ==, "https://e.org/next.git");
@@ -153,8 +152,8 @@ static void test_follow(struct fixture *f, gconstpointer data)
 
 	g_assert_true(store_tree_update_follow(f->st, "a", "/srv/a.git", "",
 					       3600, &error));
-	g_assert_true(store_tree_update_follow(f->st, "b", "/srv/b.git",
-					       "x;y", 0, &error));
+	g_assert_true(store_tree_update_follow(f->st, "b", "/srv/b.git", "x;y",
+					       0, &error));
 	g_assert_no_error(error);
 	attempt(f, "a", 1000, NULL, HEAD1);
 	b = get(f, "b");
@@ -192,8 +191,9 @@ static void test_migration(struct fixture *f, gconstpointer data)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store_tree) t = NULL;
 	g_autoptr(GPtrArray) all = NULL;
-	struct store_tree put = { "omap", "[tree]\nurl=x\n", TRUE,
-				  "tony@atomide.com", 1, 1 };
+	struct store_tree put = { "omap", "[tree]\nurl=x\n",
+				  TRUE,	  "tony@atomide.com",
+				  1,	  1 };
 
 	g_assert_true(store_tree_put(f->st, &put, &error));
 	g_assert_cmpint(sqlite3_exec(store_db(f->st),
