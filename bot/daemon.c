@@ -2,6 +2,7 @@
 #include "bot/daemon.h"
 
 #include <glib-unix.h>
+#include <string.h>
 
 #include "bot/control.h"
 #include "bot/crashpoint.h"
@@ -16,6 +17,7 @@
 #include "bot/treeupdate.h"
 #include "bot/web.h"
 #include "bot/worker.h"
+#include "kernel/tree.h"
 
 #define DISPATCH_INTERVAL 60 /* s: series that became ready by timeout */
 #define CONTROL_CATCH_UP (2 * 24 * 3600) /* s: mail to the bot */
@@ -133,36 +135,50 @@ static gboolean start_worker(struct daemon *d, const char *tree, GError **error)
 	return TRUE;
 }
 
-/* Follow every tree with a url (the configuration's, and those opted in
- * by mail since): record it for the pages and, unless it is updated on
- * demand only, start its worker now, which fetches it when due. */
+/* Whether @tf is a tree the daemon keeps current: one with a url, or the
+ * distro tree (imported on demand, when a series needs it and Debian's
+ * package changed). */
+static gboolean kept_current(const struct treefile *tf)
+{
+	return tf && (tf->url || !strcmp(tf->name, TREE_DISTRO_NAME));
+}
+
+/* Follow every tree kept current (the configuration's, those opted in by
+ * mail since, the distro tree): record it for the pages and, when it has
+ * a url and is not updated on demand only, start its worker now, which
+ * fetches it when due. */
 static void follow_trees(struct daemon *d, GError **error)
 {
 	g_autoptr(treeset)
 		ts = treeset_load(d->opts->config, d->st, NULL, error);
+	g_autoptr(GPtrArray) all = NULL;
 	GHashTableIter iter;
 	gpointer name;
 
 	if (!ts)
 		return;
-	for (guint i = 0; i < ts->trees->len; i++) {
-		const struct treefile *tf = ts->trees->pdata[i];
+	all = g_ptr_array_new(); /* borrowed from @ts */
+	for (guint i = 0; i < ts->trees->len; i++)
+		g_ptr_array_add(all, ts->trees->pdata[i]);
+	if (ts->distro)
+		g_ptr_array_add(all, ts->distro);
+	for (guint i = 0; i < all->len; i++) {
+		const struct treefile *tf = all->pdata[i];
 
-		if (!tf->url || g_hash_table_contains(d->followed, tf->name))
+		if (!kept_current(tf) ||
+		    g_hash_table_contains(d->followed, tf->name))
 			continue;
 		if (!treeupdate_follow(d->st, tf, error))
 			return;
 		g_hash_table_add(d->followed, g_strdup(tf->name));
-		if (tf->policy.update_interval &&
+		if (tf->url && tf->policy.update_interval &&
 		    !start_worker(d, tf->name, error))
 			return;
 	}
 	/* opted out since */
 	g_hash_table_iter_init(&iter, d->followed);
 	while (g_hash_table_iter_next(&iter, &name, NULL)) {
-		const struct treefile *tf = treeset_find(ts, name);
-
-		if (tf && tf->url)
+		if (kept_current(treeset_find(ts, name)))
 			continue;
 		if (!store_tree_updates_unfollow(d->st, name, error))
 			return;

@@ -77,7 +77,8 @@ static const char sql_update_get[] =
 static const char sql_update_follow[] =
 	"INSERT INTO tree_updates (tree, url, branches, interval)"
 	" VALUES (?1, ?2, ?3, ?4) ON CONFLICT(tree) DO UPDATE SET"
-	" url = excluded.url, branches = excluded.branches,"
+	" url = coalesce(excluded.url, url),"
+	" branches = coalesce(excluded.branches, branches),"
 	" interval = excluded.interval";
 static const char sql_update_unfollow[] =
 	"UPDATE tree_updates SET interval = NULL WHERE ?1 IS NULL OR tree = ?1";

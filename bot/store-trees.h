@@ -119,7 +119,8 @@ gboolean store_tree_update_get(struct store *st, const char *tree,
 			       struct store_tree_update **out, GError **error);
 
 /* A running daemon follows @tree from @url (@branches ';'-separated) every
- * @interval seconds (0: on demand only).  The attempts are kept. */
+ * @interval seconds (0: on demand only).  The attempts are kept, and so
+ * are the url and branches recorded when @url or @branches is NULL. */
 gboolean store_tree_update_follow(struct store *st, const char *tree,
 				  const char *url, const char *branches,
 				  guint interval, GError **error);

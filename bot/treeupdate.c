@@ -361,8 +361,12 @@ gboolean treeupdate_due_in(struct store *st, const struct treefile *tf,
 gboolean treeupdate_follow(struct store *st, const struct treefile *tf,
 			   GError **error)
 {
-	g_autofree char *branches = g_strjoinv(";", tf->branches);
+	g_autofree char *branches = tf->url ? g_strjoinv(";", tf->branches) :
+					      NULL;
 
-	return store_tree_update_follow(st, tf->name, tf->url, branches,
-					tf->policy.update_interval, error);
+	/* without a url (the distro tree) nothing is fetched on a schedule,
+	 * and the source and branches are what its imports recorded */
+	return store_tree_update_follow(
+		st, tf->name, tf->url, branches,
+		tf->url ? tf->policy.update_interval : 0, error);
 }

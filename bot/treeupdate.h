@@ -83,6 +83,7 @@ gboolean treeupdate_due_in(struct store *st, const struct treefile *tf,
 			   gint64 now, gint64 *out, GError **error);
 
 /* Record that a running daemon follows @tf (its url, branches and
- * interval, for the pages). */
+ * interval, for the pages); a tree without a url (the distro tree) as
+ * updated on demand only. */
 gboolean treeupdate_follow(struct store *st, const struct treefile *tf,
 			   GError **error);

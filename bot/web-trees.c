@@ -37,8 +37,8 @@ static void append_next(GString *out, const struct store_tree_update *u)
 	gint64 next = store_tree_update_next(u);
 
 	if (u->interval < 0)
-		g_string_append(out, "not scheduled (armbot run is not "
-				     "running)");
+		g_string_append(out, "not scheduled (no armbot run follows "
+				     "it)");
 	else if (!u->interval)
 		g_string_append(out, "on demand only");
 	else if (!next)
@@ -47,14 +47,16 @@ static void append_next(GString *out, const struct store_tree_update *u)
 		append_time(out, next);
 }
 
-/* The trees with a url: one row each, and below a failing one a second
- * row with its error, in the page's alarm colour. */
+/* The trees kept current (with a url, and the distro tree): one row
+ * each, and below a failing one a second row with its error, in the
+ * page's alarm colour. */
 static void trees_followed(GString *out, const GPtrArray *updates)
 {
-	g_string_append(out, "<h1>Followed trees</h1>\n");
+	g_string_append(out, "<h1>Tree updates</h1>\n");
 	if (!updates->len) {
-		g_string_append(out, "<p>None yet: no tree with a url has been "
-				     "fetched.</p>\n");
+		g_string_append(out, "<p>None yet: no tree has been fetched or "
+				     "imported, and armbot run follows "
+				     "none.</p>\n");
 		return;
 	}
 	g_string_append(out, "<table class=\"trees\"><thead><tr><th>tree</th>"

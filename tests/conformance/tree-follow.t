@@ -124,6 +124,8 @@ ok $? "/api/trees: next is ok at the new head, every 2 s"
 api_is manual update_interval 0 && api_is manual next_update None &&
 	api_is manual state pending
 ok $? "/api/trees: manual is on demand only, never tried"
+api_is distro-6.1 update_interval 0 && api_is distro-6.1 url None
+ok $? "/api/trees: the distro tree is imported on demand only"
 if "$PYTHON" -c 'import jsonschema' 2> /dev/null; then
 	"$PYTHON" "$TOP/tests/lib/web-validate.py" \
 		"$TOP/tests/data/web/trees.schema.json" "$TMP/trees.json"

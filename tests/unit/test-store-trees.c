@@ -182,6 +182,15 @@ static void test_follow(struct fixture *f, gconstpointer data)
 	g_assert_cmpstr(a->url, ==, "/srv/a2.git");
 	g_assert_cmpstr(a->head, ==, HEAD1);
 	g_assert_cmpint(store_tree_update_next(a), ==, 1060);
+	g_clear_pointer(&a, store_tree_update_free);
+	/* no url or branches given (the distro tree): the recorded ones
+	 * stay */
+	g_assert_true(
+		store_tree_update_follow(f->st, "a", NULL, NULL, 0, &error));
+	a = get(f, "a");
+	g_assert_cmpstr(a->url, ==, "/srv/a2.git");
+	g_assert_cmpstr(a->branches, ==, "z");
+	g_assert_cmpint(a->interval, ==, 0);
 }
 
 /* A store of the part "trees" at version 1 (no tree_updates) is migrated,
