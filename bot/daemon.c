@@ -30,8 +30,8 @@ struct daemon {
 	struct daemon_bell *jobs_bell, *outbox_bell;
 	GPtrArray *sources; /* struct source * */
 	GHashTable *workers; /* tree name -> struct worker * */
-	GHashTable *followed; /* names of the trees with a url recorded as
-			       * followed (bot/treeupdate.h) */
+	GHashTable *followed; /* names of the trees kept current, recorded
+			       * as followed (follow_trees()) */
 	struct outbox_sender *outbox;
 	struct web_server *web;
 	int status;
