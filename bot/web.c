@@ -281,6 +281,8 @@ static void handle(SoupServer *soup, SoupServerMessage *msg, const char *path,
 		status = web_page_arch_arm(ws->st, body, &error);
 	} else if (!strcmp(path, "/trees")) {
 		status = web_page_trees(ws->st, body, &error);
+	} else if (!strcmp(path, "/api/trees")) {
+		status = web_api_trees(ws->st, body, &error);
 	} else if (!strcmp(path, "/feed.atom")) {
 		status = web_feed_atom(ws->st, ws->url, body, &error);
 		type = "application/atom+xml; charset=utf-8";
