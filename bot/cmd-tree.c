@@ -18,6 +18,7 @@
 #include "bot/optin.h"
 #include "bot/store-trees.h"
 #include "bot/treeset.h"
+#include "bot/treeupdate.h"
 #include "config/config.h"
 #include "config/tree-pick.h"
 #include "kernel/baseguess.h"
@@ -43,6 +44,30 @@ static int usage_error(const char *name, const char *what)
 	return COMMAND_USAGE_ERROR;
 }
 
+/* Options for bot/treeupdate.h: the data dir's store (created if need
+ * be), so that the fetches and imports of the command line are recorded
+ * (the pages, `armbot status`) and reach on_tree_updated() as the
+ * daemon's do.  *@st is the caller's to free. */
+static gboolean update_options(struct armbot_context *ctx,
+			       struct treeupdate_options *out,
+			       struct store **st, GError **error)
+{
+	g_autofree char *dir =
+		datadir_ensure(command_data_dir(ctx), NULL, error);
+	g_autofree char *path = NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (!dir)
+		return FALSE;
+	path = g_build_filename(dir, "store.sqlite", NULL);
+	*st = store_open(path, error);
+	if (!*st)
+		return FALSE;
+	out->data_dir = command_data_dir(ctx);
+	out->st = *st;
+	return TRUE;
+}
+
 static int tree_import_cmd(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autofree char *tarball = NULL;
@@ -59,6 +84,8 @@ static int tree_import_cmd(struct armbot_context *ctx, int argc, char **argv)
 	};
 	g_autoptr(GError) error = NULL;
 	g_autoptr(kernel_tree) tree = NULL;
+	g_autoptr(store) st = NULL;
+	struct treeupdate_options uo;
 	struct tree_import_result result;
 	char commit[GIT_OID_HEXSZ + 1], tree_id[GIT_OID_HEXSZ + 1];
 	gint64 start = g_get_monotonic_time();
@@ -74,8 +101,9 @@ static int tree_import_cmd(struct armbot_context *ctx, int argc, char **argv)
 		return usage_error("tree", "tree import takes no arguments");
 	if (tarball && !version)
 		return usage_error("tree", "--tarball needs --version");
-	tree = tree_import_distro(command_data_dir(ctx), tarball, version,
-				  &result, &error);
+	if (!update_options(ctx, &uo, &st, &error))
+		return tree_fail(error);
+	tree = treeupdate_import_distro(&uo, tarball, version, &result, &error);
 	if (!tree)
 		return tree_fail(error);
 	oid_hex(commit, &result.commit);
@@ -202,6 +230,8 @@ static int tree_add_cmd(struct armbot_context *ctx, int argc, char **argv)
 	};
 	g_autoptr(GError) error = NULL;
 	g_autoptr(kernel_tree) tree = NULL;
+	g_autoptr(store) st = NULL;
+	struct treeupdate_options uo;
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid head;
 
@@ -212,8 +242,10 @@ static int tree_add_cmd(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	if (argc != 3)
 		return usage_error("tree", "tree add needs NAME and URL|PATH");
-	tree = tree_add(command_data_dir(ctx), argv[1], argv[2],
-			(const char *const *)branches, &error);
+	if (!update_options(ctx, &uo, &st, &error))
+		return tree_fail(error);
+	tree = treeupdate_add(&uo, argv[1], argv[2],
+			      (const char *const *)branches, &error);
 	if (!tree)
 		return tree_fail(error);
 	if (!tree_head(tree, &head, &error))
@@ -227,6 +259,8 @@ static int tree_update_cmd(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(kernel_tree) tree = NULL;
+	g_autoptr(store) st = NULL;
+	struct treeupdate_options uo;
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid head;
 
@@ -237,9 +271,10 @@ static int tree_update_cmd(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	if (argc != 2)
 		return usage_error("tree", "tree update needs NAME");
-	tree = tree_open(command_data_dir(ctx), argv[1], &error);
-	if (!tree || !tree_update(tree, &error) ||
-	    !tree_head(tree, &head, &error))
+	if (!update_options(ctx, &uo, &st, &error))
+		return tree_fail(error);
+	tree = treeupdate_fetch(&uo, argv[1], &error);
+	if (!tree || !tree_head(tree, &head, &error))
 		return tree_fail(error);
 	oid_hex(hex, &head);
 	printf("%s: %s at %s\n", tree->name, tree->head_branch, hex);

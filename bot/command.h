@@ -29,6 +29,7 @@ int cmd_ingest(struct armbot_context *ctx, int argc, char **argv);
 int cmd_deliver(struct armbot_context *ctx, int argc, char **argv);
 int cmd_series(struct armbot_context *ctx, int argc, char **argv);
 int cmd_mailinfo(struct armbot_context *ctx, int argc, char **argv);
+int cmd_patch_id(struct armbot_context *ctx, int argc, char **argv);
 int cmd_tree(struct armbot_context *ctx, int argc, char **argv);
 int cmd_am(struct armbot_context *ctx, int argc, char **argv);
 int cmd_sparse(struct armbot_context *ctx, int argc, char **argv);

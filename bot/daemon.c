@@ -2,6 +2,7 @@
 #include "bot/daemon.h"
 
 #include <glib-unix.h>
+#include <string.h>
 
 #include "bot/control.h"
 #include "bot/crashpoint.h"
@@ -10,9 +11,13 @@
 #include "bot/outbox.h"
 #include "bot/source.h"
 #include "bot/store-pipeline.h"
+#include "bot/store-trees.h"
 #include "bot/store.h"
+#include "bot/treeset.h"
+#include "bot/treeupdate.h"
 #include "bot/web.h"
 #include "bot/worker.h"
+#include "kernel/tree.h"
 
 #define DISPATCH_INTERVAL 60 /* s: series that became ready by timeout */
 #define CONTROL_CATCH_UP (2 * 24 * 3600) /* s: mail to the bot */
@@ -25,6 +30,8 @@ struct daemon {
 	struct daemon_bell *jobs_bell, *outbox_bell;
 	GPtrArray *sources; /* struct source * */
 	GHashTable *workers; /* tree name -> struct worker * */
+	GHashTable *followed; /* names of the trees kept current, recorded
+			       * as followed (follow_trees()) */
 	struct outbox_sender *outbox;
 	struct web_server *web;
 	int status;
@@ -128,8 +135,60 @@ static gboolean start_worker(struct daemon *d, const char *tree, GError **error)
 	return TRUE;
 }
 
+/* Whether @tf is a tree the daemon keeps current: one with a url, or the
+ * distro tree (imported on demand, when a series needs it and Debian's
+ * package changed). */
+static gboolean kept_current(const struct treefile *tf)
+{
+	return tf && (tf->url || !strcmp(tf->name, TREE_DISTRO_NAME));
+}
+
+/* Follow every tree kept current (the configuration's, those opted in by
+ * mail since, the distro tree): record it for the pages and, when it has
+ * a url and is not updated on demand only, start its worker now, which
+ * fetches it when due. */
+static void follow_trees(struct daemon *d, GError **error)
+{
+	g_autoptr(treeset)
+		ts = treeset_load(d->opts->config, d->st, NULL, error);
+	g_autoptr(GPtrArray) all = NULL;
+	GHashTableIter iter;
+	gpointer name;
+
+	if (!ts)
+		return;
+	all = g_ptr_array_new(); /* borrowed from @ts */
+	for (guint i = 0; i < ts->trees->len; i++)
+		g_ptr_array_add(all, ts->trees->pdata[i]);
+	if (ts->distro)
+		g_ptr_array_add(all, ts->distro);
+	for (guint i = 0; i < all->len; i++) {
+		const struct treefile *tf = all->pdata[i];
+
+		if (!kept_current(tf) ||
+		    g_hash_table_contains(d->followed, tf->name))
+			continue;
+		if (!treeupdate_follow(d->st, tf, error))
+			return;
+		g_hash_table_add(d->followed, g_strdup(tf->name));
+		if (tf->url && tf->policy.update_interval &&
+		    !start_worker(d, tf->name, error))
+			return;
+	}
+	/* opted out since */
+	g_hash_table_iter_init(&iter, d->followed);
+	while (g_hash_table_iter_next(&iter, &name, NULL)) {
+		if (kept_current(treeset_find(ts, name)))
+			continue;
+		if (!store_tree_updates_unfollow(d->st, name, error))
+			return;
+		g_hash_table_iter_remove(&iter);
+	}
+}
+
 /* One worker per tree with work: the trees of queued jobs (a tree opted
- * in by mail gets its worker with its first series). */
+ * in by mail gets its worker with its first series), and the trees with
+ * a url to keep up to date. */
 static void start_workers(struct daemon *d)
 {
 	g_autoptr(GError) error = NULL;
@@ -138,6 +197,8 @@ static void start_workers(struct daemon *d)
 	for (guint i = 0; trees && i < trees->len; i++)
 		if (!start_worker(d, trees->pdata[i], &error))
 			break;
+	if (!error)
+		follow_trees(d, &error);
 	if (error)
 		bot_log(NULL, "cannot start a worker: %s", error->message);
 }
@@ -174,6 +235,9 @@ static gboolean start(struct daemon *d, GError **error)
 	if (requeued || failed)
 		bot_log(NULL, "after a stop: %u jobs queued again, %u given up",
 			requeued, failed);
+	/* the trees followed are this run's (follow_trees()) */
+	if (!store_tree_updates_unfollow(d->st, NULL, error))
+		return FALSE;
 	oo.data_dir = d->opts->data_dir;
 	oo.store_path = d->store_path;
 	oo.config = d->opts->config;
@@ -194,6 +258,7 @@ int daemon_run(const struct daemon_options *opts)
 {
 	struct daemon d = { 0 };
 	g_autoptr(GError) error = NULL;
+	g_autoptr(GError) stop_error = NULL;
 
 	d.opts = opts;
 	d.store_path = g_build_filename(opts->data_dir, "store.sqlite", NULL);
@@ -203,6 +268,8 @@ int daemon_run(const struct daemon_options *opts)
 	d.sources = g_ptr_array_new_with_free_func((GDestroyNotify)source_free);
 	d.workers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					  (GDestroyNotify)worker_stop);
+	d.followed =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	bot_log(NULL, "armbot %s <%s> starting; data in %s", opts->config->name,
 		opts->config->address, opts->data_dir);
 	if (!start(&d, &error)) {
@@ -224,6 +291,10 @@ int daemon_run(const struct daemon_options *opts)
 	 * leaving it running, would only repeat the work after a restart */
 	g_hash_table_unref(d.workers);
 	g_ptr_array_unref(d.sources);
+	/* the pages of `armbot serve` must not promise updates now */
+	if (d.st && !store_tree_updates_unfollow(d.st, NULL, &stop_error))
+		bot_log(NULL, "error: %s", stop_error->message);
+	g_hash_table_unref(d.followed);
 	store_free(d.st);
 	daemon_bell_free(d.jobs_bell);
 	daemon_bell_free(d.outbox_bell);

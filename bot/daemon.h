@@ -1,8 +1,9 @@
 /* `armbot run`: the daemon.  On one GMainLoop: the configured sources
  * deliver mail into the store (each in its thread, bot/source.h); after
  * every batch the ready series are queued (bot/dispatch.h); one worker
- * thread per tree checks them (bot/worker.h); the outbox thread sends
- * the replies (bot/outbox.h).  All state is in the store, so the daemon
+ * thread per tree checks them (bot/worker.h) and, between them, fetches
+ * its tree when its update-interval says so (bot/treeupdate.h); the
+ * outbox thread sends the replies (bot/outbox.h).  All state is in the store, so the daemon
  * can be killed at any moment: on start it puts jobs that were running
  * back in the queue and settles replies that were being sent.  SIGTERM
  * and SIGINT stop it after the series being checked (kill -9 is safe too:

@@ -17,6 +17,8 @@ static const struct armbot_command commands[] = {
 	{ "series", cmd_series,
 	  "list series, or print one as an mbox for git am" },
 	{ "mailinfo", cmd_mailinfo, "split a mail as git mailinfo does" },
+	{ "patch-id", cmd_patch_id,
+	  "the patch-id of patches or commits, as git patch-id --stable" },
 	{ "tree", cmd_tree,
 	  "kernel trees: import, add, update, list, checkout" },
 	{ "am", cmd_am,

@@ -84,6 +84,21 @@ static void skip_check(struct pipeline_check *c, const char *reason)
 	set_check(c, REPORT_STATUS_SKIPPED, reason, NULL, NULL);
 }
 
+/* Say how a reader reproduces check @c without armbot: @what the steps
+ * do, @steps (struct kbuild_step, a reference is taken; may be NULL),
+ * @note (taken; may be NULL). */
+static void set_repro(struct pipeline_check *c, const char *what,
+		      GPtrArray *steps, char *note)
+{
+	g_free(c->repro_what);
+	if (c->repro_steps)
+		g_ptr_array_unref(c->repro_steps);
+	g_free(c->repro_note);
+	c->repro_what = g_strdup(what);
+	c->repro_steps = steps ? g_ptr_array_ref(steps) : NULL;
+	c->repro_note = note;
+}
+
 /* Keep @text as @name in the log directory; a log that cannot be written
  * is not a reason to fail the check, so this only warns. */
 static void write_log(struct run *r, const char *name, const char *text,
@@ -275,7 +290,8 @@ static gboolean find_base(struct run *r, GError **error)
 		break;
 	case BASEGUESS_COMMIT:
 		out->base_how = REPORT_BASE_COMMIT;
-		out->base_known = TRUE;
+		/* without its prerequisites a failure may be theirs */
+		out->base_known = !r->guess.prerequisites_missing;
 		break;
 	case BASEGUESS_BLOBS:
 		out->base_how = REPORT_BASE_GUESSED;
@@ -339,8 +355,10 @@ static gboolean apply(struct run *r, GError **error)
 		}
 		g_string_append_printf(detail,
 				       "Patch %u/%u \"%s\" does not apply:\n"
-				       "  %s\n",
-				       p->number, n, p->subject, p->reason);
+				       "  %s%s%s\n",
+				       p->number, n, p->subject,
+				       p->path ? p->path : "",
+				       p->path ? ": " : "", p->reason);
 		{
 			g_autoptr(mailinfo_result)
 				mi = nth_patch(r->mbox_path, p->number);
@@ -445,6 +463,21 @@ static void on_sparse_progress(enum sparse_check_stage stage,
 	progress(r, PIPELINE_STAGE_SPARSE, text);
 }
 
+/* The reader's sparse run (sparse_check_result's steps), at the series'
+ * head; the base is HEAD~N once the N patches are applied. */
+static void sparse_repro(struct run *r, struct pipeline_check *c,
+			 const struct sparse_check_result *res)
+{
+	g_autofree char *what = g_strdup_printf(
+		"the objects armbot checked, built with sparse at the "
+		"series, and the same at the base (git checkout HEAD~%u) "
+		"for the warnings that were there before",
+		r->commits->len);
+
+	if (res->steps && res->steps->len)
+		set_repro(c, what, res->steps, NULL);
+}
+
 static gboolean sparse(struct run *r, GError **error)
 {
 	struct pipeline_check *c = &r->out->checks[REPORT_CHECK_SPARSE];
@@ -484,17 +517,15 @@ static gboolean sparse(struct run *r, GError **error)
 				  NULL);
 			break;
 		case SPARSE_CHECK_WARN:
+			/* the commands are in the reply's "To reproduce" */
 			set_check(c, REPORT_STATUS_WARN, NULL,
 				  g_strdup_printf("%u new warning%s, %u fixed",
 						  res.new_warnings,
 						  res.new_warnings == 1 ? "" :
 									  "s",
 						  res.fixed_warnings),
-				  g_strconcat(res.report ? res.report : "",
-					      res.reproduce ? "\n" : "",
-					      res.reproduce ? res.reproduce :
-							      "",
-					      NULL));
+				  g_strdup(res.report));
+			sparse_repro(r, c, &res);
 			break;
 		case SPARSE_CHECK_FAIL:
 			set_check(c, REPORT_STATUS_FAIL, NULL,
@@ -511,6 +542,7 @@ static gboolean sparse(struct run *r, GError **error)
 						  res.reason ? res.reason :
 							       "see the log"),
 				  g_strdup(res.report));
+			sparse_repro(r, c, &res);
 			break;
 		case SPARSE_CHECK_SKIPPED:
 			skip_check(c, res.reason ? res.reason :
@@ -556,6 +588,71 @@ static void keep_run_logs(struct run *r, const char *which,
 
 static void on_boot_wait(void)
 {
+}
+
+static gboolean not_ok(const struct pipeline_check *c)
+{
+	return c->status == REPORT_STATUS_WARN ||
+	       c->status == REPORT_STATUS_FAIL;
+}
+
+/* The reader's build, and boot, of the rpm-virt kernel for the checks of
+ * it that are not ok: the steps of @bs (boot_session_steps()). */
+static void boot_repro(struct run *r, struct boot_session *bs,
+		       const struct boot_run *head)
+{
+	struct pipeline_check *build = &r->out->checks[REPORT_CHECK_BUILD];
+	struct pipeline_check *bootc = &r->out->checks[REPORT_CHECK_BOOT];
+	struct pipeline_check *rpm = &r->out->checks[REPORT_CHECK_RUNTIME_PM];
+	g_autoptr(GPtrArray) steps = NULL;
+	g_autoptr(GError) error = NULL;
+
+	if (not_ok(build)) {
+		/* the module's make only when it is what fails */
+		steps = boot_session_steps(bs, head->module_failed, FALSE,
+					   &error);
+		set_repro(build,
+			  "the " BOOT_CONFIG_NAME " kernel, allnoconfig with "
+			  "armbot's qemu/virt.config",
+			  steps,
+			  head->module_failed ?
+				  g_strdup("The kernel builds; the last make, "
+					   "of armbot's runtime-PM KUnit "
+					   "module rpm_test, fails.  Its "
+					   "sources are kernel/rpm-test/ in "
+					   "armbot's, copied to "
+					   "build/armbot-ext/rpm_test.") :
+				  NULL);
+	} else if (not_ok(bootc) || not_ok(rpm)) {
+		g_autofree char *initramfs =
+			boot_session_printable_initramfs(bs);
+		const char *what =
+			"the " BOOT_CONFIG_NAME " kernel, allnoconfig with "
+			"armbot's qemu/virt.config, booted in QEMU's virt "
+			"machine (which makes its own device tree)";
+		const char *note_fmt =
+			"%s is armbot's test initramfs: a static init "
+			"that loads rpm_test.ko, the runtime-PM KUnit "
+			"suite (kernel/rpm-test/ in armbot's sources) "
+			"built against this kernel, and powers the "
+			"machine off.  armbot makes it (`armbot boot "
+			"--tree %s SERIES.mbox` leaves it in its build "
+			"dir); a kernel that does not reach userspace "
+			"fails the same way with any initramfs.";
+
+		steps = boot_session_steps(bs, FALSE, TRUE, &error);
+		if (not_ok(bootc))
+			set_repro(bootc, what, steps,
+				  g_strdup_printf(note_fmt, initramfs,
+						  r->tree->name));
+		if (not_ok(rpm))
+			set_repro(rpm, what, steps,
+				  g_strdup_printf(note_fmt, initramfs,
+						  r->tree->name));
+	}
+	if (error)
+		g_warning("cannot say how to reproduce the build: %s",
+			  error->message);
 }
 
 static gboolean boot(struct run *r, GError **error)
@@ -678,6 +775,8 @@ static gboolean boot(struct run *r, GError **error)
 	}
 	ktap_diff_clear(&diff);
 out:
+	if (ok)
+		boot_repro(r, bs, &head);
 	boot_run_clear(&base);
 	boot_run_clear(&head);
 	return ok;
@@ -692,13 +791,95 @@ gboolean pipeline_outcome_has_problems(const struct pipeline_outcome *out)
 	return FALSE;
 }
 
+/* Whether @url is one the public can fetch from, not a path of the bot's
+ * machine: "https://...", "git://...", scp-like "host:path". */
+static gboolean url_is_public(const char *url)
+{
+	const char *colon = url ? strchr(url, ':') : NULL;
+
+	if (!colon || url[0] == '/' || g_str_has_prefix(url, "file:"))
+		return FALSE;
+	return g_str_has_prefix(colon, "://") || !memchr(url, '/', colon - url);
+}
+
+struct version_tag {
+	git_repository *repo;
+	const git_oid *commit;
+	char *version;
+};
+
+static int match_version_tag(const char *name, void *data)
+{
+	struct version_tag *t = data;
+	git_oid id;
+
+	if (!t->version && git_reference_name_to_id(&id, t->repo, name) == 0 &&
+	    git_oid_equal(&id, t->commit))
+		t->version = g_strdup(strrchr(name, '/') + 1);
+	return 0;
+}
+
+/* The tree and base of the reply's "To reproduce": a git tree's URL and
+ * branch, or the Debian package, its version at the base (the
+ * debian/VERSION tag of the import the series went onto, kernel/tree.h)
+ * and the base's root tree, written into @tree_hex; *@version_out is
+ * newly allocated. */
+static void repro_tree(struct run *r, struct report_reproduce *p,
+		       char tree_hex[GIT_OID_HEXSZ + 1], char **version_out)
+{
+	g_autoptr(git_commit) base = NULL;
+
+	p->base = r->out->base_commit;
+	if (git_commit_lookup(&base, r->tree->repo, &r->am->base) == 0)
+		git_oid_tostr(tree_hex, GIT_OID_HEXSZ + 1,
+			      git_commit_tree_id(base));
+	if (*tree_hex)
+		p->base_tree = tree_hex;
+	if (r->tree->kind == TREE_KIND_DISTRO) {
+		struct version_tag t = { r->tree->repo, &r->am->base, NULL };
+
+		git_reference_foreach_glob(r->tree->repo, "refs/tags/debian/*",
+					   match_version_tag, &t);
+		*version_out = t.version ? t.version :
+					   g_strdup(r->tree->version);
+		p->distro_package = TREE_DISTRO_PACKAGE;
+		p->distro_version = *version_out;
+		/* the package's path, not the one armbot was pointed at */
+		p->distro_tarball = TREE_DISTRO_TARBALL;
+	} else if (url_is_public(r->tree->url)) {
+		p->tree_url = r->tree->url;
+		p->tree_branch = r->tree->head_branch;
+	}
+}
+
+/* What the reader's git am does for a series that does not apply:
+ * "git am stops at patch 2/3, ...".  NULL for one that applies. */
+static char *repro_apply(struct run *r)
+{
+	if (r->out->checks[REPORT_CHECK_APPLY].status != REPORT_STATUS_FAIL)
+		return NULL;
+	for (guint i = 0; i < r->am->patches->len; i++) {
+		const struct am_patch *p = r->am->patches->pdata[i];
+
+		if (!p->applied)
+			return g_strdup_printf(
+				"git am stops at patch %u/%u, the first that "
+				"does not apply here",
+				p->number, r->am->patches->len);
+	}
+	return NULL;
+}
+
 static gboolean render(struct run *r, GError **error)
 {
 	struct pipeline_outcome *out = r->out;
 	struct report rep = { 0 };
 	g_autofree char *check_line = NULL;
 	g_autofree char *author = message_author(r->parent);
-	const char *reproduce[3] = { NULL };
+	g_autofree char *distro_version = NULL;
+	g_autofree char *mbox_url = NULL;
+	g_autofree char *apply_what = NULL;
+	char base_tree[GIT_OID_HEXSZ + 1] = "";
 
 	progress(r, PIPELINE_STAGE_REPORT, NULL);
 	rep.bot_name = r->opts->bot_name;
@@ -728,11 +909,24 @@ static gboolean render(struct run *r, GError **error)
 		rep.checks[i].reason = out->checks[i].reason;
 		rep.checks[i].summary = out->checks[i].summary;
 		rep.checks[i].detail = out->checks[i].detail;
+		rep.reproduce.checks[i].what = out->checks[i].repro_what;
+		rep.reproduce.checks[i].steps = out->checks[i].repro_steps;
+		rep.reproduce.checks[i].note = out->checks[i].repro_note;
 	}
+	repro_tree(r, &rep.reproduce, base_tree, &distro_version);
+	/* b4 finds the series on the list by a Message-ID it had */
+	if (!r->parent->message_id_synthesised)
+		rep.reproduce.message_id = out->parent_message_id;
+	if (r->opts->series_url && *r->opts->series_url) {
+		mbox_url = g_strconcat(r->opts->series_url, "/mbox", NULL);
+		rep.reproduce.mbox_url = mbox_url;
+	}
+	apply_what = repro_apply(r);
+	if (apply_what)
+		rep.reproduce.checks[REPORT_CHECK_APPLY].what = apply_what;
 	check_line = g_strdup_printf("armbot check --tree %s '<%s>'",
 				     out->tree_name, out->parent_message_id);
-	reproduce[0] = check_line;
-	rep.reproduce = reproduce;
+	rep.reproduce.armbot_check = check_line;
 	rep.series_url = r->opts->series_url;
 	out->message_id = report_message_id(out->parent_message_id, rep.version,
 					    out->tree_name, rep.bot_address);
@@ -827,17 +1021,29 @@ gboolean pipeline_check(struct store *st, gint64 series_id,
 			struct pipeline_check *c =
 				&out->checks[REPORT_CHECK_APPLY];
 
-			out->not_tested = g_strdup_printf(
-				"its base is unknown and it does not apply at "
-				"the head of %s (%s)",
-				r.tree->head_branch ? r.tree->head_branch :
-						      out->tree_name,
-				c->summary ? c->summary : "does not apply");
-			why = "the base of the series is unknown";
+			if (r.guess.prerequisites_missing) {
+				out->not_tested = g_strdup_printf(
+					"%u of its prerequisite patches are in "
+					"no branch of %s, and without them it "
+					"does not apply at its base-commit (%s)",
+					r.guess.prerequisites_missing,
+					out->tree_name,
+					c->summary ? c->summary :
+						     "does not apply");
+				why = "its prerequisite patches are missing";
+			} else {
+				out->not_tested = g_strdup_printf(
+					"its base is unknown and it does not "
+					"apply at the head of %s (%s)",
+					r.tree->head_branch ?
+						r.tree->head_branch :
+						out->tree_name,
+					c->summary ? c->summary :
+						     "does not apply");
+				why = "the base of the series is unknown";
+			}
 			g_free(c->reason);
-			c->reason = g_strdup(
-				"its base is unknown, and it does not apply at "
-				"the head");
+			c->reason = g_strdup(why);
 			c->status = REPORT_STATUS_SKIPPED;
 		}
 		skip_check(&out->checks[REPORT_CHECK_SPARSE], why);
@@ -893,6 +1099,10 @@ void pipeline_outcome_clear(struct pipeline_outcome *out)
 		g_free(out->checks[i].reason);
 		g_free(out->checks[i].summary);
 		g_free(out->checks[i].detail);
+		g_free(out->checks[i].repro_what);
+		if (out->checks[i].repro_steps)
+			g_ptr_array_unref(out->checks[i].repro_steps);
+		g_free(out->checks[i].repro_note);
 	}
 	g_free(out->log_dir);
 	g_free(out->message_id);

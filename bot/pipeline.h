@@ -70,6 +70,12 @@ struct pipeline_check {
 	enum report_status status;
 	char *reason, *summary, *detail;
 	double seconds;
+	/* how a reader reproduces it without armbot, for a check that is
+	 * not ok (struct report_repro_check); NULL otherwise.  The steps
+	 * (struct kbuild_step) may be shared with another check. */
+	char *repro_what;
+	GPtrArray *repro_steps;
+	char *repro_note;
 };
 
 struct pipeline_outcome {

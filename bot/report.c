@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bot/mail-compose.h"
+#include "bot/runner.h"
 
 #define REPORT_WIDTH 72 /* body lines, where the content allows */
 
@@ -370,6 +371,212 @@ static void append_dirstat(GString *out, const struct report *r)
 	}
 }
 
+/* --- section 7: how to reproduce --------------------------------------- */
+
+#define REPRO_INDENT "        "
+
+/* A paragraph, wrapped, after an empty line. */
+static void append_paragraph(GString *out, const char *text)
+{
+	g_string_append_c(out, '\n');
+	append_wrapped(out, text);
+}
+
+/* The NULL-terminated @lines, indented, after an empty line. */
+static void append_commands(GString *out, const char *const *lines)
+{
+	g_string_append_c(out, '\n');
+	for (guint i = 0; lines[i]; i++)
+		g_string_append_printf(out, REPRO_INDENT "%s\n", lines[i]);
+}
+
+/* The distro tree: armbot imported Debian's tarball as one commit whose
+ * tree equals `git add -A -f && git write-tree` of the unpacked files
+ * (kernel/tree.h); a reader's commit differs (author, date), its tree
+ * does not. */
+static void append_repro_distro(GString *out, const struct report *r)
+{
+	const struct report_reproduce *p = &r->reproduce;
+	const char *version = p->distro_version ? p->distro_version : "";
+	g_autofree char *pkg_v =
+		*version ?
+			g_strdup_printf("%s=%s", p->distro_package, version) :
+			g_strdup(p->distro_package);
+	g_autofree char *pkg_v_word = runner_shell_word(pkg_v);
+	g_autofree char *tarball =
+		runner_shell_word(p->distro_tarball ? p->distro_tarball : "");
+	/* the tarball's one top directory is named as the package */
+	g_autofree char *dir = runner_shell_word(p->distro_package);
+	g_autofree char *message = g_strstrip(
+		g_strdup_printf("%s %s", p->distro_package, version));
+	g_autofree char *message_word = runner_shell_word(message);
+	g_autofree char *text = g_strdup_printf(
+		"The tree: Debian's %s, which armbot imported as commit %s.  "
+		"Unpacked and added to git with every file, as here, it has "
+		"the same files: git write-tree prints %s.",
+		message, p->base, p->base_tree ? p->base_tree : "(unknown)");
+	g_autofree char *install =
+		g_strdup_printf("apt-get install %s", pkg_v_word);
+	g_autofree char *untar = g_strdup_printf("tar -xf %s", tarball);
+	g_autofree char *cd = g_strdup_printf("cd %s", dir);
+	g_autofree char *commit = g_strdup_printf(
+		"git commit -q -m %s && git checkout -b test", message_word);
+	const char *const lines[] = {
+		install, untar,
+		cd,	 "git init -q && git add -A -f && git write-tree",
+		commit,	 NULL,
+	};
+
+	append_paragraph(out, text);
+	append_commands(out, lines);
+}
+
+static void append_repro_tree(GString *out, const struct report *r)
+{
+	const struct report_reproduce *p = &r->reproduce;
+	g_autofree char *base = runner_shell_word(p->base);
+	g_autofree char *checkout =
+		g_strdup_printf("git checkout -b test %s", base);
+	g_autofree char *text = NULL;
+	g_autofree char *fetch = NULL;
+
+	if (p->distro_package) {
+		append_repro_distro(out, r);
+		return;
+	}
+	if (p->tree_url) {
+		g_autofree char *url = runner_shell_word(p->tree_url);
+		g_autofree char *branch =
+			p->tree_branch ? runner_shell_word(p->tree_branch) :
+					 NULL;
+
+		fetch = g_strdup_printf("git fetch %s%s%s", url,
+					branch ? " " : "",
+					branch ? branch : "");
+		text = p->tree_branch ?
+			       g_strdup_printf("The tree: branch %s of %s, "
+					       "in a clone of the kernel, at "
+					       "the commit armbot used:",
+					       p->tree_branch, p->tree_url) :
+			       g_strdup_printf("The tree: %s, in a clone of "
+					       "the kernel, at the commit "
+					       "armbot used:",
+					       p->tree_url);
+	} else {
+		text = g_strdup_printf("The tree: armbot's %s, which is not "
+				       "public, at the commit armbot used:",
+				       r->tree_name);
+	}
+	append_paragraph(out, text);
+	{
+		const char *const lines[] = { fetch ? fetch : checkout,
+					      fetch ? checkout : NULL, NULL };
+
+		append_commands(out, lines);
+	}
+}
+
+/* b4 am (b4's am-shazam docs): the thread of the cover letter or first
+ * patch, trailers from the replies folded in, -v the version when the
+ * thread holds several; -o - writes the mbox to stdout. */
+static void append_repro_series(GString *out, const struct report *r)
+{
+	const struct report_reproduce *p = &r->reproduce;
+	gboolean have_url = p->mbox_url && *p->mbox_url;
+
+	if (p->message_id && *p->message_id) {
+		g_autofree char *id = runner_shell_word(p->message_id);
+		g_autofree char *b4 =
+			g_strdup_printf("b4 am -o - -v %u %s | git am",
+					r->version ? r->version : 1, id);
+		const char *const b4_lines[] = { b4, NULL };
+
+		append_paragraph(out, "The series on top, as b4 assembles it "
+				      "from the list, with the trailers given "
+				      "in the replies:");
+		append_commands(out, b4_lines);
+	}
+	if (have_url) {
+		g_autofree char *url = runner_shell_word(p->mbox_url);
+		g_autofree char *curl =
+			g_strdup_printf("curl -sSf %s | git am", url);
+		const char *const curl_lines[] = { curl, NULL };
+
+		append_paragraph(out, p->message_id && *p->message_id ?
+					      "or as armbot applied it:" :
+					      "The series on top, as armbot "
+					      "applied it:");
+		append_commands(out, curl_lines);
+	}
+}
+
+/* Each check that says WARN or FAIL and has something to say: "sparse
+ * (WARN): what.", its steps, its note.  Checks that share their steps
+ * (boot and runtime-PM: one run of qemu) are printed together. */
+static void append_repro_checks(GString *out, const struct report *r)
+{
+	const struct report_reproduce *p = &r->reproduce;
+	gboolean done[REPORT_N_CHECKS] = { FALSE };
+
+	for (int k = 0; k < REPORT_N_CHECKS; k++) {
+		const struct report_repro_check *c = &p->checks[k];
+		g_autoptr(GString) head = g_string_new(NULL);
+
+		if (done[k] ||
+		    (r->checks[k].status != REPORT_STATUS_WARN &&
+		     r->checks[k].status != REPORT_STATUS_FAIL) ||
+		    (!c->what && !c->steps))
+			continue;
+		for (int j = k; j < REPORT_N_CHECKS; j++) {
+			if (j != k &&
+			    (!c->steps || p->checks[j].steps != c->steps))
+				continue;
+			if (r->checks[j].status != REPORT_STATUS_WARN &&
+			    r->checks[j].status != REPORT_STATUS_FAIL)
+				continue;
+			done[j] = TRUE;
+			g_string_append_printf(
+				head, "%s%s (%s)", head->len ? " and " : "",
+				report_check_name(j),
+				report_status_name(r->checks[j].status));
+		}
+		g_string_append_printf(head, ": %s", c->what ? c->what : "");
+		while (head->len && head->str[head->len - 1] == ' ')
+			g_string_truncate(head, head->len - 1);
+		if (head->len && head->str[head->len - 1] != '.' &&
+		    head->str[head->len - 1] != ':')
+			g_string_append_c(head, c->steps ? ':' : '.');
+		append_paragraph(out, head->str);
+		if (c->steps && c->steps->len) {
+			g_string_append_c(out, '\n');
+			kbuild_steps_format(out, c->steps, REPRO_INDENT);
+		}
+		if (c->note && *c->note)
+			append_paragraph(out, c->note);
+	}
+}
+
+static void append_reproduce(GString *out, const struct report *r)
+{
+	const struct report_reproduce *p = &r->reproduce;
+
+	if (!p->base && !p->armbot_check)
+		return;
+	g_string_append(out, "\nTo reproduce:\n");
+	if (p->base) {
+		append_repro_tree(out, r);
+		append_repro_series(out, r);
+		append_repro_checks(out, r);
+	}
+	if (p->armbot_check) {
+		const char *const lines[] = { p->armbot_check, NULL };
+
+		append_paragraph(out, p->base ? "Or all of it with armbot:" :
+						"With armbot:");
+		append_commands(out, lines);
+	}
+}
+
 static gboolean check_required(const struct report *r, GError **error)
 {
 	const char *missing = !r->bot_address	    ? "bot_address" :
@@ -458,12 +665,7 @@ char *report_render_body(const struct report *r, GError **error)
 	}
 
 	/* 7. how to reproduce */
-	if (r->reproduce && r->reproduce[0]) {
-		g_string_append(out, "\nTo reproduce:\n\n");
-		for (guint i = 0; r->reproduce[i]; i++)
-			g_string_append_printf(out, "        %s\n",
-					       r->reproduce[i]);
-	}
+	append_reproduce(out, r);
 
 	/* 8. the signature (RFC 3676 4.3: "-- " alone on its line) */
 	g_string_append_printf(out, "\n-- \n%s\n",

@@ -21,6 +21,7 @@
 #include <glib.h>
 
 #include "kernel/dirstat-verdict.h"
+#include "kernel/kbuild.h"
 
 enum report_check_kind {
 	REPORT_CHECK_APPLY,
@@ -36,6 +37,48 @@ enum report_status {
 	REPORT_STATUS_OK,
 	REPORT_STATUS_WARN,
 	REPORT_STATUS_FAIL,
+};
+
+/* How a reader reproduces one check that is not ok, without armbot.  Every
+ * pointer is borrowed; all optional. */
+struct report_repro_check {
+	/* what the steps do, a phrase after "sparse (WARN): " ("allmodconfig,
+	 * then sparse on the objects the series touches") */
+	const char *what;
+	/* struct kbuild_step: the command lines as the build, sparse or qemu
+	 * ran them, in the reader's kernel tree (kernel/kbuild.h, "what a
+	 * reader runs"); two checks with the same array are printed once */
+	const GPtrArray *steps;
+	const char *note; /* after the steps: what armbot alone has */
+};
+
+/* Section 7, "To reproduce": the tree at the base, the series on top,
+ * then, for each check that says WARN or FAIL, what it ran; last, the
+ * same with armbot in one line.  Every pointer is borrowed; all
+ * optional. */
+struct report_reproduce {
+	/* the tree: a git tree's URL and branch ... */
+	const char *tree_url; /* NULL: the distro tree, or a tree the
+				 public cannot fetch (a local path) */
+	const char *tree_branch;
+	/* ... or Debian's package that armbot imported */
+	const char *distro_package; /* "linux-source-6.1" */
+	const char *distro_version; /* "6.1.192-3" */
+	const char *distro_tarball; /* "/usr/src/linux-source-6.1.tar.xz" */
+	const char *base; /* the commit the series went onto, full hex */
+	/* the root tree of @base, full hex: what `git write-tree` gives for
+	 * the distro tarball unpacked (printed for the distro tree only) */
+	const char *base_tree;
+	/* the Message-ID b4 am looks the series up by, at the report's
+	 * version: the cover's, or the first patch's (b4 takes either); NULL
+	 * when that mail had none (armbot made one up) */
+	const char *message_id;
+	/* the series as armbot applied it, an mbox for git am
+	 * ("https://armbot.example.org/series/42/mbox") */
+	const char *mbox_url;
+	struct report_repro_check checks[REPORT_N_CHECKS];
+	/* "armbot check --tree distro-6.1 '<id>'" */
+	const char *armbot_check;
 };
 
 /* One check's outcome.  Every string is borrowed and may be NULL. */
@@ -112,9 +155,8 @@ struct report {
 	 * cumulative, limit 3%) */
 	const char *dirstat;
 	struct report_check checks[REPORT_N_CHECKS];
-	/* command lines, printed indented under "To reproduce:"; NULL
-	 * terminated; optional */
-	const char *const *reproduce;
+	/* section 7; all zero: no such section */
+	struct report_reproduce reproduce;
 	const char *series_url; /* the public web page; optional */
 };
 

@@ -326,6 +326,28 @@ char *runner_tail_lines(const char *text, guint n)
 	return g_strdup(p);
 }
 
+char *runner_shell_word(const char *arg)
+{
+	GString *out;
+
+	if (!*arg)
+		return g_strdup("''");
+	if (arg[strspn(arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789%+,-./:=@_")] == '\0')
+		return g_strdup(arg);
+	/* POSIX XCU 2.2.2: nothing is special between single quotes, and a
+	 * single quote itself cannot be: close, escape it, reopen */
+	out = g_string_new("'");
+	for (const char *p = arg; *p; p++) {
+		if (*p == '\'')
+			g_string_append(out, "'\\''");
+		else
+			g_string_append_c(out, *p);
+	}
+	g_string_append_c(out, '\'');
+	return g_string_free(out, FALSE);
+}
+
 char **runner_env_new(const char *const *extra)
 {
 	GStrvBuilder *b = g_strv_builder_new();

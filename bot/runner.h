@@ -64,6 +64,12 @@ void runner_result_clear(struct runner_result *result);
 /* The last @n lines of @text as a new string (all of it if fewer). */
 char *runner_tail_lines(const char *text, guint n);
 
+/* @arg as one word of a POSIX shell command line, for a reader to paste:
+ * as it is when the shell takes every character of it literally (letters,
+ * digits and "%+,-./:=@_"), else in single quotes (XCU 2.2.2), '' for an
+ * empty one.  Newly allocated. */
+char *runner_shell_word(const char *arg);
+
 /* A minimal environment for build tools: PATH, HOME, LANG=C, TZ=UTC, plus
  * the NULL-terminated NAME=VALUE pairs of @extra.  Free with g_strfreev. */
 char **runner_env_new(const char *const *extra);

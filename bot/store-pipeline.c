@@ -256,7 +256,8 @@ struct store_job *store_job_claim(struct store *st, const char *tree,
 		" AND (?1 IS NULL OR tree = ?1) ORDER BY queued, id LIMIT 1";
 	static const char superseded_sql[] =
 		"UPDATE jobs SET state = 'ignored', reason = 'superseded by a"
-		" newer version before it was checked' WHERE state = 'queued'"
+		" newer version or a resend before it was checked' WHERE"
+		" state = 'queued'"
 		" AND series_id IN (SELECT id FROM series WHERE state ="
 		" 'superseded')";
 	static const char take_sql[] =
@@ -268,7 +269,8 @@ struct store_job *store_job_claim(struct store *st, const char *tree,
 
 	if (!store_begin(st, error))
 		return NULL;
-	/* a newer version came while it waited: no check, no reply */
+	/* a newer version or a resend came while it waited: no check, no
+	 * reply */
 	s = store_statement(st, superseded_sql, error);
 	if (!s || !store_step_done(st, s, error))
 		goto fail;

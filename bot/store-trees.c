@@ -24,6 +24,15 @@ static const char *const migrations[] = {
 	" data TEXT, what TEXT NOT NULL, message_id TEXT,"
 	" created INTEGER NOT NULL, expires INTEGER NOT NULL,"
 	" used INTEGER);",
+	/* 1 -> 2: the updates of the trees with a url (bot/treeupdate.h);
+	 * interval NULL: no running daemon follows the tree */
+	"CREATE TABLE tree_updates ("
+	" tree TEXT PRIMARY KEY,"
+	" url TEXT, branches TEXT, interval INTEGER,"
+	" attempted INTEGER, succeeded INTEGER,"
+	" error TEXT, failures INTEGER NOT NULL DEFAULT 0,"
+	" head_branch TEXT, head TEXT,"
+	" seconds REAL, objects INTEGER, bytes INTEGER);",
 };
 
 const struct store_part store_part_trees = {
@@ -57,6 +66,39 @@ static const char sql_request_find[] =
 	" created, expires, used FROM optin_requests WHERE token_hash = ?1";
 static const char sql_request_use[] =
 	"UPDATE optin_requests SET used = ?2 WHERE id = ?1 AND used IS NULL";
+static const char sql_update_list[] =
+	"SELECT tree, url, branches, interval, attempted, succeeded, error,"
+	" failures, head_branch, head, seconds, objects, bytes"
+	" FROM tree_updates ORDER BY tree";
+static const char sql_update_get[] =
+	"SELECT tree, url, branches, interval, attempted, succeeded, error,"
+	" failures, head_branch, head, seconds, objects, bytes"
+	" FROM tree_updates WHERE tree = ?1";
+static const char sql_update_follow[] =
+	"INSERT INTO tree_updates (tree, url, branches, interval)"
+	" VALUES (?1, ?2, ?3, ?4) ON CONFLICT(tree) DO UPDATE SET"
+	" url = coalesce(excluded.url, url),"
+	" branches = coalesce(excluded.branches, branches),"
+	" interval = excluded.interval";
+static const char sql_update_unfollow[] =
+	"UPDATE tree_updates SET interval = NULL WHERE ?1 IS NULL OR tree = ?1";
+/* a failure keeps what the last success recorded (head, succeeded) */
+static const char sql_update_record[] =
+	"INSERT INTO tree_updates (tree, url, branches, attempted, succeeded,"
+	" error, failures, head_branch, head, seconds, objects, bytes)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6 IS NOT NULL, ?7, ?8, ?9, ?10,"
+	" ?11) ON CONFLICT(tree) DO UPDATE SET"
+	" url = coalesce(excluded.url, url),"
+	" branches = coalesce(excluded.branches, branches),"
+	" attempted = excluded.attempted,"
+	" succeeded = coalesce(excluded.succeeded, succeeded),"
+	" error = excluded.error,"
+	" failures = CASE WHEN excluded.error IS NULL THEN 0"
+	"  ELSE failures + 1 END,"
+	" head_branch = coalesce(excluded.head_branch, head_branch),"
+	" head = coalesce(excluded.head, head),"
+	" seconds = excluded.seconds, objects = excluded.objects,"
+	" bytes = excluded.bytes";
 
 void store_tree_free(struct store_tree *t)
 {
@@ -269,4 +311,132 @@ gboolean store_optin_request_use(struct store *st, gint64 id, gint64 now,
 		return FALSE;
 	*marked = sqlite3_changes(store_db(st)) == 1;
 	return TRUE;
+}
+
+void store_tree_update_free(struct store_tree_update *u)
+{
+	if (!u)
+		return;
+	g_free(u->tree);
+	g_free(u->url);
+	g_free(u->branches);
+	g_free(u->error);
+	g_free(u->head_branch);
+	g_free(u->head);
+	g_free(u);
+}
+
+static gpointer update_from_row(sqlite3_stmt *s)
+{
+	struct store_tree_update *u = g_new0(struct store_tree_update, 1);
+
+	u->tree = store_column_text(s, 0);
+	u->url = store_column_text(s, 1);
+	u->branches = store_column_text(s, 2);
+	u->interval = sqlite3_column_type(s, 3) == SQLITE_NULL ?
+			      -1 :
+			      sqlite3_column_int64(s, 3);
+	u->attempted = sqlite3_column_int64(s, 4);
+	u->succeeded = sqlite3_column_int64(s, 5);
+	u->error = store_column_text(s, 6);
+	u->failures = sqlite3_column_int(s, 7);
+	u->head_branch = store_column_text(s, 8);
+	u->head = store_column_text(s, 9);
+	u->seconds = sqlite3_column_double(s, 10);
+	u->objects = sqlite3_column_int64(s, 11);
+	u->bytes = sqlite3_column_int64(s, 12);
+	return u;
+}
+
+GPtrArray *store_tree_updates_list(struct store *st, GError **error)
+{
+	sqlite3_stmt *s = store_statement(st, sql_update_list, error);
+
+	if (!s)
+		return NULL;
+	return store_rows(st, s, update_from_row,
+			  (GDestroyNotify)store_tree_update_free, error);
+}
+
+gboolean store_tree_update_get(struct store *st, const char *tree,
+			       struct store_tree_update **out, GError **error)
+{
+	sqlite3_stmt *s = store_statement(st, sql_update_get, error);
+	gboolean row;
+
+	*out = NULL;
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, tree);
+	if (!store_step_row(st, s, &row, error))
+		return FALSE;
+	if (row)
+		*out = update_from_row(s);
+	sqlite3_reset(s);
+	return TRUE;
+}
+
+gboolean store_tree_update_follow(struct store *st, const char *tree,
+				  const char *url, const char *branches,
+				  guint interval, GError **error)
+{
+	sqlite3_stmt *s = store_statement(st, sql_update_follow, error);
+
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, tree);
+	store_bind_text(s, 2, url);
+	store_bind_text(s, 3, branches);
+	sqlite3_bind_int64(s, 4, interval);
+	return store_step_done(st, s, error);
+}
+
+gboolean store_tree_updates_unfollow(struct store *st, const char *tree,
+				     GError **error)
+{
+	sqlite3_stmt *s = store_statement(st, sql_update_unfollow, error);
+
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, tree);
+	return store_step_done(st, s, error);
+}
+
+static void bind_time(sqlite3_stmt *s, int i, gint64 t)
+{
+	if (t)
+		sqlite3_bind_int64(s, i, t);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+gboolean store_tree_update_record(struct store *st,
+				  const struct store_tree_update *u,
+				  GError **error)
+{
+	sqlite3_stmt *s = store_statement(st, sql_update_record, error);
+
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, u->tree);
+	store_bind_text(s, 2, u->url);
+	store_bind_text(s, 3, u->branches);
+	sqlite3_bind_int64(s, 4, u->attempted);
+	bind_time(s, 5, u->error ? 0 : u->succeeded);
+	store_bind_text(s, 6, u->error);
+	store_bind_text(s, 7, u->error ? NULL : u->head_branch);
+	store_bind_text(s, 8, u->error ? NULL : u->head);
+	sqlite3_bind_double(s, 9, u->seconds);
+	sqlite3_bind_int64(s, 10, u->objects);
+	sqlite3_bind_int64(s, 11, u->bytes);
+	return store_step_done(st, s, error);
+}
+
+gint64 store_tree_update_next(const struct store_tree_update *u)
+{
+	if (u->interval <= 0)
+		return -1;
+	if (!u->attempted)
+		return 0;
+	return u->attempted + u->interval;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bot/store-part.h"
+#include "mailparse/subject.h"
 
 G_DEFINE_QUARK(store - error - quark, store_error)
 
@@ -110,7 +111,7 @@ static const char *const statements[STMT_COUNT_] = {
 		"SELECT id, message_id, in_reply_to, refs, from_email, author,"
 		" date, received, kind, has_version, version, version_minor,"
 		" has_index, idx, total, rfc, clean_subject, base_commit,"
-		" change_id FROM messages ORDER BY id",
+		" change_id, subject FROM messages ORDER BY id",
 	[STMT_MESSAGE_REPLIES] =
 		"SELECT message_id FROM messages WHERE in_reply_to = ?1"
 		" AND kind = 'reply' ORDER BY date, id",
@@ -642,6 +643,17 @@ GPtrArray *store_load_series_messages(struct store *st, GError **error)
 		m->subject = store_column_text(s, 16);
 		m->base_commit = store_column_text(s, 17);
 		m->change_id = store_column_text(s, 18);
+		/* RESEND has no column: read from the subject as stored, so
+		 * that mail stored before it counted is judged alike */
+		if (m->kind == CLASSIFY_PATCH || m->kind == CLASSIFY_COVER) {
+			struct subject_tags tags = SUBJECT_TAGS_INIT;
+
+			subject_tags_parse(
+				&tags,
+				(const char *)sqlite3_column_text(s, 19));
+			m->resend = tags.resend;
+			subject_tags_clear(&tags);
+		}
 		g_ptr_array_add(out, m);
 	}
 	sqlite3_reset(s);

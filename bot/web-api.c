@@ -1,6 +1,7 @@
 #include "bot/web-api.h"
 
 #include "bot/json.h"
+#include "bot/store-trees.h"
 
 /* Mail may carry any bytes: JSON (RFC 8259 8.1) must be UTF-8. */
 static void string(GString *out, const char *s)
@@ -256,6 +257,74 @@ guint web_api_series(struct store *st, gint64 id, GString *out, GError **error)
 	}
 	series(out, x, TRUE);
 	g_string_append_c(out, '\n');
+	return 200;
+}
+
+static void tree(GString *out, const struct store_tree_update *u, gint64 now)
+{
+	g_auto(GStrv)
+		branches = g_strsplit(u->branches ? u->branches : "", ";", -1);
+	gint64 next = store_tree_update_next(u);
+	char secs[G_ASCII_DTOSTR_BUF_SIZE];
+
+	g_string_append(out, "{\"name\":");
+	string(out, u->tree);
+	key(out, "url");
+	string(out, u->url);
+	key(out, "branches");
+	g_string_append_c(out, '[');
+	for (guint i = 0; branches[i] && *branches[i]; i++) {
+		if (i)
+			g_string_append_c(out, ',');
+		string(out, branches[i]);
+	}
+	g_string_append_c(out, ']');
+	key(out, "head_branch");
+	string(out, u->head_branch);
+	key(out, "head");
+	string(out, u->head);
+	key(out, "update_interval");
+	if (u->interval < 0)
+		g_string_append(out, "null");
+	else
+		g_string_append_printf(out, "%" G_GINT64_FORMAT, u->interval);
+	key(out, "state");
+	string(out, !u->attempted ? "pending" : u->error ? "failing" : "ok");
+	key(out, "last_attempt");
+	time_value(out, u->attempted);
+	key(out, "last_success");
+	time_value(out, u->succeeded);
+	/* never tried: due at once, now */
+	key(out, "next_update");
+	if (next < 0)
+		g_string_append(out, "null");
+	else
+		time_value(out, next ? next : now);
+	key(out, "error");
+	string(out, u->error);
+	g_string_append_printf(
+		out, ",\"failures\":%u,\"seconds\":%s", u->failures,
+		g_ascii_formatd(secs, sizeof(secs), "%.3f", u->seconds));
+	g_string_append_printf(out,
+			       ",\"objects\":%" G_GINT64_FORMAT
+			       ",\"bytes\":%" G_GINT64_FORMAT "}",
+			       u->objects, u->bytes);
+}
+
+guint web_api_trees(struct store *st, GString *out, GError **error)
+{
+	g_autoptr(GPtrArray) updates = store_tree_updates_list(st, error);
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+
+	if (!updates)
+		return 0;
+	g_string_append(out, "{\"trees\":[");
+	for (guint i = 0; i < updates->len; i++) {
+		if (i)
+			g_string_append_c(out, ',');
+		tree(out, updates->pdata[i], now);
+	}
+	g_string_append(out, "]}\n");
 	return 200;
 }
 

@@ -1,6 +1,7 @@
-/* The JSON API: /api/series and /api/series/<id>, described by the JSON
- * Schemas tests/data/web/series-list.schema.json and series.schema.json.
- * Times are RFC 3339 strings in UTC, or null. */
+/* The JSON API: /api/series, /api/series/<id> and /api/trees, described
+ * by the JSON Schemas tests/data/web/series-list.schema.json,
+ * series.schema.json and trees.schema.json.  Times are RFC 3339 strings
+ * in UTC, or null. */
 #pragma once
 
 #include <glib.h>
@@ -16,6 +17,9 @@ guint web_api_series_list(struct store *st,
 /* One series with everything about it; 404 with an error object when
  * there is none. */
 guint web_api_series(struct store *st, gint64 id, GString *out, GError **error);
+
+/* The trees with a url and their updates (bot/store-trees.h). */
+guint web_api_trees(struct store *st, GString *out, GError **error);
 
 /* {"error": @message, "status": @status} */
 void web_api_error(GString *out, guint status, const char *text);

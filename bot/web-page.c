@@ -479,6 +479,12 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 		g_string_append(out, "</td></tr>\n");
 	}
 	g_string_append(out, "</tbody></table>\n");
+	g_string_append_printf(
+		out,
+		"<p id=\"mbox\"><a href=\"/series/%" G_GINT64_FORMAT
+		"/mbox\">mbox</a>: the series as armbot "
+		"applies it, for <code>git am</code></p>\n",
+		id);
 	if (!x->jobs->len)
 		g_string_append(out,
 				"<p id=\"no-jobs\">not checked (yet)</p>\n");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bot/datadir.h"
+#include "bot/series-mbox.h"
 #include "bot/store-web.h"
 #include "bot/web-api.h"
 #include "bot/web-feed.h"
@@ -200,6 +201,44 @@ static gint64 path_id(const char *path, const char *prefix)
 	return id;
 }
 
+/* "/series/123/mbox" -> 123; 0 when not one. */
+static gint64 path_mbox_id(const char *path)
+{
+	static const char prefix[] = "/series/", suffix[] = "/mbox";
+	g_autofree char *number = NULL;
+	gsize len = strlen(path);
+	guint64 id;
+
+	if (!g_str_has_prefix(path, prefix) ||
+	    !g_str_has_suffix(path, suffix) ||
+	    len <= strlen(prefix) + strlen(suffix))
+		return 0;
+	number = g_strndup(path + strlen(prefix),
+			   len - strlen(prefix) - strlen(suffix));
+	if (!g_ascii_string_to_unsigned(number, 10, 1, G_MAXINT64, &id, NULL))
+		return 0;
+	return id;
+}
+
+/* `/series/<id>/mbox`: the series as armbot applies it, for git am
+ * (series_mbox(): the reply's "To reproduce" pipes it into git am).  404
+ * (an HTML page) for a series that does not exist. */
+static guint series_mbox_body(struct store *st, gint64 id, GString *out,
+			      GError **error)
+{
+	gboolean found;
+	g_autoptr(store_web_series)
+		x = store_web_series_get(st, id, &found, error);
+
+	if (!x) {
+		if (found || (error && *error))
+			return 0;
+		web_page_error(out, 404, "no such series");
+		return 404;
+	}
+	return series_mbox(st, id, out, error) ? 200 : 0;
+}
+
 static void handle(SoupServer *soup, SoupServerMessage *msg, const char *path,
 		   GHashTable *query, gpointer data)
 {
@@ -230,12 +269,20 @@ static void handle(SoupServer *soup, SoupServerMessage *msg, const char *path,
 	} else if ((id = path_id(path, "/series/"))) {
 		status =
 			web_page_series(ws->st, id, ws->data_dir, body, &error);
+	} else if ((id = path_mbox_id(path))) {
+		status = series_mbox_body(ws->st, id, body, &error);
+		/* RFC 4155: mail as it is, in whatever charset each
+		 * message has; served as data, never as a page */
+		if (status == 200)
+			type = "application/mbox";
 	} else if ((id = path_id(path, "/api/series/"))) {
 		status = web_api_series(ws->st, id, body, &error);
 	} else if (!strcmp(path, "/arch-arm")) {
 		status = web_page_arch_arm(ws->st, body, &error);
 	} else if (!strcmp(path, "/trees")) {
 		status = web_page_trees(ws->st, body, &error);
+	} else if (!strcmp(path, "/api/trees")) {
+		status = web_api_trees(ws->st, body, &error);
 	} else if (!strcmp(path, "/feed.atom")) {
 		status = web_feed_atom(ws->st, ws->url, body, &error);
 		type = "application/atom+xml; charset=utf-8";

@@ -15,6 +15,9 @@
  *                      plat-* directory
  *   /api/series        JSON (tests/data/web/series-list.schema.json)
  *   /api/series/<id>   JSON (tests/data/web/series.schema.json)
+ *   /trees             the trees with a url and their updates, and the
+ *                      trees opted in by mail
+ *   /api/trees         JSON (tests/data/web/trees.schema.json)
  *   /feed.atom         Atom (RFC 4287) feed of the replies
  *   /metrics           Prometheus text format 0.0.4
  *

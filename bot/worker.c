@@ -10,6 +10,7 @@
 #include "bot/store-pipeline.h"
 #include "bot/store.h"
 #include "bot/treeset.h"
+#include "bot/treeupdate.h"
 #include "config/treefile.h"
 #include "kernel/tree.h"
 
@@ -69,10 +70,15 @@ void daemon_bell_free(struct daemon_bell *bell)
 	g_free(bell);
 }
 
+/* How long a worker waits for work before it looks again (at most). */
+#define WORKER_WAIT 5
+
 struct worker {
 	struct worker_options opts;
 	char *tree;
 	GThread *thread;
+	GCancellable *cancellable; /* cancelled by worker_stop(): ends a
+				    * fetch early */
 	gint stop;
 };
 
@@ -126,6 +132,8 @@ static const char *no_reply_reason(const struct config_policy *policy,
 {
 	if (out->base_how == REPORT_BASE_APPLIED)
 		return "not tested: the series is applied already";
+	if (policy->reply == CONFIG_REPLY_NEVER)
+		return "reply policy: never";
 	if (out->not_tested &&
 	    policy->unknown_base == CONFIG_UNKNOWN_BASE_SILENT)
 		return "not tested: its base is unknown and it does not apply "
@@ -213,30 +221,38 @@ static gboolean record(const struct worker_options *o, struct store *st,
 	return store_job_finish(st, job->id, &res, error);
 }
 
-/* A tree with a URL is added to the data dir on its first series and
- * fetched again before each one, so a series applies to the branch as it
- * is now.  The distro tree is imported by the pipeline itself. */
-static gboolean ensure_tree(const struct worker_options *o,
-			    const struct treefile *tf, GError **error)
+/* The tree of a series must be there: a tree with a url is added to the
+ * data dir on its first series (later fetches are update_if_due()'s: a
+ * series applies to the tree as last fetched); the distro tree is
+ * imported when it is missing or Debian's package changed. */
+static gboolean ensure_tree(const struct worker_options *o, struct store *st,
+			    const char *name, const struct treefile *tf,
+			    GError **error)
 {
+	struct treeupdate_options uo = { 0 };
 	g_autoptr(GError) open_error = NULL;
 	g_autoptr(kernel_tree) tree = NULL;
 
-	if (!tf || !tf->url)
-		return TRUE;
-	tree = tree_open(o->data_dir, tf->name, &open_error);
-	if (!tree) {
-		if (!g_error_matches(open_error, TREE_ERROR,
-				     TREE_ERROR_NOT_FOUND)) {
-			g_propagate_error(error, g_steal_pointer(&open_error));
-			return FALSE;
-		}
-		log_line(tf->name, "adding the tree from %s", tf->url);
-		tree = tree_add(o->data_dir, tf->name, tf->url,
-				(const char *const *)tf->branches, error);
+	uo.data_dir = o->data_dir;
+	uo.st = st;
+	uo.log = TRUE;
+	uo.cancellable = o->cancellable;
+	if (!tf || !tf->url) {
+		/* another tree the pipeline does not find says so itself */
+		if (strcmp(name, TREE_DISTRO_NAME))
+			return TRUE;
+		tree = treeupdate_distro(&uo, error);
 		return tree != NULL;
 	}
-	return tree_update(tree, error);
+	tree = tree_open(o->data_dir, tf->name, &open_error);
+	if (tree)
+		return TRUE;
+	if (!g_error_matches(open_error, TREE_ERROR, TREE_ERROR_NOT_FOUND)) {
+		g_propagate_error(error, g_steal_pointer(&open_error));
+		return FALSE;
+	}
+	tree = treeupdate_tree(&uo, tf, error);
+	return tree != NULL;
 }
 
 gboolean worker_run_one(const struct worker_options *o, struct store *st,
@@ -289,7 +305,7 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	}
 	popts.progress = on_progress;
 	popts.user_data = job->tree;
-	ok = ensure_tree(o, tf, &perr) &&
+	ok = ensure_tree(o, st, job->tree, tf, &perr) &&
 	     pipeline_check(st, job->series_id, &popts, &out, &perr);
 	if (!ok) {
 		gboolean retry = job->attempts < o->max_attempts;
@@ -303,15 +319,49 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	}
 	ok = record(o, st, job, policy, &out, error);
 	if (ok) {
+		const char *why = no_reply_reason(policy, &out);
+
 		log_line(job->tree,
-			 "series %" G_GINT64_FORMAT ": done in %.1f s, %s",
-			 job->series_id, out.seconds,
-			 out.reply ? out.message_id : "no reply");
+			 "series %" G_GINT64_FORMAT ": done in %.1f s, %s%s",
+			 job->series_id, out.seconds, why ? "no reply: " : "",
+			 why ? why : out.message_id);
 		if (o->outbox_bell)
 			daemon_bell_ring(o->outbox_bell);
 	}
 	pipeline_outcome_clear(&out);
 	return ok;
+}
+
+/* Fetch the worker's tree when its update is due, between two of its
+ * series: the tree never moves under a series, and only this thread ever
+ * fetches it in the daemon (bot/treeupdate.h).  Returns the seconds until
+ * the next update is due, at most @max. */
+static guint update_if_due(struct worker *w, struct store *st, guint max)
+{
+	struct treeupdate_options uo = { 0 };
+	g_autoptr(GError) error = NULL;
+	g_autoptr(treeset) ts = treeset_load(w->opts.config, st, NULL, &error);
+	g_autoptr(kernel_tree) tree = NULL;
+	const struct treefile *tf = ts ? treeset_find(ts, w->tree) : NULL;
+	gint64 due;
+
+	if (!tf)
+		return max;
+	if (!treeupdate_due_in(st, tf, g_get_real_time() / G_USEC_PER_SEC, &due,
+			       &error)) {
+		log_line(w->tree, "store error: %s", error->message);
+		return max;
+	}
+	if (due != 0)
+		return due < 0 ? max : MIN((gint64)max, due);
+	uo.data_dir = w->opts.data_dir;
+	uo.st = st;
+	uo.log = TRUE;
+	uo.cancellable = w->cancellable;
+	/* a failure is logged and recorded, and tried again one interval
+	 * later; the series go on with the branches as they were */
+	tree = treeupdate_tree(&uo, tf, NULL);
+	return MIN(max, tf->policy.update_interval);
 }
 
 static gpointer worker_thread(gpointer data)
@@ -328,12 +378,15 @@ static gpointer worker_thread(gpointer data)
 	}
 	while (!g_atomic_int_get(&w->stop)) {
 		gboolean ran = FALSE;
+		guint wait = update_if_due(w, st, WORKER_WAIT);
 
+		if (g_atomic_int_get(&w->stop))
+			break;
 		if (!worker_run_one(&w->opts, st, &ran, &error)) {
 			log_line(w->tree, "store error: %s", error->message);
 			g_clear_error(&error);
 		}
-		if (!ran && !daemon_bell_wait(w->opts.jobs_bell, 5))
+		if (!ran && !daemon_bell_wait(w->opts.jobs_bell, MAX(wait, 1)))
 			break;
 	}
 out:
@@ -349,9 +402,12 @@ struct worker *worker_start(const struct worker_options *opts, GError **error)
 	w->opts = *opts;
 	w->tree = g_strdup(opts->tree);
 	w->opts.tree = w->tree;
+	w->cancellable = g_cancellable_new();
+	w->opts.cancellable = w->cancellable;
 	name = g_strdup_printf("worker-%s", w->tree);
 	w->thread = g_thread_try_new(name, worker_thread, w, error);
 	if (!w->thread) {
+		g_object_unref(w->cancellable);
 		g_free(w->tree);
 		g_free(w);
 		return NULL;
@@ -364,7 +420,9 @@ void worker_stop(struct worker *w)
 	if (!w)
 		return;
 	g_atomic_int_set(&w->stop, 1);
+	g_cancellable_cancel(w->cancellable);
 	g_thread_join(w->thread);
+	g_object_unref(w->cancellable);
 	g_free(w->tree);
 	g_free(w);
 }

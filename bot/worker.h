@@ -1,10 +1,13 @@
 /* The daemon's workers: one thread per tree takes that tree's queued jobs
  * one at a time (the tree has one worktree and one set of build dirs),
  * runs bot/pipeline.c on the series and records the results and the reply
- * in one transaction (bot/store-pipeline.h).  Each thread has its own
- * connection to the store. */
+ * in one transaction (bot/store-pipeline.h).  Between two jobs it fetches
+ * its tree when the tree's update-interval says so (bot/treeupdate.h), so
+ * that a tree never moves while one of its series is checked.  Each
+ * thread has its own connection to the store. */
 #pragma once
 
+#include <gio/gio.h>
 #include <glib.h>
 
 #include "bot/store.h"
@@ -29,6 +32,8 @@ struct worker_options {
 	struct daemon_bell *jobs_bell; /* rung when jobs are queued */
 	struct daemon_bell *outbox_bell; /* rung when a reply is queued */
 	guint max_attempts; /* a job that failed this often is given up */
+	GCancellable *cancellable; /* stops a fetch of the tree (set by
+				    * worker_start(); may be NULL) */
 };
 
 struct worker;
@@ -36,7 +41,8 @@ struct worker;
 /* Start a worker thread.  NULL with @error when it cannot start. */
 struct worker *worker_start(const struct worker_options *opts, GError **error);
 
-/* Ask the worker to stop after the job it is running and wait for it. */
+/* Ask the worker to stop after the job it is running (a fetch of its tree
+ * stops at once, and is tried again on the next start) and wait for it. */
 void worker_stop(struct worker *w);
 
 /* Run the next queued job of @opts->tree in the calling thread, if any:

@@ -109,6 +109,77 @@ const char *config_reply_to_name(enum config_reply_to to)
 	return reply_to_names[to];
 }
 
+static const struct {
+	char unit;
+	guint seconds;
+} duration_units[] = { { 'd', 86400 }, { 'h', 3600 }, { 'm', 60 }, { 's', 1 } };
+
+gboolean config_parse_duration(const char *text, guint *out_seconds)
+{
+	const char *p = text;
+	guint64 total = 0;
+	guint next_unit = 0; /* units come largest first, each once */
+
+	if (!text || !*text)
+		return FALSE;
+	if (!strcmp(text, "never")) {
+		*out_seconds = 0;
+		return TRUE;
+	}
+	if (strspn(text, "0123456789") == strlen(text)) {
+		guint64 n;
+
+		/* a bare number: seconds */
+		if (!g_ascii_string_to_unsigned(text, 10, 0,
+						CONFIG_DURATION_MAX, &n, NULL))
+			return FALSE;
+		*out_seconds = n;
+		return TRUE;
+	}
+	while (*p) {
+		guint64 n = 0;
+		guint u;
+
+		if (!g_ascii_isdigit(*p))
+			return FALSE;
+		while (g_ascii_isdigit(*p)) {
+			n = n * 10 + (*p++ - '0');
+			if (n > CONFIG_DURATION_MAX)
+				return FALSE;
+		}
+		for (u = next_unit; u < G_N_ELEMENTS(duration_units); u++)
+			if (*p == duration_units[u].unit)
+				break;
+		if (u == G_N_ELEMENTS(duration_units))
+			return FALSE;
+		total += n * duration_units[u].seconds;
+		if (total > CONFIG_DURATION_MAX)
+			return FALSE;
+		next_unit = u + 1;
+		p++;
+	}
+	*out_seconds = total;
+	return TRUE;
+}
+
+char *config_duration_string(guint seconds)
+{
+	GString *s;
+
+	if (!seconds)
+		return g_strdup("never");
+	s = g_string_new(NULL);
+	for (guint u = 0; u < G_N_ELEMENTS(duration_units); u++) {
+		guint n = seconds / duration_units[u].seconds;
+
+		if (!n)
+			continue;
+		g_string_append_printf(s, "%u%c", n, duration_units[u].unit);
+		seconds -= n * duration_units[u].seconds;
+	}
+	return g_string_free(s, FALSE);
+}
+
 char *config_find(const char *option)
 {
 	const char *env = g_getenv("ARMBOT_CONFIG");
@@ -132,6 +203,7 @@ static void policy_defaults(struct config_policy *p)
 	p->reply_to = CONFIG_REPLY_TO_LIST;
 	p->list_cap = 20;
 	p->rfc = TRUE;
+	p->update_interval = CONFIG_UPDATE_INTERVAL_DEFAULT;
 }
 
 struct armbot_config *config_new_default(void)
@@ -231,7 +303,8 @@ static const char *const smtp_keys[] = {
 static const char *const outbox_keys[] = { "maildir", NULL };
 static const char *const web_keys[] = { "listen", "port", "base-url", NULL };
 static const char *const defaults_keys[] = {
-	"checks", "reply", "reply-to", "list-cap", "rfc", "unknown-base", NULL
+	"checks", "reply", "reply-to", "list-cap", "rfc", "unknown-base",
+	"update-interval", NULL,
 };
 static const struct keyfile_group config_groups[] = {
 	{ "bot", bot_keys },   { "sources", sources_keys },

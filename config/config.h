@@ -70,7 +70,13 @@ struct config_policy {
 	guint list_cap; /* replies per list per hour, 0: no cap */
 	gboolean rfc; /* RFC series are tested and replied to */
 	enum config_unknown_base unknown_base;
+	guint update_interval; /* seconds between the daemon's fetches of a
+				* tree with a url; 0: only on demand (the
+				* tree's first series, `armbot tree update`) */
 };
+
+/* The default of update-interval: an hour. */
+#define CONFIG_UPDATE_INTERVAL_DEFAULT 3600
 
 struct armbot_config {
 	char *path; /* the file read, or NULL: embedded defaults */
@@ -163,6 +169,18 @@ gboolean config_parse_reply_to(const char *word, enum config_reply_to *out);
 gboolean config_parse_unknown_base(const char *word,
 				   enum config_unknown_base *out);
 const char *config_unknown_base_name(enum config_unknown_base u);
+
+/* A duration as the configuration writes it: "never" or "0" (0 seconds),
+ * seconds ("90"), or numbers with units s, m, h, d, largest first
+ * ("30m", "6h", "1d", "1h30m"), at most CONFIG_DURATION_MAX.  FALSE for
+ * anything else (and *@out_seconds is left alone). */
+#define CONFIG_DURATION_MAX (366u * 24 * 3600)
+gboolean config_parse_duration(const char *text, guint *out_seconds);
+
+/* @seconds the way config_parse_duration() reads it back, in the largest
+ * units that add up to it exactly ("1h30m", "2s"), "never" for 0.  Newly
+ * allocated. */
+char *config_duration_string(guint seconds);
 
 /* The names of the checks of @mask, comma separated ("apply, dirstat"),
  * and of a reply policy.  Newly allocated / static. */

@@ -32,6 +32,8 @@ void treefile_read_policy(struct keyfile *k, const char *group,
 	g_autofree char *reply_to = keyfile_string(k, group, "reply-to", NULL);
 	g_autofree char *unknown =
 		keyfile_string(k, group, "unknown-base", NULL);
+	g_autofree char *interval =
+		keyfile_string(k, group, "update-interval", NULL);
 	g_autofree char *bad = NULL;
 
 	if (checks &&
@@ -55,12 +57,17 @@ void treefile_read_policy(struct keyfile *k, const char *group,
 			      "unknown-base must be silent, author or list, "
 			      "not '%s'",
 			      unknown);
+	if (interval && !config_parse_duration(interval, &p->update_interval))
+		keyfile_error(k, group, "update-interval",
+			      "update-interval must be a duration such as "
+			      "30m, 6h, 1d or 3600 (seconds), or never, not "
+			      "'%s'",
+			      interval);
 }
 
 static const char *const tree_keys[] = {
-	"url",	  "branches",	    "lists", "maintainers",
-	"checks", "sparse-configs", "reply", "reply-to",
-	"rfc",	  "unknown-base",   NULL,
+	"url", "branches", "lists", "maintainers", "checks", "sparse-configs",
+	"reply", "reply-to", "rfc", "unknown-base", "update-interval", NULL,
 };
 static const char *const paths_keys[] = { "F", "X", "N", NULL };
 static const struct keyfile_group tree_groups[] = {
@@ -424,6 +431,9 @@ char *treefile_to_data(const struct treefile *tf)
 	g_key_file_set_string(
 		kf, "tree", "unknown-base",
 		config_unknown_base_name(tf->policy.unknown_base));
+	/* update-interval is not written: how often the bot fetches is the
+	 * operator's to set ([defaults]), not a maintainer's by mail, so a
+	 * tree registered by mail follows the [defaults] of the day */
 	for (guint i = 0; i < tf->paths->patterns->len; i++) {
 		const struct maintainers_pattern *p =
 			tf->paths->patterns->pdata[i];

@@ -12,6 +12,7 @@
  *   reply = problems
  *   reply-to = list
  *   rfc = false
+ *   update-interval = 6h
  *   [paths]
  *   F = arch/arm/mach-omap2/;drivers/bus/ti-sysc.c
  *   X = arch/arm/mach-omap2/board-generic.c
@@ -63,7 +64,9 @@ struct treefile *treefile_parse(const char *name, const char *origin,
 				GPtrArray *errors, GError **error);
 
 /* The key file text of @tf, every key written (what treefile_parse()
- * reads back to the same tree).  Newly allocated. */
+ * reads back to the same tree) but update-interval, which is the
+ * operator's ([defaults]) for trees registered by mail.  Newly
+ * allocated. */
 char *treefile_to_data(const struct treefile *tf);
 
 /* Every NAME.conf of @dir, sorted by name (struct treefile *).  A missing
@@ -78,7 +81,8 @@ struct treefile *treefile_new_distro(const struct config_policy *defaults);
 
 struct keyfile;
 
-/* Read the policy keys (checks, reply, reply-to, rfc) of @group of @k over
+/* Read the policy keys (checks, reply, reply-to, rfc, update-interval) of
+ * @group of @k over
  * the values already in @p; errors go to @k.  armbot.conf's [defaults]
  * are read with it too. */
 void treefile_read_policy(struct keyfile *k, const char *group,

@@ -444,12 +444,12 @@ static gboolean find_applied(struct tree *tree,
 
 	for (guint i = 0; i < s->patches->len; i++) {
 		const char *text = s->patches->pdata[i];
-		struct patchid id;
-		char hex[GITOID_HEXSZ + 1];
+		git_oid id;
+		char hex[GIT_OID_HEXSZ + 1];
 
-		if (!patchid_of_diff(text, strlen(text), &id))
+		if (!patchid_text(text, strlen(text), PATCHID_STABLE, &id))
 			return FALSE;
-		patchid_to_hex(&id, hex);
+		git_oid_tostr(hex, sizeof(hex), &id);
 		/* two patches with one patch-id: the first is found */
 		if (!g_hash_table_contains(wanted, hex))
 			g_hash_table_insert(wanted, g_strdup(hex),
@@ -467,13 +467,16 @@ static gboolean find_applied(struct tree *tree,
 	while (found < g_hash_table_size(wanted) &&
 	       seen++ < APPLIED_MAX_SIDE_COMMITS &&
 	       !git_revwalk_next(&oid, walk)) {
-		struct patchid id;
-		char hex[GITOID_HEXSZ + 1];
+		git_oid id;
+		char hex[GIT_OID_HEXSZ + 1];
+		gboolean has_id = FALSE;
 		guint n;
 
-		if (!patchid_of_commit(tree->repo, &oid, &id, NULL))
+		if (!patchid_commit(tree->repo, &oid, PATCHID_STABLE, &id,
+				    &has_id, NULL) ||
+		    !has_id)
 			continue;
-		patchid_to_hex(&id, hex);
+		git_oid_tostr(hex, sizeof(hex), &id);
 		n = GPOINTER_TO_UINT(g_hash_table_lookup(wanted, hex));
 		if (n && !commits->pdata[n - 1]) {
 			commits->pdata[n - 1] = g_strdup(git_oid_tostr_s(&oid));
@@ -488,6 +491,68 @@ static gboolean find_applied(struct tree *tree,
 				g_strdup(commits->pdata[i] ? commits->pdata[i] :
 							     "(same patch)"));
 	return TRUE;
+}
+
+/* The newest commit of a branch of @tree on top of @base by which every
+ * patch of @prerequisites (git patch-id --stable values) is a commit;
+ * FALSE when some are not found within APPLIED_MAX_SIDE_COMMITS commits
+ * of each branch.  @missing gets how many were not found on the branch
+ * that had the most. */
+static gboolean find_prerequisites(struct tree *tree, const git_oid *base,
+				   GPtrArray *prerequisites,
+				   GPtrArray *branches, git_oid *out,
+				   char **branch, guint *missing)
+{
+	*missing = prerequisites->len;
+	for (guint b = 0; b < branches->len; b++) {
+		g_autofree char *ref =
+			g_strconcat("refs/heads/", branches->pdata[b], NULL);
+		g_autoptr(GHashTable) wanted = g_hash_table_new_full(
+			g_str_hash, g_str_equal, g_free, NULL);
+		git_revwalk *walk = NULL;
+		git_oid tip, oid, newest = { { 0 } };
+		guint found = 0, seen = 0;
+
+		for (guint i = 0; i < prerequisites->len; i++)
+			g_hash_table_add(
+				wanted,
+				g_ascii_strdown(prerequisites->pdata[i], -1));
+		if (!tree_resolve(tree, ref, &tip, NULL) ||
+		    git_revwalk_new(&walk, tree->repo) < 0)
+			continue;
+		git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL);
+		git_revwalk_push(walk, &tip);
+		git_revwalk_hide(walk, base);
+		while (found < g_hash_table_size(wanted) &&
+		       seen++ < APPLIED_MAX_SIDE_COMMITS &&
+		       !git_revwalk_next(&oid, walk)) {
+			git_oid id;
+			char hex[GIT_OID_HEXSZ + 1];
+			gboolean has_id = FALSE;
+
+			if (!patchid_commit(tree->repo, &oid, PATCHID_STABLE,
+					    &id, &has_id, NULL) ||
+			    !has_id)
+				continue;
+			git_oid_tostr(hex, sizeof(hex), &id);
+			if (!g_hash_table_remove(wanted, hex))
+				continue;
+			/* topological from the tip: the first found is the
+			 * newest, and has the others below it when they are
+			 * its ancestors */
+			if (!found++)
+				newest = oid;
+		}
+		git_revwalk_free(walk);
+		if (g_hash_table_size(wanted) < *missing)
+			*missing = g_hash_table_size(wanted);
+		if (!g_hash_table_size(wanted)) {
+			*out = newest;
+			*branch = g_strdup(branches->pdata[b]);
+			return TRUE;
+		}
+	}
+	return FALSE;
 }
 
 /* Step 1: already applied on one of @indexes? */
@@ -560,14 +625,35 @@ gboolean baseguess_run(struct tree *tree, const struct baseguess_series *s,
 	/* 2. base-commit: */
 	if (s->base_commit && git_oid_fromstrp(&oid, s->base_commit) == 0 &&
 	    tree_has_commit(tree, &oid)) {
+		git_oid with;
+		guint lacking = 0;
+
 		out->how = BASEGUESS_COMMIT;
 		out->commit = oid;
-		out->reason = g_strdup_printf(
-			"the series' base-commit: %.12s%s", s->base_commit,
-			s->prerequisites->len ?
-				" (its prerequisite-patch-id: patches are "
-				"not looked up: applied without them)" :
-				"");
+		if (!s->prerequisites->len) {
+			out->reason = g_strdup_printf(
+				"the series' base-commit: %.12s",
+				s->base_commit);
+		} else if (find_prerequisites(tree, &oid, s->prerequisites,
+					      branches, &with, &out->branch,
+					      &lacking)) {
+			out->commit = with;
+			out->reason = g_strdup_printf(
+				"the series' base-commit: %.12s and its %u "
+				"prerequisite patch%s, found as commits of "
+				"branch %s up to %.12s",
+				s->base_commit, s->prerequisites->len,
+				s->prerequisites->len == 1 ? "" : "es",
+				out->branch, git_oid_tostr_s(&with));
+		} else {
+			out->prerequisites_missing = lacking;
+			out->reason = g_strdup_printf(
+				"the series' base-commit: %.12s, without %u of "
+				"its %u prerequisite patches "
+				"(prerequisite-patch-id:), which no branch has "
+				"on top of it",
+				s->base_commit, lacking, s->prerequisites->len);
+		}
 		goto done;
 	}
 

@@ -4,7 +4,10 @@
  *   1. the series is already in the tree: every patch has the patch-id
  *      (git patch-id --stable) of a commit there, found where the tree
  *      first holds the series' resulting blobs: "applied";
- *   2. its `base-commit:` is a commit of the tree: "base-commit";
+ *   2. its `base-commit:` is a commit of the tree: "base-commit"; with
+ *      `prerequisite-patch-id:` lines (b4, git format-patch --base), the
+ *      newest commit on top of it, on one of the tree's branches, by which
+ *      every prerequisite patch is applied (its patch-id is a commit's);
  *   3. the blob ids of its `index abc1234..def5678` lines: the newest
  *      commit of the tree's branches whose tree has every pre-image blob
  *      at its path (abbreviated ids matched by prefix; a new file must be
@@ -91,6 +94,10 @@ struct baseguess_result {
 	char *reason;
 	GPtrArray *applied; /* applied: char *, per patch "commit-id" */
 	guint needs, matched; /* blob ids: how many, how many found */
+	/* base-commit: with prerequisite-patch-id: lines whose patches are
+	 * not commits on top of it in the tree: the series is applied to
+	 * the base-commit alone, and a failure may be theirs */
+	guint prerequisites_missing;
 	double seconds;
 };
 

@@ -83,7 +83,76 @@ gboolean kbuild_external_module(struct kbuild *kb, const char *module_src,
 				GError **error);
 
 /* The kernel image to boot, newly allocated. */
-char *kbuild_image(struct kbuild *kb);
+char *kbuild_image(const struct kbuild *kb);
+
+/* ---- what a reader runs ----
+ *
+ * A reply says how to reproduce a build without armbot: the same make
+ * command lines in the reader's kernel tree, with the build dir named
+ * "build" (O=build), without armbot's sandbox, ccache or environment, and
+ * with no path of armbot's data or cache dir.  They are derived from the
+ * argv that kbuild_make() runs, never written a second time. */
+
+/* One step of it: a shell command line, or a file to write first. */
+struct kbuild_step {
+	char *command; /* or NULL, and: */
+	char *file; /* the file, relative to the kernel tree */
+	char *text; /* its content */
+	gboolean append; /* added to the end of @file (>>) */
+};
+
+void kbuild_step_free(struct kbuild_step *step);
+
+/* A new array of struct kbuild_step; the add functions take ownership of
+ * their strings. */
+GPtrArray *kbuild_steps_new(void);
+void kbuild_steps_add_command(GPtrArray *steps, char *command);
+void kbuild_steps_add_file(GPtrArray *steps, char *file, char *text,
+			   gboolean append);
+
+/* Append @steps to @out as shell text: each command on a line after
+ * @indent, a file as `cat > FILE <<'EOF'`, its text and the delimiter (a
+ * here-document: neither is indented, the shell would keep it). */
+void kbuild_steps_format(GString *out, const GPtrArray *steps,
+			 const char *indent);
+
+/* @arg as a reader's shell word: the build dir written "build" and the
+ * kernel tree "." (relative to the kernel tree), or, with
+ * @from_build_dir (what make reads after it changed into O=),
+ * "$PWD/build" and "$PWD"; the rest quoted (runner_shell_word()).  Newly
+ * allocated. */
+char *kbuild_printable_word(const struct kbuild *kb, const char *arg,
+			    gboolean from_build_dir);
+
+/* Append shell word @word to the command @line after a space; with
+ * @may_break, a line that would pass 160 columns is continued first (a
+ * backslash, a newline, 4 spaces). */
+void kbuild_printable_append(GString *line, const char *word,
+			     gboolean may_break);
+
+/* The command line of kbuild_make(@kb, @targets, @vars) as a reader runs
+ * it in the kernel tree: O=build, -j$(nproc), no ccache wrapper, the
+ * other paths as kbuild_printable_word() writes them.  Newly allocated. */
+char *kbuild_make_printable(const struct kbuild *kb, const char *const *targets,
+			    const char *const *vars);
+
+/* The steps of kbuild_kernel() from a clean build dir: the fragment
+ * written to build/armbot.config, allnoconfig with it, the build.  NULL
+ * with @error when the fragment cannot be read. */
+GPtrArray *kbuild_kernel_steps(const struct kbuild *kb, GError **error);
+
+/* The steps of kbuild_configure_target(@target, @fragment): the make of
+ * @target, @fragment appended to build/.config, olddefconfig, prepare. */
+GPtrArray *kbuild_configure_target_steps(const struct kbuild *kb,
+					 const char *target,
+					 const char *fragment);
+
+/* The make of kbuild_external_module(@name, @config_symbol), printable
+ * (its sources are expected in build/armbot-ext/@name).  Newly
+ * allocated. */
+char *kbuild_external_module_printable(const struct kbuild *kb,
+				       const char *name,
+				       const char *config_symbol);
 
 void kbuild_result_clear(struct kbuild_result *result);
 void kbuild_free(struct kbuild *kb);

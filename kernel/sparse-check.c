@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -211,6 +212,8 @@ void sparse_check_result_clear(struct sparse_check_result *result)
 	g_free(result->reason);
 	g_free(result->report);
 	g_free(result->reproduce);
+	if (result->steps)
+		g_ptr_array_unref(result->steps);
 	if (result->checked)
 		g_ptr_array_unref(result->checked);
 	if (result->not_checked)
@@ -549,13 +552,27 @@ static gboolean checkout(struct check *c, const git_oid *commit, GError **error)
 	return ok;
 }
 
+/* The make target that configures config @name and the fragment added on
+ * top (known_configs; any other name is a target as is). */
+static void config_target(const char *name, const char **target,
+			  const char **fragment)
+{
+	*target = name;
+	*fragment = COMMON_FRAGMENT;
+	for (guint i = 0; i < G_N_ELEMENTS(known_configs); i++)
+		if (!strcmp(known_configs[i].name, name)) {
+			*target = known_configs[i].target;
+			*fragment = known_configs[i].fragment;
+		}
+}
+
 /* Configure @cb's build dir if it is cold (the stamp of
  * kbuild_configure_target()).  A config that does not configure is not
  * usable; the reason is kept. */
 static gboolean prepare_config(struct check *c, struct config_build *cb,
 			       GError **error)
 {
-	const char *target = cb->name, *fragment = COMMON_FRAGMENT;
+	const char *target, *fragment;
 	struct kbuild_result r;
 	gboolean configured;
 	gint64 t0 = g_get_monotonic_time();
@@ -564,11 +581,7 @@ static gboolean prepare_config(struct check *c, struct config_build *cb,
 		return TRUE;
 	cb->tried = TRUE;
 
-	for (guint i = 0; i < G_N_ELEMENTS(known_configs); i++)
-		if (!strcmp(known_configs[i].name, cb->name)) {
-			target = known_configs[i].target;
-			fragment = known_configs[i].fragment;
-		}
+	config_target(cb->name, &target, &fragment);
 	if (!kbuild_is_configured(cb->kb, target, fragment))
 		progress(c, SPARSE_CHECK_STAGE_CONFIG, cb->name);
 	if (!kbuild_configure_target(cb->kb, target, fragment, &configured, &r,
@@ -1075,25 +1088,38 @@ static void report_by_patch(struct check *c, GString *report,
 	}
 }
 
+/* What a reader runs to see the same warnings, per config that checked
+ * objects: the configuration, then the objects with sparse.  armbot's own
+ * make builds them through armbot.mk's goal (see armbot_makefile); a
+ * reader names the objects as make targets, which kbuild builds with the
+ * same flags. */
 static void build_reproduce(struct check *c)
 {
+	static const char *const sparse_vars[] = { "C=2", "CHECK=sparse",
+						   NULL };
 	g_autoptr(GString) s = g_string_new(NULL);
 
+	c->out->steps = kbuild_steps_new();
 	for (guint k = 0; k < c->configs->len; k++) {
 		struct config_build *cb = c->configs->pdata[k];
+		const char *target, *fragment;
+		g_autoptr(GPtrArray) steps = NULL;
+		g_autofree const char **objects = NULL;
 
 		if (!cb->assigned->len)
 			continue;
-		g_string_append_printf(s,
-				       "cd %s && make ARCH=arm "
-				       "CROSS_COMPILE=arm-linux-gnueabihf- "
-				       "O=%s C=2 CHECK=sparse",
-				       c->worktree, cb->kb->build_dir);
-		for (guint i = 0; i < cb->assigned->len; i++)
-			g_string_append_printf(s, " %s",
-					       (char *)cb->assigned->pdata[i]);
-		g_string_append_c(s, '\n');
+		config_target(cb->name, &target, &fragment);
+		steps = kbuild_configure_target_steps(cb->kb, target, fragment);
+		objects = g_new0(const char *, cb->assigned->len + 1);
+		memcpy(objects, cb->assigned->pdata,
+		       cb->assigned->len * sizeof(char *));
+		kbuild_steps_add_command(steps,
+					 kbuild_make_printable(cb->kb, objects,
+							       sparse_vars));
+		g_ptr_array_extend_and_steal(c->out->steps,
+					     g_steal_pointer(&steps));
 	}
+	kbuild_steps_format(s, c->out->steps, "");
 	c->out->reproduce = g_string_free(g_steal_pointer(&s), FALSE);
 }
 
@@ -1272,6 +1298,18 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 	*lock_fd = lock_worktree(lock_path, error);
 	if (*lock_fd < 0)
 		return FALSE;
+	/* kbuild prints the sources by their resolved path: a data dir
+	 * reached through a symlink must not hide every warning from
+	 * split_log() */
+	{
+		char *real = realpath(c->worktree, NULL);
+
+		if (real) {
+			g_free(c->worktree);
+			c->worktree = g_strdup(real);
+			free(real);
+		}
+	}
 	ccache = opts->ccache_dir ? g_strdup(opts->ccache_dir) :
 				    g_build_filename(cache, "ccache", NULL);
 	for (guint k = 0; names[k]; k++) {

@@ -124,9 +124,13 @@ struct sparse_check_result {
 	GPtrArray *checked; /* struct sparse_check_object */
 	GPtrArray *not_checked; /* struct sparse_check_skip */
 	struct sparse_check_timings timings;
-	/* what a human runs to see the same warnings: one line per config,
-	 * "make ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- O=DIR C=2
-	 * CHECK=sparse OBJ..." in the worktree */
+	/* what a reader runs in the kernel tree to see the same warnings,
+	 * without armbot (kernel/kbuild.h, "what a reader runs"): per config
+	 * that checked objects, its configuration in the build dir "build"
+	 * and "make ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- O=build
+	 * -j$(nproc) C=2 CHECK=sparse OBJ..."; struct kbuild_step */
+	GPtrArray *steps;
+	/* the same as shell text (kbuild_steps_format()) */
 	char *reproduce;
 };
 

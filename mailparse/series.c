@@ -69,6 +69,7 @@ struct series_message *series_message_from(const struct message *msg,
 	m->index = tags.has_index ? tags.index : 1;
 	m->total = tags.total;
 	m->rfc = tags.rfc;
+	m->resend = tags.resend;
 	m->subject = g_strdup(tags.clean);
 	if (m->kind == CLASSIFY_PATCH || m->kind == CLASSIFY_COVER) {
 		trailers_info_parse(&info, body);
@@ -241,6 +242,7 @@ static void series_add(struct assembler *a, struct series *s,
 		s->first_date = m->date;
 	s->last_activity = MAX(s->last_activity, activity(m));
 	s->rfc = s->rfc || m->rfc;
+	s->resend = s->resend || m->resend;
 	g_hash_table_insert(a->out->by_message, m->message_id, s);
 }
 
@@ -438,6 +440,19 @@ static gboolean same_work(const struct series *old, const struct series *s)
 	return FALSE;
 }
 
+/* Was @x sent before @y (what "latest" means for rerolls and resends)?  By
+ * first Date; at the same second a resend comes after a posting without
+ * RESEND, then the order of assembly decides, so that of any two one is
+ * the earlier and resends cannot supersede in a circle. */
+static gboolean sent_before(const struct series *x, const struct series *y)
+{
+	if (x->first_date != y->first_date)
+		return x->first_date < y->first_date;
+	if (x->resend != y->resend)
+		return y->resend;
+	return x->number < y->number;
+}
+
 /* A reroll in a new thread: the latest older version of the same work by
  * the same sender. */
 static struct series *find_superseded(struct assembler *a, struct series *s)
@@ -453,8 +468,40 @@ static struct series *find_superseded(struct assembler *a, struct series *s)
 		    old->first_date > s->first_date || !same_work(old, s))
 			continue;
 		if (!best || version_cmp(old, best) > 0 ||
-		    (!version_cmp(old, best) &&
-		     old->first_date > best->first_date))
+		    (!version_cmp(old, best) && sent_before(best, old)))
+			best = old;
+	}
+	return best;
+}
+
+/* Is @s a resend of @old: RESEND in @s, the same version, sender and work,
+ * @old sent before. */
+static gboolean resend_of(const struct series *s, const struct series *old)
+{
+	const struct series_message *a = first_member(old);
+	const struct series_message *b = first_member(s);
+
+	return s->resend && old != s && a && b && !version_cmp(old, s) &&
+	       !strcmp(a->from_email, b->from_email) && sent_before(old, s) &&
+	       same_work(old, s);
+}
+
+/* The posting the resend @s supersedes: the latest it is a resend of (so
+ * that a second resend in reply to the original supersedes the first),
+ * or NULL. */
+static struct series *find_resent(struct assembler *a, struct series *s)
+{
+	const struct series_message *first = first_member(s);
+	GPtrArray *list;
+	struct series *best = NULL;
+
+	if (!first)
+		return NULL;
+	list = g_hash_table_lookup(a->by_author, first->from_email);
+	for (guint i = 0; list && i < list->len; i++) {
+		struct series *old = list->pdata[i];
+
+		if (resend_of(s, old) && (!best || sent_before(best, old)))
 			best = old;
 	}
 	return best;
@@ -477,24 +524,29 @@ static void finish(struct assembler *a)
 		struct series *old = s->reply_to;
 		struct series_message *anchor =
 			g_hash_table_lookup(a->anchor, s);
+		struct series *resent = s->resend ? find_resent(a, s) : NULL;
 
-		if (old && version_cmp(s, old) > 0) {
+		if (resent)
+			s->supersedes = resent;
+		else if (old && version_cmp(s, old) > 0)
 			s->supersedes = old;
-			/* one patch rerolled in reply to its old self */
-			if (!s->cover && !s->complete && anchor &&
-			    anchor->kind == CLASSIFY_PATCH && s->patches->len &&
-			    s->total == old->total &&
-			    anchor->index == ((struct series_message *)
-						      s->patches->pdata[0])
-						     ->index) {
-				s->partial_of = old;
-				s->complete = covers_all(s, old);
-			}
-		} else if (!old && first_member(s)) {
+		else if (!old && first_member(s))
 			s->supersedes = find_superseded(a, s);
+		if (!s->supersedes)
+			continue;
+		/* one patch rerolled (or resent) in reply to its old self:
+		 * an anchor is only set for a series that replies to another,
+		 * so this is the reply path or a resend */
+		if (!s->cover && !s->complete && anchor &&
+		    anchor->kind == CLASSIFY_PATCH && s->patches->len &&
+		    s->total == s->supersedes->total &&
+		    anchor->index ==
+			    ((struct series_message *)s->patches->pdata[0])
+				    ->index) {
+			s->partial_of = s->supersedes;
+			s->complete = covers_all(s, s->partial_of);
 		}
-		if (s->supersedes)
-			s->supersedes->superseded_by = s;
+		s->supersedes->superseded_by = s;
 	}
 	for (guint i = 0; i < all->len; i++) {
 		struct series *s = all->pdata[i];

@@ -1,5 +1,6 @@
 /* Series assembly: which patches and cover letter form one posted series,
- * whether it is complete, and which older series a reroll supersedes.
+ * whether it is complete, and which older series a reroll or a resend
+ * supersedes.
  *
  * A message joins the series of its nearest ancestor in the thread
  * (In-Reply-To, then References from the nearest, at any depth) when it
@@ -14,6 +15,22 @@
  * the same change-id, cover subject or a patch subject in common.  A
  * partial reroll ("[PATCH v2 3/9]" in reply to v1's 3/9) is a series of
  * its own recorded as partial_of the series it patches.
+ *
+ * A resend ("[RESEND]", "[PATCH RESEND v2]", "[RESEND PATCH v3 0/4]": RESEND
+ * in the subject of any of its members) supersedes the latest posting of
+ * the same version by the same sender, of the same work as above (so a
+ * resend with fewer or more patches qualifies as a reroll would), sent
+ * before it, in a new thread or in reply to that posting.  Sent before means
+ * an earlier first Date; at the same second a resend is taken as later
+ * than a posting without RESEND, and of two resends the one assembled
+ * first as the earlier.  A second resend thus supersedes the first, which
+ * supersedes the original.  A resend of v2 never supersedes v3, nor is it
+ * superseded by a v3 sent before it.  A resend that finds no posting of
+ * its version supersedes as a reroll of that version would.  Without
+ * RESEND a posting of the same version never supersedes: two series with
+ * equal subjects are two series.  A partial resend ("[PATCH RESEND 3/9]"
+ * in reply to 3/9 of the same version) is partial_of the posting it
+ * supersedes.
  *
  * Messages are taken parents first, then by date, so arrival order does
  * not matter. */
@@ -41,6 +58,7 @@ struct series_message {
 	char *subject; /* cleaned */
 	char *base_commit; /* or NULL */
 	char *change_id; /* or NULL */
+	gboolean resend; /* RESEND in the subject's tags */
 	guint64 seq; /* arrival order in the store */
 };
 
@@ -70,6 +88,7 @@ struct series {
 				      owned */
 	guint version, version_minor;
 	gboolean rfc;
+	gboolean resend; /* RESEND in the subject of a member */
 	guint total;
 	gboolean complete; /* patches 1..total all present (extra
 				      ones allowed), or with partial_of */

@@ -85,6 +85,19 @@ static gboolean parse_word(const char *word, struct subject_tags *out)
 	return parse_version(word, out) || parse_position(word, out);
 }
 
+/* A tag in parentheses: "[PATCH V3 (RESEND) 0/3]", as sent to
+ * linux-arm-kernel.  Sets nothing in @out unless it is one. */
+static gboolean parse_parenthesised(const char *word, struct subject_tags *out)
+{
+	gsize len = strlen(word);
+	g_autofree char *inner = NULL;
+
+	if (len < 3 || word[0] != '(' || word[len - 1] != ')')
+		return FALSE;
+	inner = g_strndup(word + 1, len - 2);
+	return parse_word(inner, out);
+}
+
 static void parse_bracket(const char *inner, struct subject_tags *out,
 			  GString *topic)
 {
@@ -113,7 +126,7 @@ static void parse_bracket(const char *inner, struct subject_tags *out,
 		if (!g_ascii_strcasecmp(w[i], "git") && i + 1 < n &&
 		    !g_ascii_strcasecmp(w[i + 1], "pull"))
 			continue;
-		if (parse_word(w[i], out))
+		if (parse_word(w[i], out) || parse_parenthesised(w[i], out))
 			continue;
 		if (topic->len)
 			g_string_append_c(topic, ' ');

@@ -4,7 +4,8 @@
  * commas, so "[net,v2,1/2]" works too); the words PATCH, RFC, RESEND,
  * GIT PULL, a version "vN" or "vN.M", a position "N/M" or "N of M"
  * (Mercurial's patchbomb) are recognised, glued forms such as "PATCHv2"
- * and "PATCH1/8" included; any other word is a topic ("net-next"). */
+ * and "PATCH1/8" and parenthesised ones such as "(RESEND)" included; any
+ * other word is a topic ("net-next"). */
 #pragma once
 
 #include <glib.h>

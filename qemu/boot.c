@@ -134,6 +134,26 @@ const char *boot_session_build_dir(const struct boot_session *bs)
 	return bs->kb->build_dir;
 }
 
+/* The initramfs build_and_boot() writes: in the build dir of @kb, which
+ * the VM's sandbox can read.  Newly allocated. */
+static char *build_initrd(const struct kbuild *kb)
+{
+	return g_build_filename(kb->build_dir, "armbot-initramfs.cpio", NULL);
+}
+
+/* The VM's options: the image of @kb and @initrd, @timeout_s.
+ * *@image_out is the image's path, which @vo borrows. */
+static void build_virt_opts(const struct kbuild *kb, const char *initrd,
+			    guint timeout_s, struct virt_opts *vo,
+			    char **image_out)
+{
+	memset(vo, 0, sizeof(*vo));
+	*image_out = kbuild_image(kb);
+	vo->kernel = *image_out;
+	vo->initrd = initrd;
+	vo->timeout_s = timeout_s;
+}
+
 /* Build the kernel and the module, make the initramfs, boot. */
 static gboolean build_and_boot(struct boot_session *bs, struct boot_run *run,
 			       GError **error)
@@ -142,7 +162,7 @@ static gboolean build_and_boot(struct boot_session *bs, struct boot_run *run,
 	g_autofree char *image = NULL;
 	g_autofree char *initrd = NULL;
 	struct kbuild_result mod = { 0 };
-	struct virt_opts vo = { 0 };
+	struct virt_opts vo;
 
 	if (!kbuild_kernel(bs->kb, &run->build, error))
 		return FALSE;
@@ -156,18 +176,15 @@ static gboolean build_and_boot(struct boot_session *bs, struct boot_run *run,
 		/* the module is part of the build: report its log */
 		kbuild_result_clear(&run->build);
 		run->build = mod;
+		run->module_failed = TRUE;
 		return TRUE;
 	}
 	kbuild_result_clear(&mod);
 	run->built = TRUE;
-	initrd = g_build_filename(bs->kb->build_dir, "armbot-initramfs.cpio",
-				  NULL);
+	initrd = build_initrd(bs->kb);
 	if (!initramfs_build(bs->init_src, ko, bs->state_dir, initrd, error))
 		return FALSE;
-	image = kbuild_image(bs->kb);
-	vo.kernel = image;
-	vo.initrd = initrd;
-	vo.timeout_s = bs->timeout_s;
+	build_virt_opts(bs->kb, initrd, bs->timeout_s, &vo, &image);
 	if (!virt_boot(bs->vm_sandbox, &vo, &run->vm, error))
 		return FALSE;
 	run->ktap = ktap_parse(run->vm.console->str);
@@ -187,6 +204,58 @@ gboolean boot_session_run(struct boot_session *bs, const git_oid *commit,
 	run->checkout_written = stats.written;
 	run->checkout_full = stats.full;
 	return build_and_boot(bs, run, error);
+}
+
+GPtrArray *boot_steps(const struct kbuild *kb, gboolean module, gboolean qemu,
+		      GError **error)
+{
+	g_autoptr(GPtrArray) steps = kbuild_kernel_steps(kb, error);
+
+	if (!steps)
+		return NULL;
+	if (module)
+		kbuild_steps_add_command(
+			steps, kbuild_external_module_printable(
+				       kb, RPM_TEST_MODULE, RPM_TEST_SYMBOL));
+	if (qemu) {
+		g_autofree char *initrd = build_initrd(kb);
+		g_autofree char *image = NULL;
+		g_auto(GStrv) argv = NULL;
+		GString *line = g_string_new(NULL);
+		struct virt_opts vo;
+
+		/* the timeout is armbot's, not an argument of qemu */
+		build_virt_opts(kb, initrd, 0, &vo, &image);
+		argv = virt_argv(&vo);
+		/* qemu runs in the kernel tree: paths relative to it */
+		for (guint i = 0; argv[i]; i++) {
+			g_autofree char *word =
+				kbuild_printable_word(kb, argv[i], FALSE);
+
+			/* an option and its value stay on one line */
+			kbuild_printable_append(line, word, argv[i][0] == '-');
+		}
+		kbuild_steps_add_command(steps, g_string_free(line, FALSE));
+	}
+	return g_steal_pointer(&steps);
+}
+
+char *boot_printable_initramfs(const struct kbuild *kb)
+{
+	g_autofree char *initrd = build_initrd(kb);
+
+	return kbuild_printable_word(kb, initrd, FALSE);
+}
+
+GPtrArray *boot_session_steps(const struct boot_session *bs, gboolean module,
+			      gboolean qemu, GError **error)
+{
+	return boot_steps(bs->kb, module, qemu, error);
+}
+
+char *boot_session_printable_initramfs(const struct boot_session *bs)
+{
+	return boot_printable_initramfs(bs->kb);
 }
 
 const char *boot_failure_reason(const struct virt_result *vm)

@@ -33,6 +33,7 @@ struct boot_options {
 /* One build-and-boot of one commit. */
 struct boot_run {
 	gboolean built; /* FALSE: the build (or the module's) failed */
+	gboolean module_failed; /* the kernel built, the module did not */
 	struct kbuild_result build;
 	double module_seconds;
 	struct virt_result vm;
@@ -61,6 +62,26 @@ gboolean boot_session_run(struct boot_session *bs, const git_oid *commit,
 void boot_session_free(struct boot_session *bs);
 typedef struct boot_session boot_session;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(boot_session, boot_session_free)
+
+/* What a reader runs to build and boot as the session does, without
+ * armbot (kernel/kbuild.h, "what a reader runs"): the config fragment
+ * written to build/armbot.config, the kernel configured and built, then
+ * with @module the make of the rpm_test module (armbot's, whose sources
+ * it expects in build/armbot-ext/rpm_test), and with @qemu the
+ * qemu-system-arm command line virt_boot() runs, with the initramfs at
+ * boot_session_printable_initramfs().  A new array of struct kbuild_step,
+ * or NULL with @error when the fragment cannot be read. */
+GPtrArray *boot_session_steps(const struct boot_session *bs, gboolean module,
+			      gboolean qemu, GError **error);
+
+/* Where boot_session_steps()'s qemu line reads armbot's test initramfs
+ * ("build/armbot-initramfs.cpio").  Newly allocated. */
+char *boot_session_printable_initramfs(const struct boot_session *bs);
+
+/* The same for a session whose build is @kb (its fragment is read). */
+GPtrArray *boot_steps(const struct kbuild *kb, gboolean module, gboolean qemu,
+		      GError **error);
+char *boot_printable_initramfs(const struct kbuild *kb);
 
 /* The boot's failure in a few words ("kernel panic", "hung: stopped by
  * the timeout"), or NULL when it booted. */

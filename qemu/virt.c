@@ -23,36 +23,48 @@ static void scan_console(struct virt_result *out)
 		strstr(out->console->str, "Kernel panic - not syncing") != NULL;
 }
 
-gboolean virt_boot(struct sandbox *sb, const struct virt_opts *opts,
-		   struct virt_result *out, GError **error)
+char **virt_argv(const struct virt_opts *opts)
 {
+	GStrvBuilder *b = g_strv_builder_new();
 	g_autofree char *mem =
 		g_strdup_printf("%u", opts->mem_mb ? opts->mem_mb : 256);
 	g_autofree char *append =
 		g_strconcat("console=ttyAMA0 panic=-1 kunit.enable=1",
 			    opts->append ? " " : "",
 			    opts->append ? opts->append : "", NULL);
-	const char *argv[] = { "qemu-system-arm",
-			       "-M",
-			       "virt",
-			       "-m",
-			       mem,
-			       "-display",
-			       "none",
-			       "-monitor",
-			       "none",
-			       "-serial",
-			       "stdio",
-			       "-nic",
-			       "none",
-			       "-no-reboot",
-			       "-kernel",
-			       opts->kernel,
-			       "-initrd",
-			       opts->initrd,
-			       "-append",
-			       append,
-			       NULL };
+	const char *const argv[] = { "qemu-system-arm",
+				     "-M",
+				     "virt",
+				     "-m",
+				     mem,
+				     "-display",
+				     "none",
+				     "-monitor",
+				     "none",
+				     "-serial",
+				     "stdio",
+				     "-nic",
+				     "none",
+				     "-no-reboot",
+				     "-kernel",
+				     opts->kernel,
+				     "-initrd",
+				     opts->initrd,
+				     "-append",
+				     append,
+				     NULL };
+	char **out;
+
+	g_strv_builder_addv(b, (const char **)argv);
+	out = g_strv_builder_end(b);
+	g_strv_builder_unref(b);
+	return out;
+}
+
+gboolean virt_boot(struct sandbox *sb, const struct virt_opts *opts,
+		   struct virt_result *out, GError **error)
+{
+	g_auto(GStrv) argv = virt_argv(opts);
 	g_auto(GStrv) env = runner_env_new(NULL);
 	struct runner_opts o = RUNNER_OPTS_INIT;
 	struct runner_result r;
@@ -62,7 +74,7 @@ gboolean virt_boot(struct sandbox *sb, const struct virt_opts *opts,
 	o.timeout_ms = (opts->timeout_s ? opts->timeout_s : 60) * 1000;
 	o.merge_stderr = TRUE;
 	o.output_cap = 16u << 20;
-	if (!sandbox_run(sb, argv, &o, &r, error)) {
+	if (!sandbox_run(sb, (const char *const *)argv, &o, &r, error)) {
 		g_prefix_error(error, "cannot boot '%s': ", opts->kernel);
 		return FALSE;
 	}

@@ -27,6 +27,10 @@ struct virt_result {
 	gboolean panicked; /* "Kernel panic - not syncing" seen */
 };
 
+/* The argv virt_boot() runs (before the sandbox wraps it): the one place
+ * it is built.  Free with g_strfreev. */
+char **virt_argv(const struct virt_opts *opts);
+
 /* Boot and wait for the machine to power off, panic (panic=-1 and
  * -no-reboot make qemu exit) or time out.  FALSE with @error only when
  * qemu cannot be started. */

@@ -103,6 +103,14 @@ conf "[defaults]
 list-cap = -1"
 expect "a negative list cap" "armbot.conf:2: 'list-cap' must be a number from 0 to 100000, not '-1'"
 
+conf "[defaults]
+update-interval = 1w"
+expect "an update interval with an unknown unit" "armbot.conf:2: update-interval must be a duration such as 30m, 6h, 1d or 3600 (seconds), or never, not '1w'"
+
+conf "[defaults]
+update-interval = -5m"
+expect "a negative update interval" "armbot.conf:2: update-interval must be a duration such as 30m, 6h, 1d or 3600 (seconds), or never, not '-5m'"
+
 conf "[bot]
 address = armbot at example dot org"
 expect "a bad bot address" "armbot.conf:2: 'armbot at example dot org' is not a mail address (local@domain)"
@@ -232,6 +240,20 @@ expect "bad policy keys in a tree file, all listed" \
 "trees.d/omap.conf:3: unknown check 'fuzz' (apply, dirstat, sparse, boot, rpm, all, none)
 trees.d/omap.conf:4: reply must be always, problems or never, not 'loud'
 trees.d/omap.conf:5: 'rfc' must be true or false, not 'perhaps'"
+
+conf "[bot]"
+tree next "[tree]
+url = https://git.kernel.org/next.git
+update-interval = 1h30
+branches = master"
+tree soc "[tree]
+url = https://git.kernel.org/soc.git
+update-interval = 2s"
+tree mainline "[tree]
+url = https://git.kernel.org/torvalds.git
+update-interval = never"
+expect "a tree file's update interval without its last unit (2s and never are fine)" \
+"trees.d/next.conf:3: update-interval must be a duration such as 30m, 6h, 1d or 3600 (seconds), or never, not '1h30'"
 
 conf "[bot]
 nmae = x"

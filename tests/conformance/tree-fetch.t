@@ -82,6 +82,61 @@ is "$?" 129 "tree add without arguments is a usage error"
 is "$(cat "$TMP/names")" "all arm " "failed adds leave no tree behind"
 is "$(ls "$D/trees" | tr '\n' ' ')" "all arm " "nor a directory"
 
+# a failed fetch keeps the branches: libgit2 moves the refs one by one
+# after the download, so a ref it cannot write (held by a lock file, as
+# git would) fails the fetch after the refs before it moved; they are put
+# back
+before=$(git -C "$R" rev-parse main next)
+echo four > "$U/file"
+git -C "$U" commit -q -am four
+git -C "$U" branch -f next main
+touch "$R/refs/heads/next.lock"
+"$ARMBOT" --data-dir "$D" tree update arm > /dev/null 2> "$TMP/err"
+is "$?" 1 "a fetch that cannot write a branch fails"
+grep -q "^error: tree 'arm': cannot fetch '$U': failed to lock file" "$TMP/err"
+ok $? "and says which lock" || sed 's/^/# /' "$TMP/err"
+is "$(git -C "$R" rev-parse main next)" "$before" "no branch moved: main, which libgit2 had moved, is put back"
+"$ARMBOT" --data-dir "$D" status > "$TMP/status"
+grep -q "^  arm: 1 failed in a row, the last at .*: tree 'arm': cannot fetch '$U': failed to lock file" "$TMP/status"
+ok $? "armbot status lists the failed update" || sed 's/^/# /' "$TMP/status"
+rm "$R/refs/heads/next.lock"
+
+# a source that went away: an error that says so, branches kept
+mv "$U" "$U.gone"
+"$ARMBOT" --data-dir "$D" tree update arm > /dev/null 2> "$TMP/err"
+is "$?" 1 "updating from a source that is gone fails"
+is "$(cat "$TMP/err")" "error: tree 'arm': cannot fetch '$U': no such repository" "and says there is no repository"
+is "$(git -C "$R" rev-parse main next)" "$before" "the branches are kept"
+"$ARMBOT" --data-dir "$D" status > "$TMP/status"
+grep -q "^  arm: 2 failed in a row, .*: no such repository$" "$TMP/status"
+ok $? "armbot status counts the failures in a row" || sed 's/^/# /' "$TMP/status"
+mv "$U.gone" "$U"
+"$ARMBOT" --data-dir "$D" tree update arm > /dev/null
+ok $? "once the source is back the update succeeds"
+is "$(git -C "$R" rev-parse main next)" "$(git -C "$U" rev-parse main next)" "and both branches move"
+"$ARMBOT" --data-dir "$D" status > "$TMP/status"
+! grep -q "tree updates failing" "$TMP/status"
+ok $? "armbot status lists no failure any more"
+
+# one fetch of a tree at a time: another process holds the fetch lock
+if command -v flock > /dev/null; then
+	touch "$TMP/hold"
+	(
+		flock 9 && touch "$TMP/held"
+		while [ -e "$TMP/hold" ]; do sleep 0.1; done
+	) 9>> "$D/trees/arm/fetch.lock" &
+	lock_pid=$!
+	while [ ! -e "$TMP/held" ]; do sleep 0.1; done
+	"$ARMBOT" --data-dir "$D" tree update arm > /dev/null 2> "$TMP/err"
+	is "$?" 1 "a fetch while another runs fails"
+	is "$(cat "$TMP/err")" "error: tree 'arm': another process is fetching it" "and says why"
+	rm "$TMP/hold"
+	wait $lock_pid
+else
+	skip "flock(1) not installed"
+	skip "flock(1) not installed"
+fi
+
 # keys the tree file does not know yet (later configuration) survive
 printf 'paths=arch/arm/\n' >> "$D/trees/arm/tree.conf"
 "$ARMBOT" --data-dir "$D" tree update arm > /dev/null

@@ -92,6 +92,15 @@ ok $? "git fsck accepts the repository after the second import" || sed 's/^/# /'
 "$ARMBOT" --data-dir "$D" tree list > "$TMP/list"
 is "$(cut -f1,2,3,5 "$TMP/list")" "$(printf 'distro-6.1\tdistro\tdistro\t1.1')" "tree list shows the distro tree and its version"
 
+# every import reaches the hook of bot/treeupdate.c, old head to new, and
+# is recorded
+old=$(git -C "$REPO" rev-parse --short=12 distro)
+G_MESSAGES_DEBUG=armbot "$ARMBOT" --data-dir "$D" tree import \
+	--tarball "$TMP/flat.tar.gz" --version 1.2 > "$TMP/out" 2>&1
+ok $? "a third version imports (the same files)"
+grep -q "on_tree_updated: distro-6.1: distro $old\.\.$(git -C "$REPO" rev-parse --short=12 distro)\$" "$TMP/out"
+ok $? "and the hook hears the distro branch move" || sed 's/^/# /' "$TMP/out"
+
 # first use: a command needing the default tree imports it, the version
 # coming from dpkg's status file
 cat > "$TMP/status" <<EOS

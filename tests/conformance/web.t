@@ -52,6 +52,27 @@ ok $? "the reply as sent is shown"
 grep -q '<h1 id="subject">&lt;script&gt;' "$TMP/v2.html"
 ok $? "the series page escapes the subject"
 
+# the series as an mbox: what the reply's "To reproduce" pipes into git am
+grep -q "<p id=\"mbox\"><a href=\"/series/$V2/mbox\">mbox</a>" "$TMP/v2.html"
+ok $? "the series page links to its mbox"
+is "$(curl -s -o "$TMP/v2.mbox" -w '%{http_code} %{content_type}' "$U/series/$V2/mbox")" \
+	"200 application/mbox" "/series/<v2>/mbox answers with an mbox"
+"$ARMBOT" --data-dir "$TMP/w/data" series --mbox "$V2" > "$TMP/v2-cli.mbox"
+cmp -s "$TMP/v2.mbox" "$TMP/v2-cli.mbox"
+ok $? "it is armbot series --mbox, byte for byte"
+git clone -q "$TMP/w/repo" "$TMP/am" && git -C "$TMP/am" checkout -q -b test base &&
+	curl -sSf "$U/series/$V2/mbox" |
+	git -C "$TMP/am" -c user.name=T -c user.email=t@example.org am -q
+ok $? "curl | git am applies it to the base"
+is "$(git -C "$TMP/am" rev-parse HEAD^{tree})" "$(git -C "$TMP/w/repo" rev-parse v2^{tree})" \
+	"git am of it gives v2's tree"
+is "$(git -C "$TMP/am" log --format=%s base..HEAD | tail -1)" "$WEB_SCRIPT" \
+	"the hostile subject goes through as written"
+is "$(get /series/99999/mbox "$TMP/x")" 404 "the mbox of an unknown series is 404"
+is "$(get /series/0/mbox "$TMP/x")" 404 "the mbox of series 0 is 404"
+is "$(get /series/$V2/mbox/x "$TMP/x")" 404 "a path below the mbox is 404"
+is "$(curl -s -o /dev/null -w '%{http_code}' -I "$U/series/$V2/mbox")" 200 "HEAD of the mbox is served"
+
 is "$(get /arch-arm "$TMP/arch.html")" 200 "/arch-arm answers"
 grep -q '<td>arch/arm/mach-foo/</td><td>1</td><td>+0</td><td>-70</td><td class="net">-70</td>' "$TMP/arch.html"
 ok $? "mach-foo shrinks by v2's 70 lines (v1 superseded, not counted)"

@@ -9,8 +9,13 @@
 . "$(dirname "$0")/../lib/tap.sh"
 need_corpus corpora/arm61
 . "$(dirname "$0")/pipeline-lib.sh"
+PYTHON3=/usr/bin/python3
 
 pipeline_setup "apply;dirstat;sparse;boot;rpm" || skip_all "cannot start postfix"
+# the public URL the reply's "To reproduce" gives the series' mbox under:
+# the daemon's own, on a port free now (the log then names the public URL)
+PUBLIC=http://127.0.0.1:$("$PYTHON3" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+sed -i "s|^port = 0\$|port = ${PUBLIC##*:}\nbase-url = $PUBLIC|" "$TMP/armbot.conf"
 start_bot
 post s5 --cover 'ARM: meson8b onecloud and odroid-c1, cpuinfo, PCI bridge' \
 	"$ARM61/meson-6.1/onecloud-0001-add-dts.patch" \
@@ -77,6 +82,21 @@ ok $? "the daemon serves /api/series at $url"
 grep -q '"grows arch/arm by 528 lines' "$TMP/api.json" ||
 	grep -q 'grows arch/arm by 528 lines' "$TMP/api.json"
 ok $? "with the verdict"
+
+# how to reproduce it without armbot: every check passed, so the tree and
+# the series only, and nothing of the bot's machine
+grep -qx "        b4 am -o - -v 1 s5.0@example.org | git am" "$TMP/body"
+ok $? "To reproduce: b4 am of the cover letter"
+id=$(sed -n "s#^        curl -sSf $PUBLIC/series/\\([0-9]*\\)/mbox | git am\$#\\1#p" "$TMP/body")
+[ -n "$id" ]; ok $? "To reproduce: the series' mbox under the public URL"
+grep -q "^boot (\|^sparse (\|^build (" "$TMP/body"
+[ $? -ne 0 ]; ok $? "To reproduce: no commands of checks that passed"
+grep -qF -e "$PDATA" -e "$ARMBOT_CACHE_DIR" -e "$TOP" "$TMP/body"
+[ $? -ne 0 ]; ok $? "the reply names no path of the data, cache or source dir"
+curl -s -f "$url/series/$id/mbox" > "$TMP/s5.mbox"
+ok $? "the daemon serves that mbox"
+mkdir "$TMP/split"
+is "$(git mailsplit -o"$TMP/split" "$TMP/s5.mbox")" 5 "it holds the 5 patches"
 
 # the echo of the reply is stored, and nothing answers it
 sleep 3

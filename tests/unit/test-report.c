@@ -8,6 +8,8 @@
 
 #include "bot/report.h"
 #include "kernel/dirstat.h"
+#include "kernel/kbuild.h"
+#include "qemu/boot.h"
 #include "mailparse/message.h"
 
 #define DATE 1751371200 /* Tue, 01 Jul 2025 12:00:00 +0000 */
@@ -59,21 +61,34 @@ static void figures_clear(struct figures *f)
 	g_free(f->dirstat);
 }
 
-static const char *const reproduce[] = {
-	"armbot check --tree distro-6.1 "
-	"'<20250701101500.1234-1-jane.doe@example.com>'",
-	NULL,
-};
+/* A build as armbot's data dir and cache hold it (kernel/kbuild.h), for
+ * the steps a reader runs: none of these paths may show in a reply. */
+#define FAKE_DATA "/srv/armbot-data"
+#define FAKE_CACHE "/srv/armbot-cache"
 
-static const char *const reproduce_sparse[] = {
-	"armbot check --tree distro-6.1 "
-	"'<20250701101500.1234-1-jane.doe@example.com>'",
-	"make ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- O=build "
-	"multi_v7_defconfig",
-	"make ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- O=build C=2 "
-	"drivers/soc/ti/omap_prm.o",
-	NULL,
-};
+static void fake_kbuild(struct kbuild *kb, const char *config)
+{
+	memset(kb, 0, sizeof(*kb));
+	kb->src_dir = (char *)FAKE_DATA "/worktrees/distro-6.1";
+	kb->build_dir = g_build_filename(FAKE_DATA, "kbuild", "distro-6.1",
+					 config, NULL);
+	kb->fragment = (char *)"qemu/virt.config";
+	kb->ccache_dir = (char *)FAKE_CACHE "/ccache";
+	kb->jobs = 2;
+}
+
+static void fake_kbuild_clear(struct kbuild *kb)
+{
+	g_free(kb->build_dir);
+}
+
+/* Every string of @r's section 7 is free of armbot's own paths. */
+static void assert_no_private_path(const char *body)
+{
+	g_assert_null(strstr(body, FAKE_DATA));
+	g_assert_null(strstr(body, FAKE_CACHE));
+	g_assert_null(strstr(body, "ccache"));
+}
 
 /* A series as most tests see it: the fields every reply has. */
 static void report_base(struct report *r, GPtrArray *refs)
@@ -95,7 +110,15 @@ static void report_base(struct report *r, GPtrArray *refs)
 	r->tree_description = "Debian linux-source-6.1 6.1.192-3";
 	r->base_commit = "4f0b9cd1e2a3b4c5d6e7f8091a2b3c4d5e6f7081";
 	r->base_how = REPORT_BASE_TREE_HEAD;
-	r->reproduce = reproduce;
+	r->reproduce.distro_package = "linux-source-6.1";
+	r->reproduce.distro_version = "6.1.192-3";
+	r->reproduce.distro_tarball = "/usr/src/linux-source-6.1.tar.xz";
+	r->reproduce.base = r->base_commit;
+	r->reproduce.base_tree = "0d1c2b3a4958677685a4b3c2d1e0f9e8d7c6b5a4";
+	r->reproduce.message_id = r->parent_message_id;
+	r->reproduce.armbot_check =
+		"armbot check --tree distro-6.1 "
+		"'<20250701101500.1234-1-jane.doe@example.com>'";
 	for (int k = 0; k < REPORT_N_CHECKS; k++)
 		r->checks[k].status = REPORT_STATUS_OK;
 	r->checks[REPORT_CHECK_APPLY].summary = "3/3 patches";
@@ -319,6 +342,7 @@ static void check_report(const char *name, const struct report *r)
 
 	g_assert_no_error(error);
 	assert_golden(name, raw);
+	assert_no_private_path(body);
 	text = g_bytes_get_data(raw, NULL);
 	g_assert_true(g_utf8_validate(text, g_bytes_get_size(raw), NULL));
 	g_assert_null(strchr(text, '\r'));
@@ -367,9 +391,21 @@ static const char sparse_detail[] =
 	">> drivers/soc/imx/gpcv2.c:1402:5: sparse: sparse: symbol "
 	"'imx_pgc_probe_count' was not declared. Should it be static?\n";
 
+static const char sparse_fragment[] = "# CONFIG_WERROR is not set\n"
+				      "# CONFIG_GCC_PLUGINS is not set\n"
+				      "# CONFIG_DEBUG_INFO_BTF is not set\n"
+				      "CONFIG_DEBUG_INFO_NONE=y\n";
+
 static void test_sparse_warn(void)
 {
+	static const char *const objects[] = { "arch/arm/mach-imx/pm-imx6.o",
+					       "drivers/soc/imx/gpcv2.o",
+					       NULL };
+	static const char *const sparse_vars[] = { "C=2", "CHECK=sparse",
+						   NULL };
 	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) steps = NULL;
+	struct kbuild kb;
 	struct report r;
 	struct figures f;
 
@@ -385,9 +421,22 @@ static void test_sparse_warn(void)
 	r.checks[REPORT_CHECK_SPARSE].status = REPORT_STATUS_WARN;
 	r.checks[REPORT_CHECK_SPARSE].summary = "2 new warnings";
 	r.checks[REPORT_CHECK_SPARSE].detail = sparse_detail;
-	r.reproduce = reproduce_sparse;
+	/* as kernel/sparse-check.c makes them for allmodconfig */
+	fake_kbuild(&kb, "allmodconfig");
+	steps = kbuild_configure_target_steps(&kb, "allmodconfig",
+					      sparse_fragment);
+	kbuild_steps_add_command(steps, kbuild_make_printable(&kb, objects,
+							      sparse_vars));
+	r.reproduce.checks[REPORT_CHECK_SPARSE].what =
+		"the objects armbot checked, built with sparse at the series, "
+		"and the same at the base (git checkout HEAD~2) for the "
+		"warnings that were there before";
+	r.reproduce.checks[REPORT_CHECK_SPARSE].steps = steps;
+	r.series_url = "https://armbot.example.org/series/7";
+	r.reproduce.mbox_url = "https://armbot.example.org/series/7/mbox";
 	check_report("sparse-warn", &r);
 	figures_clear(&f);
+	fake_kbuild_clear(&kb);
 }
 
 static const char apply_detail[] =
@@ -414,6 +463,22 @@ static void test_apply_fail(void)
 	r.verdict = f.verdict;
 	r.dirstat = f.dirstat;
 	r.base_how = REPORT_BASE_COMMIT_MISSING;
+	/* a git tree, not the distro's */
+	r.tree_name = "soc";
+	r.tree_description = "branch for-next of "
+			     "https://git.kernel.org/pub/scm/linux/kernel/git/"
+			     "soc/soc.git";
+	memset(&r.reproduce, 0, sizeof(r.reproduce));
+	r.reproduce.tree_url =
+		"https://git.kernel.org/pub/scm/linux/kernel/git/soc/soc.git";
+	r.reproduce.tree_branch = "for-next";
+	r.reproduce.base = r.base_commit;
+	r.reproduce.message_id = r.parent_message_id;
+	r.reproduce.armbot_check =
+		"armbot check --tree soc "
+		"'<20250701101500.1234-1-jane.doe@example.com>'";
+	r.reproduce.checks[REPORT_CHECK_APPLY].what =
+		"git am stops at patch 2/3, the first that does not apply here";
 	r.checks[REPORT_CHECK_APPLY].status = REPORT_STATUS_FAIL;
 	r.checks[REPORT_CHECK_APPLY].summary = "1/3 patches applied";
 	r.checks[REPORT_CHECK_APPLY].detail = apply_detail;
@@ -438,9 +503,34 @@ static const char boot_detail[] =
 	"[    2.813322] ---[ end Kernel panic - not syncing: Attempted to "
 	"kill init! exitcode=0x0000000b ]---\n";
 
+static const char boot_what[] =
+	"the rpm-virt kernel, allnoconfig with armbot's qemu/virt.config, "
+	"booted in QEMU's virt machine (which makes its own device tree)";
+
+static const char boot_note[] =
+	"%s is armbot's test initramfs: a static init that loads "
+	"rpm_test.ko, the runtime-PM KUnit suite (kernel/rpm-test/ in "
+	"armbot's sources) built against this kernel, and powers the machine "
+	"off.  armbot makes it (`armbot boot --tree distro-6.1 SERIES.mbox` "
+	"leaves it in its build dir); a kernel that does not reach userspace "
+	"fails the same way with any initramfs.";
+
+static const char build_detail[] =
+	"The kernel (rpm-virt, ARCH=arm) does not build with the series "
+	"(exit status 2); the last 30 lines of the build:\n"
+	"| build/armbot-ext/rpm_test/rpm_test.c:88:9: error: implicit "
+	"declaration of function 'pm_runtime_irq_safe'\n"
+	"| make[2]: *** [scripts/Makefile.build:250: "
+	"build/armbot-ext/rpm_test/rpm_test.o] Error 1\n";
+
 static void test_boot_fail(void)
 {
 	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) steps = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autofree char *initramfs = NULL;
+	g_autofree char *note = NULL;
+	struct kbuild kb;
 	struct report r;
 	struct figures f;
 
@@ -451,11 +541,66 @@ static void test_boot_fail(void)
 	r.checks[REPORT_CHECK_BOOT].status = REPORT_STATUS_FAIL;
 	r.checks[REPORT_CHECK_BOOT].summary = "kernel panic";
 	r.checks[REPORT_CHECK_BOOT].detail = boot_detail;
-	r.checks[REPORT_CHECK_RUNTIME_PM].status = REPORT_STATUS_SKIPPED;
-	r.checks[REPORT_CHECK_RUNTIME_PM].reason = "the kernel did not boot";
-	r.checks[REPORT_CHECK_RUNTIME_PM].summary = "ignored when skipped";
+	/* a boot that never reaches init has no KUnit results either: both
+	 * come from the one qemu run, printed once */
+	r.checks[REPORT_CHECK_RUNTIME_PM].status = REPORT_STATUS_FAIL;
+	r.checks[REPORT_CHECK_RUNTIME_PM].summary = "no KUnit results";
+	fake_kbuild(&kb, "rpm-virt");
+	steps = boot_steps(&kb, FALSE, TRUE, &error);
+	g_assert_no_error(error);
+	initramfs = boot_printable_initramfs(&kb);
+	note = g_strdup_printf(boot_note, initramfs);
+	for (int k = REPORT_CHECK_BOOT; k <= REPORT_CHECK_RUNTIME_PM; k++) {
+		r.reproduce.checks[k].what = boot_what;
+		r.reproduce.checks[k].steps = steps;
+		r.reproduce.checks[k].note = note;
+	}
 	check_report("boot-fail", &r);
 	figures_clear(&f);
+	fake_kbuild_clear(&kb);
+}
+
+/* The kernel builds, armbot's module does not: the reader sees the
+ * config, the makes and the module's. */
+static void test_build_fail(void)
+{
+	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) steps = NULL;
+	g_autoptr(GError) error = NULL;
+	struct kbuild kb;
+	struct report r;
+	struct figures f;
+
+	report_base(&r, refs);
+	figures_compute(&f, growing);
+	r.verdict = f.verdict;
+	r.dirstat = f.dirstat;
+	r.author_name = "Peng Fan";
+	r.author_email = "peng.fan@nxp.example";
+	r.subject = "[PATCH v3] PM: runtime: drop pm_runtime_irq_safe()";
+	r.version = 3;
+	r.checks[REPORT_CHECK_BUILD].status = REPORT_STATUS_FAIL;
+	r.checks[REPORT_CHECK_BUILD].summary = "exit status 2";
+	r.checks[REPORT_CHECK_BUILD].detail = build_detail;
+	for (int k = REPORT_CHECK_BOOT; k <= REPORT_CHECK_RUNTIME_PM; k++) {
+		r.checks[k].status = REPORT_STATUS_SKIPPED;
+		r.checks[k].reason = "the kernel does not build";
+	}
+	fake_kbuild(&kb, "rpm-virt");
+	steps = boot_steps(&kb, TRUE, FALSE, &error);
+	g_assert_no_error(error);
+	r.reproduce.checks[REPORT_CHECK_BUILD].what =
+		"the rpm-virt kernel, allnoconfig with armbot's "
+		"qemu/virt.config";
+	r.reproduce.checks[REPORT_CHECK_BUILD].steps = steps;
+	r.reproduce.checks[REPORT_CHECK_BUILD].note =
+		"The kernel builds; the last make, of armbot's runtime-PM "
+		"KUnit module rpm_test, fails.  Its sources are "
+		"kernel/rpm-test/ in armbot's, copied to "
+		"build/armbot-ext/rpm_test.";
+	check_report("build-fail", &r);
+	figures_clear(&f);
+	fake_kbuild_clear(&kb);
 }
 
 static const char kunit_detail[] =
@@ -504,6 +649,10 @@ static void test_untouched(void)
 	r.version = 3;
 	/* no References: a first patch that starts its thread */
 	g_ptr_array_set_size(refs, 0);
+	/* a mail that had no Message-ID (armbot made one up): b4 cannot
+	 * find it, the web server's mbox is the way */
+	r.reproduce.message_id = NULL;
+	r.reproduce.mbox_url = "https://armbot.example.org/series/9/mbox";
 	check_report("untouched", &r);
 	figures_clear(&f);
 }
@@ -566,11 +715,12 @@ static void test_skipped(void)
 	r.author_name = NULL;
 	r.author_email = "12345@patches.example";
 	r.list_address = NULL;
-	r.reproduce = NULL;
+	memset(&r.reproduce, 0, sizeof(r.reproduce));
 	r.checks[REPORT_CHECK_SPARSE].status = REPORT_STATUS_SKIPPED;
 	r.checks[REPORT_CHECK_SPARSE].reason = "--no-sparse";
 	r.checks[REPORT_CHECK_BOOT].status = REPORT_STATUS_SKIPPED;
 	r.checks[REPORT_CHECK_BOOT].reason = "--no-boot";
+	r.checks[REPORT_CHECK_BOOT].summary = "ignored when skipped";
 	r.checks[REPORT_CHECK_RUNTIME_PM].status = REPORT_STATUS_SKIPPED;
 	r.checks[REPORT_CHECK_RUNTIME_PM].reason = "--no-boot";
 	check_report("skipped", &r);
@@ -691,6 +841,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/sparse-warn", test_sparse_warn);
 	g_test_add_func("/report/apply-fail", test_apply_fail);
 	g_test_add_func("/report/boot-fail", test_boot_fail);
+	g_test_add_func("/report/build-fail", test_build_fail);
 	g_test_add_func("/report/balanced", test_balanced);
 	g_test_add_func("/report/untouched", test_untouched);
 	g_test_add_func("/report/non-ascii", test_non_ascii);

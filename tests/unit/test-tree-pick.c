@@ -5,9 +5,15 @@
 #include "config/tree-pick.h"
 #include "kernel/tree.h"
 
-static struct config_policy defaults = { CONFIG_CHECK_ALL, CONFIG_REPLY_ALWAYS,
-					 CONFIG_REPLY_TO_LIST, 20, TRUE,
-					 CONFIG_UNKNOWN_BASE_SILENT };
+static struct config_policy defaults = {
+	CONFIG_CHECK_ALL,
+	CONFIG_REPLY_ALWAYS,
+	CONFIG_REPLY_TO_LIST,
+	20,
+	TRUE,
+	CONFIG_UNKNOWN_BASE_SILENT,
+	CONFIG_UPDATE_INTERVAL_DEFAULT,
+};
 
 static void add_tree(GPtrArray *trees, const char *name, const char *text)
 {

@@ -242,6 +242,92 @@ static void test_open_missing(void)
 	g_rmdir(dir);
 }
 
+struct progress_calls {
+	guint calls, done;
+	struct tree_fetch_stats last;
+};
+
+static void count_progress(const struct tree_fetch_stats *s, gpointer data)
+{
+	struct progress_calls *c = data;
+
+	c->calls++;
+	c->done += s->done;
+	c->last = *s;
+}
+
+/* A cancelled fetch leaves no tree; progress reports come at most once
+ * per interval, and once when every object is in; the heads. */
+static void test_fetch_progress(void)
+{
+	g_autofree char *dir = scratch_dir_new("armbot-tree-XXXXXX");
+	g_auto(GStrv) env = scratch_git_environ(dir, "@1700000000 +0000", NULL);
+	g_autofree char *up = g_build_filename(dir, "up", NULL);
+	g_autofree char *data = g_build_filename(dir, "data", NULL);
+	g_autofree char *t = g_build_filename(data, "trees", "t", NULL);
+	g_autofree char *out = NULL;
+	g_autoptr(GCancellable) cancel = g_cancellable_new();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(kernel_tree) tree = NULL;
+	g_autoptr(GPtrArray) heads = NULL;
+	struct tree_fetch_options opts = TREE_FETCH_OPTIONS_INIT;
+	struct tree_fetch_stats stats;
+	struct progress_calls c = { 0 };
+	git_oid main_id;
+
+	g_free(scratch_sh((const char *const *)env, dir,
+			  "git init -q -b main up && cd up &&"
+			  " for i in 1 2 3; do echo $i > f$i; git add f$i;"
+			  " git commit -q -m $i; done && git branch side HEAD~1",
+			  NULL));
+	out = scratch_git_ok((const char *const *)env, up,
+			     SCRATCH_ARGV("rev-parse", "main"));
+	g_assert_cmpint(git_oid_fromstrn(&main_id, out, GIT_OID_HEXSZ), ==, 0);
+
+	g_cancellable_cancel(cancel);
+	opts.cancellable = cancel;
+	tree = tree_add(data, "t", up, NULL, &opts, &stats, &error);
+	g_assert_null(tree);
+	g_assert_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+	g_assert_false(g_file_test(t, G_FILE_TEST_EXISTS));
+	g_clear_error(&error);
+
+	opts.cancellable = NULL;
+	opts.progress = count_progress;
+	opts.user_data = &c;
+	opts.progress_interval = 3600 * G_TIME_SPAN_SECOND;
+	tree = tree_add(data, "t", up, NULL, &opts, &stats, &error);
+	g_assert_no_error(error);
+	g_assert_nonnull(tree);
+	/* within the hour: only the final report */
+	g_assert_cmpuint(c.calls, ==, 1);
+	g_assert_cmpuint(c.done, ==, 1);
+	/* 3 commits, 3 trees, 3 blobs */
+	g_assert_cmpuint(stats.total_objects, ==, 9);
+	g_assert_cmpuint(stats.received_objects, ==, 9);
+	g_assert_cmpuint(c.last.received_objects, ==, 9);
+	g_assert_cmpuint(stats.received_bytes, >, 0);
+	g_assert_true(stats.done);
+
+	heads = tree_heads(tree, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(heads->len, ==, 2);
+	g_assert_cmpstr(((struct tree_head *)heads->pdata[0])->branch, ==,
+			"main");
+	g_assert_true(git_oid_equal(
+		&((struct tree_head *)heads->pdata[0])->commit, &main_id));
+	g_assert_cmpstr(((struct tree_head *)heads->pdata[1])->branch, ==,
+			"side");
+
+	/* nothing new: no object, still a final report */
+	c.calls = c.done = 0;
+	g_assert_true(tree_update(tree, &opts, &stats, &error));
+	g_assert_no_error(error);
+	g_assert_cmpuint(stats.received_objects, ==, 0);
+	g_assert_cmpuint(c.calls, <=, 1);
+	rmtree(dir);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -249,5 +335,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/tree/package-version", test_package_version);
 	g_test_add_func("/tree/import", test_import);
 	g_test_add_func("/tree/open-missing", test_open_missing);
+	g_test_add_func("/tree/fetch-progress", test_fetch_progress);
 	return g_test_run();
 }
