@@ -14,8 +14,11 @@
 # head.
 #
 # armbot: `tree add` of the history, `tree index` (full build, then the
-# update after 1,000 more commits are fetched: ms per 1,000 commits), and
-# `tree guess-base` per series (wall time, best of $ROUNDS, and the time it
+# update after 1,000 more commits are fetched: ms per 1,000 commits; as
+# `tree add` and `tree update` index in their hook, the bench removes the
+# index, DATA/trees/bench/baseindex/master.idx, before the full build and
+# puts back the one of before the fetch before the update), and `tree
+# guess-base` per series (wall time, best of $ROUNDS, and the time it
 # prints).  b4: `b4 am -m FILE -g --guess-lookback DAYS` once per series
 # in a clone of master (wall time; and without -g, what b4 takes besides
 # the guess), DAYS the default 21 or enough to reach back to the base,
@@ -74,7 +77,7 @@ mkdir -p "$ARMBOT_CACHE_DIR/bench"
 exec 9> "$ARMBOT_CACHE_DIR/bench/base-guess.lock"
 flock 9
 if [ ! -e "$D/.done" ]; then
-	echo "creating $D (once: a few minutes for 100,000 commits)"
+	echo "creating $D (once: about a minute for 100,000 commits)"
 	rm -rf "$D"
 	mkdir -p "$D"
 	git init -q --bare "$D/history.git"
@@ -127,18 +130,27 @@ right() {
 # --- armbot --------------------------------------------------------------
 DATA=$TMP/data
 SRC=$TMP/src.git
+IDX=$DATA/trees/bench/baseindex/master.idx	# README: the blob index
 git clone -q --bare --shared "$H" "$SRC"
 t0=$(now)
 "$ARMBOT" --data-dir "$DATA" tree add bench "$SRC" --branch master > /dev/null
 t1=$(now)
 add_ms=$(ms "$t0" "$t1")
+# `tree add` indexes the branch after the fetch (the hook); the full build
+# timed is `tree index` without an index
+rm -f "$IDX"
 "$ARMBOT" --data-dir "$DATA" tree index bench > "$TMP/index-full"
 t2=$(now)
 full_wall=$(ms "$t1" "$t2")
 # "bench master: N commits indexed (M new) in S s"
-full=$(sed -n 's/^bench master: \([0-9]*\) commits indexed (\([0-9]*\) new.*) in \([0-9.]*\) s$/\1 \2 \3/p' \
-	"$TMP/index-full")
+indexed() {
+	sed -n 's/^bench master: \([0-9]*\) commits indexed (\([0-9]*\) new.*) in \([0-9.]*\) s$/\1 \2 \3/p' "$1"
+}
+full=$(indexed "$TMP/index-full")
 [ -n "$full" ] || { echo "error: tree index said: $(cat "$TMP/index-full")" >&2; exit 1; }
+set -- $full
+[ "$2" = "$COMMITS" ] || { echo "error: the full build indexed $2 commits, not $COMMITS" >&2; exit 1; }
+cp "$IDX" "$TMP/master.idx"
 
 : > "$TMP/armbot"
 for size in $SIZES; do
@@ -167,18 +179,22 @@ for size in $SIZES; do
 	done
 done
 
-# the update: 1,000 more commits at the source, fetched, indexed
+# the update: 1,000 more commits at the source, fetched (and indexed by
+# the hook), then indexed again from the index of before the fetch, timed
 git -C "$SRC" update-ref refs/heads/master "$more"
 t0=$(now)
 "$ARMBOT" --data-dir "$DATA" tree update bench > /dev/null
 t1=$(now)
-"$ARMBOT" --data-dir "$DATA" tree index bench > "$TMP/index-update"
+cp "$TMP/master.idx" "$IDX"
 t2=$(now)
+"$ARMBOT" --data-dir "$DATA" tree index bench > "$TMP/index-update"
+t3=$(now)
 fetch_ms=$(ms "$t0" "$t1")
-update_wall=$(ms "$t1" "$t2")
-update=$(sed -n 's/^bench master: \([0-9]*\) commits indexed (\([0-9]*\) new.*) in \([0-9.]*\) s$/\1 \2 \3/p' \
-	"$TMP/index-update")
+update_wall=$(ms "$t2" "$t3")
+update=$(indexed "$TMP/index-update")
 [ -n "$update" ] || { echo "error: tree index said: $(cat "$TMP/index-update")" >&2; exit 1; }
+set -- $update
+[ "$2" = "$EXTRA" ] || { echo "error: the update indexed $2 commits, not $EXTRA" >&2; exit 1; }
 
 # --- b4 ----------------------------------------------------------------
 # b4 guesses in the repository it runs in (no option names another): a
@@ -200,15 +216,18 @@ b4run() {	# b4run MBOX [ARGS...]: b4 am, offline, in $V; output in $TMP/b4.err
 
 first=$(echo "$SIZES" | cut -d' ' -f1)-$(echo "$depths" | cut -d' ' -f1)
 if command -v strace > /dev/null 2>&1; then
-	(cd "$V" && strace -f -qq -e trace=connect -o "$TMP/strace" \
+	(cd "$V" && strace -f -q -e trace=connect -o "$TMP/strace" \
 		b4 --offline-mode am -m "$D/series/$first.mbox" -o - -g \
 		> /dev/null 2>&1) || true
 	if grep -q 'AF_INET' "$TMP/strace"; then
 		echo "error: b4 opened a network socket:" >&2
 		grep AF_INET "$TMP/strace" >&2
 		exit 1
+	elif grep -q '+++ exited with' "$TMP/strace"; then
+		b4net="no connect() to the network (strace)"
+	else
+		b4net="strace could not trace it, not checked"
 	fi
-	b4net="no connect() to the network (strace)"
 else
 	b4net="strace not installed, not checked"
 fi
@@ -263,11 +282,11 @@ paste -d ' ' "$TMP/armbot" "$TMP/b4" | while read -r s a_ms a_in a_ok how _ b_ms
 		"$b_plain" "$days" "$b_ok"
 done
 set -- $full
-printf 'tree add (fetch of the history): %d ms\n' "$add_ms"
+printf 'tree add (fetch of the history, then the index hook): %d ms\n' "$add_ms"
 printf 'index, full build: %d commits in %s s (%.1f ms per 1,000 commits; wall %d ms)\n' \
 	"$1" "$3" "$(echo "$3 * 1000000 / $1" | bc -l)" "$full_wall"
 set -- $update
-printf 'index, update: %d new commits in %s s (%.1f ms per 1,000 commits; wall %d ms, fetch %d ms before)\n' \
+printf 'index, update: %d new commits in %s s (%.1f ms per 1,000 commits; wall %d ms; tree update before it %d ms)\n' \
 	"$2" "$3" "$(echo "$3 * 1000000 / ($2 + ($2 == 0))" | bc -l)" \
 	"$update_wall" "$fetch_ms"
 paste -d ' ' "$TMP/armbot" "$TMP/b4" | awk -v goal="$GOAL_MS" '
