@@ -105,7 +105,6 @@ if [ ! -e "$D/.done" ]; then
 fi
 exec 9>&-
 H=$D/history.git
-head=$(git -C "$H" rev-parse master)
 more=$(git -C "$H" rev-parse refs/bench/more)
 nfiles=$(git -C "$H" ls-tree -r --name-only master | wc -l)
 echo "history: $COMMITS commits on master (+$EXTRA for the update)," \
@@ -148,6 +147,7 @@ indexed() {
 }
 full=$(indexed "$TMP/index-full")
 [ -n "$full" ] || { echo "error: tree index said: $(cat "$TMP/index-full")" >&2; exit 1; }
+# shellcheck disable=SC2086
 set -- $full
 [ "$2" = "$COMMITS" ] || { echo "error: the full build indexed $2 commits, not $COMMITS" >&2; exit 1; }
 cp "$IDX" "$TMP/master.idx"
@@ -193,6 +193,7 @@ fetch_ms=$(ms "$t0" "$t1")
 update_wall=$(ms "$t2" "$t3")
 update=$(indexed "$TMP/index-update")
 [ -n "$update" ] || { echo "error: tree index said: $(cat "$TMP/index-update")" >&2; exit 1; }
+# shellcheck disable=SC2086
 set -- $update
 [ "$2" = "$EXTRA" ] || { echo "error: the update indexed $2 commits, not $EXTRA" >&2; exit 1; }
 
@@ -281,23 +282,26 @@ paste -d ' ' "$TMP/armbot" "$TMP/b4" | while read -r s a_ms a_in a_ok how _ b_ms
 		"${s%-*}" "${s#*-}" "$a_ms" "$a_in" "$a_ok" "$how" "$b_ms" \
 		"$b_plain" "$days" "$b_ok"
 done
+# shellcheck disable=SC2086
 set -- $full
 printf 'tree add (fetch of the history, then the index hook): %d ms\n' "$add_ms"
 printf 'index, full build: %d commits in %s s (%.1f ms per 1,000 commits; wall %d ms)\n' \
 	"$1" "$3" "$(echo "$3 * 1000000 / $1" | bc -l)" "$full_wall"
+# shellcheck disable=SC2086
 set -- $update
 printf 'index, update: %d new commits in %s s (%.1f ms per 1,000 commits; wall %d ms; tree update before it %d ms)\n' \
 	"$2" "$3" "$(echo "$3 * 1000000 / ($2 + ($2 == 0))" | bc -l)" \
 	"$update_wall" "$fetch_ms"
 paste -d ' ' "$TMP/armbot" "$TMP/b4" | awk -v goal="$GOAL_MS" '
-	{ a += $2; b += ($7 ~ /^>/ ? substr($7, 2) : $7); n++
+	{ a += $2; bt = ($7 ~ /^>/ ? substr($7, 2) : $7); b += bt; n++
+	  r = $2 / bt; if (n == 1 || r < rmin) rmin = r; if (r > rmax) rmax = r
 	  if ($2 > amax) amax = $2
 	  if ($3 != "-" && $3 > imax) imax = $3
 	  if ($4 != "yes") awrong++
 	  if ($9 != "yes") bwrong++ }
 	END {
 	printf "right: armbot %d/%d, b4 %d/%d\n", n - awrong, n, n - bwrong, n
-	printf "ratio armbot/b4 (sum of the guess times, %d series): %.4f (b4 %.0fx slower)\n", n, a / b, b / a
+	printf "ratio armbot/b4 (sum of the guess times, %d series): %.4f (b4 %.0fx slower; per series %.4f to %.4f)\n", n, a / b, b / a, rmin, rmax
 	printf "each guess under %d ms: %s (wall, slowest %d ms; internal, slowest %.1f ms: %s)\n",
 		goal, amax < goal ? "yes" : "no", amax, imax, imax < goal ? "yes" : "no"
 	}'
