@@ -6,7 +6,8 @@
 # the ones that are missing.  postfix is only the tests' SMTP server
 # (tests/lib/smtp-server.sh runs private instances): debconf's "No
 # configuration" keeps the package from setting up and starting a
-# system-wide one.
+# system-wide one.  b4 is the peer bench/base-guess.sh measures base
+# discovery against (strace checks that it stays offline).
 DEBIAN_PACKAGES = \
 	build-essential pkg-config git xz-utils perl \
 	libglib2.0-dev libetpan-dev libgit2-dev libcurl4-gnutls-dev \
@@ -19,7 +20,8 @@ DEBIAN_PACKAGES = \
 	linux-source-6.1 \
 	postfix sasl2-bin \
 	chromium wrk python3-jsonschema libxml2-utils curl \
-	sqlite3 dovecot-imapd public-inbox
+	sqlite3 dovecot-imapd public-inbox \
+	b4 strace
 
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
 	libarchive libdeflate libcrypto liblzma zlib
