@@ -700,7 +700,7 @@ gboolean baseguess_run(struct tree *tree, const struct baseguess_series *s,
 		if (out->how == BASEGUESS_BLOBS) {
 			out->matched = needs->len;
 			out->reason = g_strdup_printf(
-				"guessed from blob ids: the newest commit of "
+				"the newest commit of "
 				"branch %s whose files have the %u pre-image "
 				"blob%s of the patches",
 				out->branch, needs->len,
