@@ -1538,8 +1538,28 @@ struct applier {
 	gboolean merged;
 };
 
+/* git's is_ntfs_dotgit (path.c), as core.protectNTFS applies it and as
+ * libgit2 refuses tree entries: ".git" followed only by spaces and dots,
+ * or by an NTFS stream (":"), and the short name "git~1". */
+static gboolean component_is_dotgit(const char *c)
+{
+	gsize n = strlen(c);
+
+	if (!g_ascii_strcasecmp(c, "git~1"))
+		return TRUE;
+	if (n < 4 || g_ascii_strncasecmp(c, ".git", 4))
+		return FALSE;
+	if (c[4] == ':')
+		return TRUE;
+	for (gsize i = 4; i < n; i++)
+		if (c[i] != ' ' && c[i] != '.')
+			return FALSE;
+	return TRUE;
+}
+
 /* git's verify_path and die_on_unsafe_path, stricter: no absolute paths,
- * no empty, "." or ".." components, no ".git" component in any case. */
+ * no empty, "." or ".." components, no ".git" component in any case or
+ * NTFS spelling (libgit2 refuses those in a tree entry). */
 static gboolean path_is_safe(const char *name)
 {
 	g_auto(GStrv) parts = NULL;
@@ -1549,7 +1569,7 @@ static gboolean path_is_safe(const char *name)
 	parts = g_strsplit(name, "/", -1);
 	for (char **p = parts; *p; p++) {
 		if (!**p || !strcmp(*p, ".") || !strcmp(*p, "..") ||
-		    !g_ascii_strcasecmp(*p, ".git"))
+		    component_is_dotgit(*p))
 			return FALSE;
 	}
 	return TRUE;
@@ -2002,8 +2022,10 @@ static gboolean apply_file(struct applier *ap, struct file_diff *p, char **why,
 	return TRUE;
 }
 
-/* Write the blobs and the updated tree. */
-static gboolean write_tree(struct applier *ap, git_oid *out, GError **error)
+/* Write the blobs and the updated tree.  Sets *@why, not @error, when
+ * libgit2 refuses an entry name. */
+static gboolean write_tree(struct applier *ap, git_oid *out, char **why,
+			   GError **error)
 {
 	g_autoptr(GArray)
 		updates = g_array_new(FALSE, TRUE, sizeof(git_tree_update));
@@ -2047,6 +2069,13 @@ static gboolean write_tree(struct applier *ap, git_oid *out, GError **error)
 	}
 	if (git_tree_create_updated(out, ap->repo, ap->base, updates->len,
 				    (git_tree_update *)updates->data) < 0) {
+		/* an entry name libgit2 refuses (its verify_path) is the
+		 * patch's fault: that patch fails, the series goes on */
+		if (git_error_last()->klass == GIT_ERROR_TREE) {
+			*why = g_strdup_printf("refused path: %s",
+					       git_error_last()->message);
+			return TRUE;
+		}
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
 			    "cannot write tree: %s", git_error_last()->message);
 		return FALSE;
@@ -2108,8 +2137,12 @@ gboolean apply_to_tree(struct apply_result *out, git_repository *repo,
 			return TRUE;
 		}
 	}
-	if (!write_tree(&ap, &out->tree, error))
+	if (!write_tree(&ap, &out->tree, &why, error))
 		return FALSE;
+	if (why) {
+		out->reason = why;
+		return TRUE;
+	}
 	out->applied = TRUE;
 	out->merged = ap.merged;
 	return TRUE;

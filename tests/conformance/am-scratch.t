@@ -105,6 +105,18 @@ for c in dotgit dotdot absolute beyond; do
 	grep -q '^fail 1/1' "$TMP/armbot.out"; ok $? "$c: refused"
 done
 
+# a refused path fails its patch only; before, ".git " (libgit2 refuses
+# it as NTFS's ".git") aborted the whole am with "cannot write tree"
+{
+	mail "dotgit with a space" | sed 's/\[PATCH\]/[PATCH 1\/2]/'
+	printf 'diff --git a/.git /x b/.git /x\nnew file mode 100644\n--- /dev/null\n+++ b/.git /x\n@@ -0,0 +1 @@\n+evil\n\n'
+	mail "after it" | sed 's/\[PATCH\]/[PATCH 2\/2]/'
+	printf 'diff --git a/after.txt b/after.txt\nnew file mode 100644\n--- /dev/null\n+++ b/after.txt\n@@ -0,0 +1 @@\n+after\n\n'
+} > "$TMP/dotgit-space.mbox"
+"$ARMBOT" am -C "$R" --base main "$TMP/dotgit-space.mbox" > "$TMP/out" 2> "$TMP/err"
+is "$(sed -n 1p "$TMP/out")" "fail 1/2 dotgit with a space: .git /x: unsafe path '.git /x' (absolute, '..', '.git' or empty component)" "refused path fails that patch"
+grep -q '^ok [0-9a-f]* after it$' "$TMP/out"; ok $? "the series goes on after a refused path"
+
 # armbot is stricter than git here: symlinks that lead outside the tree
 # and submodule entries are refused
 (
