@@ -1692,6 +1692,87 @@ static gboolean read_base(struct applier *ap, const char *path,
 	return TRUE;
 }
 
+/* Linux's MAXSYMLINKS: more links than this in one lookup is a loop */
+#define LINK_MAX_HOPS 40
+
+/* Push the components of @text onto @todo so that the first is on top. */
+static void push_components(GPtrArray *todo, const char *text, gsize len)
+{
+	g_autofree char *t = g_strndup(text, len);
+	g_auto(GStrv) parts = g_strsplit(t, "/", -1);
+
+	for (guint n = g_strv_length(parts); n > 0; n--)
+		g_ptr_array_add(todo, g_strdup(parts[n - 1]));
+}
+
+/* Does the symlink at @path, resolved through the resulting tree (this
+ * patch's results over the base tree, following every symlink met on the
+ * way, as the kernel would once it is checked out), lead outside the
+ * tree or into ".git"?  Each link's text judged alone is not enough:
+ * "h/L -> ../../.." and "h/B -> L/../etc/passwd". */
+static gboolean link_escapes(struct applier *ap, const char *path,
+			     gboolean *out, GError **error)
+{
+	g_autoptr(GPtrArray) dir = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) todo = g_ptr_array_new_with_free_func(g_free);
+	int hops = 0;
+
+	*out = TRUE;
+	push_components(todo, path, strlen(path));
+	while (todo->len) {
+		g_autofree char *c =
+			g_ptr_array_steal_index(todo, todo->len - 1);
+		g_autoptr(GBytes) content = NULL;
+		g_autofree char *joined = NULL;
+		struct path_entry *e;
+		gboolean link = FALSE;
+
+		if (!*c || !strcmp(c, "."))
+			continue;
+		if (!strcmp(c, "..")) {
+			if (!dir->len)
+				return TRUE;
+			g_ptr_array_remove_index(dir, dir->len - 1);
+			continue;
+		}
+		if (component_is_dotgit(c))
+			return TRUE;
+		g_ptr_array_add(dir, g_steal_pointer(&c));
+		g_ptr_array_add(dir, NULL);
+		joined = g_strjoinv("/", (char **)dir->pdata);
+		g_ptr_array_remove_index(dir, dir->len - 1);
+		e = g_hash_table_lookup(ap->paths, joined);
+		if (e) {
+			if (e->state == PATH_RESULT &&
+			    (e->mode & MODE_TYPE) == MODE_LINK) {
+				link = TRUE;
+				content = g_bytes_ref(e->content);
+			}
+		} else {
+			guint mode = 0;
+			gboolean found, gitlink;
+
+			if (!read_base(ap, joined, &content, &mode, &found,
+				       &gitlink, error))
+				return FALSE;
+			link = found && mode == GIT_FILEMODE_LINK;
+		}
+		if (link) {
+			gsize len;
+			const char *t = g_bytes_get_data(content, &len);
+
+			if (++hops > LINK_MAX_HOPS || !len || t[0] == '/' ||
+			    memchr(t, '\0', len))
+				return TRUE;
+			/* the link's text is read from its directory */
+			g_ptr_array_remove_index(dir, dir->len - 1);
+			push_components(todo, t, len);
+		}
+	}
+	*out = FALSE;
+	return TRUE;
+}
+
 /* Apply the text hunks of @p to @data; NULL with *@why set on failure. */
 static GBytes *apply_hunks(const struct file_diff *p, GBytes *data, char **why)
 {
@@ -2083,6 +2164,12 @@ static gboolean write_tree(struct applier *ap, git_oid *out, char **why,
 	return TRUE;
 }
 
+static gint compare_names(gconstpointer a, gconstpointer b, gpointer unused)
+{
+	(void)unused;
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 gboolean apply_to_tree(struct apply_result *out, git_repository *repo,
 		       git_tree *base, const char *patch, gsize len,
 		       const struct apply_options *opts, GError **error)
@@ -2090,6 +2177,7 @@ gboolean apply_to_tree(struct apply_result *out, git_repository *repo,
 	static const struct apply_options defaults = APPLY_OPTIONS_INIT;
 	g_autoptr(GPtrArray) list = NULL;
 	g_autoptr(GHashTable) paths = NULL;
+	g_autofree char **links = NULL;
 	struct applier ap = { 0 };
 	char *why = NULL;
 
@@ -2134,6 +2222,27 @@ gboolean apply_to_tree(struct apply_result *out, git_repository *repo,
 			out->path = g_strdup(p->new_name ? p->new_name :
 							   p->old_name);
 			out->reason = why;
+			return TRUE;
+		}
+	}
+	/* after every file diff: a link may lead through one made later */
+	links = (char **)g_hash_table_get_keys_as_array(paths, NULL);
+	g_qsort_with_data(links, g_strv_length(links), sizeof(char *),
+			  compare_names, NULL);
+	for (char **l = links; *l; l++) {
+		struct path_entry *e = g_hash_table_lookup(paths, *l);
+		gboolean escapes;
+
+		if (e->state != PATH_RESULT ||
+		    (e->mode & MODE_TYPE) != MODE_LINK)
+			continue;
+		if (!link_escapes(&ap, *l, &escapes, error))
+			return FALSE;
+		if (escapes) {
+			out->path = g_strdup(*l);
+			out->reason = g_strdup_printf(
+				"symbolic link '%s' leads outside the tree",
+				*l);
 			return TRUE;
 		}
 	}
