@@ -188,6 +188,35 @@ static void test_binary_sizes(void)
 	}
 }
 
+#define LINK_DIFF(path, target)                                    \
+	"diff --git a/" path " b/" path "\nnew file mode 120000\n" \
+	"--- /dev/null\n+++ b/" path "\n@@ -0,0 +1 @@\n+" target   \
+	"\n\\ No newline at end of file\n"
+
+/* Each link is harmless read alone; B leads above the tree through L. */
+static void test_symlink_chain(void)
+{
+	const char *patch =
+		LINK_DIFF("a/b/c/d/e/f/g/h/L", "../../../../../../../..")
+			LINK_DIFF("a/b/c/d/e/f/g/h/B", "L/../../../etc/passwd");
+	const char *inside =
+		LINK_DIFF("a/b/c/d/e/f/g/h/L", "../../../../../../../..")
+			LINK_DIFF("a/b/c/d/e/f/g/h/B", "L/a/../f.c");
+	struct apply_result r;
+	g_autofree char *out = NULL;
+
+	apply_text("a\n", patch, &r, &out);
+	g_assert_false(r.applied);
+	g_assert_cmpstr(r.path, ==, "a/b/c/d/e/f/g/h/B");
+	g_assert_cmpstr(r.reason, ==,
+			"symbolic link 'a/b/c/d/e/f/g/h/B' leads outside the "
+			"tree");
+	apply_result_clear(&r);
+	apply_text("a\n", inside, &r, &out);
+	g_assert_true(r.applied);
+	apply_result_clear(&r);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -199,5 +228,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/apply/no-newline", test_no_newline);
 	g_test_add_func("/apply/limits", test_limits);
 	g_test_add_func("/apply/binary-sizes", test_binary_sizes);
+	g_test_add_func("/apply/symlink-chain", test_symlink_chain);
 	return g_test_run();
 }
