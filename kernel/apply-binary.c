@@ -7,6 +7,13 @@
 
 enum binary_method { BINARY_DELTA, BINARY_LITERAL };
 
+/* The largest inflated hunk or delta result accepted: the sizes come from
+ * an untrusted mail and are allocated before any data is seen. */
+#define BINARY_MAX_SIZE ((gsize)64 * 1024 * 1024)
+/* zlib's deflate expands at most 1032:1 (zlib FAQ, "maximum compression
+ * ratio"), so a hunk of n deflated bytes cannot inflate to more. */
+#define ZLIB_MAX_RATIO 1032
+
 struct apply_binary_hunk {
 	enum binary_method method;
 	GBytes *data; /* inflated */
@@ -65,7 +72,7 @@ static GBytes *inflate_exact(const guint8 *data, gsize size, gsize expect)
 
 static gsize linelen(const char *buf, gsize size)
 {
-	const char *nl = memchr(buf, '\n', size);
+	const char *nl = size ? memchr(buf, '\n', size) : NULL;
 
 	return nl ? (gsize)(nl - buf) + 1 : size;
 }
@@ -91,6 +98,13 @@ static struct apply_binary_hunk *parse_hunk(const char **buf, gsize *size,
 		method = BINARY_LITERAL;
 		origlen = g_ascii_strtoull(buffer + 8, NULL, 10);
 	} else {
+		return NULL;
+	}
+	if (origlen > BINARY_MAX_SIZE) {
+		*why = g_strdup_printf(
+			"binary hunk of %" G_GSIZE_FORMAT
+			" bytes exceeds the limit of %" G_GSIZE_FORMAT,
+			origlen, BINARY_MAX_SIZE);
 		return NULL;
 	}
 	buffer += llen;
@@ -126,6 +140,8 @@ static struct apply_binary_hunk *parse_hunk(const char **buf, gsize *size,
 		buffer += llen;
 		rest -= llen;
 	}
+	if (origlen > (gsize)data->len * ZLIB_MAX_RATIO + 64)
+		goto corrupt;
 	inflated = inflate_exact(data->data, data->len, origlen);
 	if (!inflated)
 		goto corrupt;
@@ -196,7 +212,9 @@ static GBytes *patch_delta(GBytes *src, GBytes *delta)
 
 	if (!delta_hdr_size(&data, top, &size) || size != src_size)
 		return NULL;
-	if (!delta_hdr_size(&data, top, &want))
+	/* a copy makes at most 0x10000 bytes of one byte of delta */
+	if (!delta_hdr_size(&data, top, &want) || want > BINARY_MAX_SIZE ||
+	    want > (gsize)(top - data) * 0x10000)
 		return NULL;
 	dst = g_malloc(want + 1);
 	out = dst;

@@ -1538,8 +1538,28 @@ struct applier {
 	gboolean merged;
 };
 
+/* git's is_ntfs_dotgit (path.c), as core.protectNTFS applies it and as
+ * libgit2 refuses tree entries: ".git" followed only by spaces and dots,
+ * or by an NTFS stream (":"), and the short name "git~1". */
+static gboolean component_is_dotgit(const char *c)
+{
+	gsize n = strlen(c);
+
+	if (!g_ascii_strcasecmp(c, "git~1"))
+		return TRUE;
+	if (n < 4 || g_ascii_strncasecmp(c, ".git", 4))
+		return FALSE;
+	if (c[4] == ':')
+		return TRUE;
+	for (gsize i = 4; i < n; i++)
+		if (c[i] != ' ' && c[i] != '.')
+			return FALSE;
+	return TRUE;
+}
+
 /* git's verify_path and die_on_unsafe_path, stricter: no absolute paths,
- * no empty, "." or ".." components, no ".git" component in any case. */
+ * no empty, "." or ".." components, no ".git" component in any case or
+ * NTFS spelling (libgit2 refuses those in a tree entry). */
 static gboolean path_is_safe(const char *name)
 {
 	g_auto(GStrv) parts = NULL;
@@ -1549,7 +1569,7 @@ static gboolean path_is_safe(const char *name)
 	parts = g_strsplit(name, "/", -1);
 	for (char **p = parts; *p; p++) {
 		if (!**p || !strcmp(*p, ".") || !strcmp(*p, "..") ||
-		    !g_ascii_strcasecmp(*p, ".git"))
+		    component_is_dotgit(*p))
 			return FALSE;
 	}
 	return TRUE;
@@ -1669,6 +1689,87 @@ static gboolean read_base(struct applier *ap, const char *path,
 	*found = TRUE;
 	git_blob_free(blob);
 	git_tree_entry_free(te);
+	return TRUE;
+}
+
+/* Linux's MAXSYMLINKS: more links than this in one lookup is a loop */
+#define LINK_MAX_HOPS 40
+
+/* Push the components of @text onto @todo so that the first is on top. */
+static void push_components(GPtrArray *todo, const char *text, gsize len)
+{
+	g_autofree char *t = g_strndup(text, len);
+	g_auto(GStrv) parts = g_strsplit(t, "/", -1);
+
+	for (guint n = g_strv_length(parts); n > 0; n--)
+		g_ptr_array_add(todo, g_strdup(parts[n - 1]));
+}
+
+/* Does the symlink at @path, resolved through the resulting tree (this
+ * patch's results over the base tree, following every symlink met on the
+ * way, as the kernel would once it is checked out), lead outside the
+ * tree or into ".git"?  Each link's text judged alone is not enough:
+ * "h/L -> ../../.." and "h/B -> L/../etc/passwd". */
+static gboolean link_escapes(struct applier *ap, const char *path,
+			     gboolean *out, GError **error)
+{
+	g_autoptr(GPtrArray) dir = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) todo = g_ptr_array_new_with_free_func(g_free);
+	int hops = 0;
+
+	*out = TRUE;
+	push_components(todo, path, strlen(path));
+	while (todo->len) {
+		g_autofree char *c =
+			g_ptr_array_steal_index(todo, todo->len - 1);
+		g_autoptr(GBytes) content = NULL;
+		g_autofree char *joined = NULL;
+		struct path_entry *e;
+		gboolean link = FALSE;
+
+		if (!*c || !strcmp(c, "."))
+			continue;
+		if (!strcmp(c, "..")) {
+			if (!dir->len)
+				return TRUE;
+			g_ptr_array_remove_index(dir, dir->len - 1);
+			continue;
+		}
+		if (component_is_dotgit(c))
+			return TRUE;
+		g_ptr_array_add(dir, g_steal_pointer(&c));
+		g_ptr_array_add(dir, NULL);
+		joined = g_strjoinv("/", (char **)dir->pdata);
+		g_ptr_array_remove_index(dir, dir->len - 1);
+		e = g_hash_table_lookup(ap->paths, joined);
+		if (e) {
+			if (e->state == PATH_RESULT &&
+			    (e->mode & MODE_TYPE) == MODE_LINK) {
+				link = TRUE;
+				content = g_bytes_ref(e->content);
+			}
+		} else {
+			guint mode = 0;
+			gboolean found, gitlink;
+
+			if (!read_base(ap, joined, &content, &mode, &found,
+				       &gitlink, error))
+				return FALSE;
+			link = found && mode == GIT_FILEMODE_LINK;
+		}
+		if (link) {
+			gsize len;
+			const char *t = g_bytes_get_data(content, &len);
+
+			if (++hops > LINK_MAX_HOPS || !len || t[0] == '/' ||
+			    memchr(t, '\0', len))
+				return TRUE;
+			/* the link's text is read from its directory */
+			g_ptr_array_remove_index(dir, dir->len - 1);
+			push_components(todo, t, len);
+		}
+	}
+	*out = FALSE;
 	return TRUE;
 }
 
@@ -2002,8 +2103,10 @@ static gboolean apply_file(struct applier *ap, struct file_diff *p, char **why,
 	return TRUE;
 }
 
-/* Write the blobs and the updated tree. */
-static gboolean write_tree(struct applier *ap, git_oid *out, GError **error)
+/* Write the blobs and the updated tree.  Sets *@why, not @error, when
+ * libgit2 refuses an entry name. */
+static gboolean write_tree(struct applier *ap, git_oid *out, char **why,
+			   GError **error)
 {
 	g_autoptr(GArray)
 		updates = g_array_new(FALSE, TRUE, sizeof(git_tree_update));
@@ -2047,11 +2150,24 @@ static gboolean write_tree(struct applier *ap, git_oid *out, GError **error)
 	}
 	if (git_tree_create_updated(out, ap->repo, ap->base, updates->len,
 				    (git_tree_update *)updates->data) < 0) {
+		/* an entry name libgit2 refuses (its verify_path) is the
+		 * patch's fault: that patch fails, the series goes on */
+		if (git_error_last()->klass == GIT_ERROR_TREE) {
+			*why = g_strdup_printf("refused path: %s",
+					       git_error_last()->message);
+			return TRUE;
+		}
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
 			    "cannot write tree: %s", git_error_last()->message);
 		return FALSE;
 	}
 	return TRUE;
+}
+
+static gint compare_names(gconstpointer a, gconstpointer b, gpointer unused)
+{
+	(void)unused;
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 gboolean apply_to_tree(struct apply_result *out, git_repository *repo,
@@ -2061,6 +2177,7 @@ gboolean apply_to_tree(struct apply_result *out, git_repository *repo,
 	static const struct apply_options defaults = APPLY_OPTIONS_INIT;
 	g_autoptr(GPtrArray) list = NULL;
 	g_autoptr(GHashTable) paths = NULL;
+	g_autofree char **links = NULL;
 	struct applier ap = { 0 };
 	char *why = NULL;
 
@@ -2108,8 +2225,33 @@ gboolean apply_to_tree(struct apply_result *out, git_repository *repo,
 			return TRUE;
 		}
 	}
-	if (!write_tree(&ap, &out->tree, error))
+	/* after every file diff: a link may lead through one made later */
+	links = (char **)g_hash_table_get_keys_as_array(paths, NULL);
+	g_qsort_with_data(links, g_strv_length(links), sizeof(char *),
+			  compare_names, NULL);
+	for (char **l = links; *l; l++) {
+		struct path_entry *e = g_hash_table_lookup(paths, *l);
+		gboolean escapes;
+
+		if (e->state != PATH_RESULT ||
+		    (e->mode & MODE_TYPE) != MODE_LINK)
+			continue;
+		if (!link_escapes(&ap, *l, &escapes, error))
+			return FALSE;
+		if (escapes) {
+			out->path = g_strdup(*l);
+			out->reason = g_strdup_printf(
+				"symbolic link '%s' leads outside the tree",
+				*l);
+			return TRUE;
+		}
+	}
+	if (!write_tree(&ap, &out->tree, &why, error))
 		return FALSE;
+	if (why) {
+		out->reason = why;
+		return TRUE;
+	}
 	out->applied = TRUE;
 	out->merged = ap.merged;
 	return TRUE;

@@ -105,6 +105,41 @@ for c in dotgit dotdot absolute beyond; do
 	grep -q '^fail 1/1' "$TMP/armbot.out"; ok $? "$c: refused"
 done
 
+# two links, each harmless read alone, that escape together: L leads to
+# the top of the tree, B through L above it (an audit's reproduction;
+# before, both were accepted and a checkout's B read /etc/passwd)
+H=a/b/c/d/e/f/g/h
+link_diff() {	# link_diff PATH TARGET
+	printf 'diff --git a/%s b/%s\nnew file mode 120000\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+%s\n\\ No newline at end of file\n' "$1" "$1" "$1" "$2"
+}
+{ mail "link chain"; link_diff $H/L ../../../../../../../..; link_diff $H/B L/../../../etc/passwd; echo; } > "$TMP/chain.mbox"
+"$ARMBOT" am -C "$R" --base main "$TMP/chain.mbox" > "$TMP/out" 2>&1
+is "$(cat "$TMP/out")" "fail 1/1 link chain: $H/B: symbolic link '$H/B' leads outside the tree" "a symlink escaping through another in the same patch is refused"
+{ mail "link chain reversed"; link_diff $H/B L/../../../etc/passwd; link_diff $H/L ../../../../../../../..; echo; } > "$TMP/chain2.mbox"
+"$ARMBOT" am -C "$R" --base main "$TMP/chain2.mbox" > "$TMP/out" 2>&1
+is "$(cat "$TMP/out")" "fail 1/1 link chain reversed: $H/B: symbolic link '$H/B' leads outside the tree" "also when the link it goes through comes later"
+{
+	mail "first link" | sed 's/\[PATCH\]/[PATCH 1\/2]/'; link_diff $H/L ../../../../../../../..; echo
+	mail "second link" | sed 's/\[PATCH\]/[PATCH 2\/2]/'; link_diff $H/B L/../../../etc/passwd; echo
+} > "$TMP/chain3.mbox"
+"$ARMBOT" am -C "$R" --base main "$TMP/chain3.mbox" > "$TMP/out" 2>&1
+is "$(sed -n 2p "$TMP/out")" "fail 2/2 second link: $H/B: symbolic link '$H/B' leads outside the tree" "and when it is in the tree of the patch before"
+{ mail "link loop"; link_diff $H/L B; link_diff $H/B L; echo; } > "$TMP/loop.mbox"
+"$ARMBOT" am -C "$R" --base main "$TMP/loop.mbox" > "$TMP/out" 2>&1
+is "$(cat "$TMP/out")" "fail 1/1 link loop: $H/B: symbolic link '$H/B' leads outside the tree" "a symlink loop is refused"
+
+# a refused path fails its patch only; before, ".git " (libgit2 refuses
+# it as NTFS's ".git") aborted the whole am with "cannot write tree"
+{
+	mail "dotgit with a space" | sed 's/\[PATCH\]/[PATCH 1\/2]/'
+	printf 'diff --git a/.git /x b/.git /x\nnew file mode 100644\n--- /dev/null\n+++ b/.git /x\n@@ -0,0 +1 @@\n+evil\n\n'
+	mail "after it" | sed 's/\[PATCH\]/[PATCH 2\/2]/'
+	printf 'diff --git a/after.txt b/after.txt\nnew file mode 100644\n--- /dev/null\n+++ b/after.txt\n@@ -0,0 +1 @@\n+after\n\n'
+} > "$TMP/dotgit-space.mbox"
+"$ARMBOT" am -C "$R" --base main "$TMP/dotgit-space.mbox" > "$TMP/out" 2> "$TMP/err"
+is "$(sed -n 1p "$TMP/out")" "fail 1/2 dotgit with a space: .git /x: unsafe path '.git /x' (absolute, '..', '.git' or empty component)" "refused path fails that patch"
+grep -q '^ok [0-9a-f]* after it$' "$TMP/out"; ok $? "the series goes on after a refused path"
+
 # armbot is stricter than git here: symlinks that lead outside the tree
 # and submodule entries are refused
 (

@@ -109,4 +109,21 @@ is "$?" 1 "a tree with a .git entry is not checked out"
 is "$(cat "$TMP/err")" "error: refusing to check out '.git/hooks-x'" "and the path is named"
 [ ! -e "$TMP/evil-co/.git" ]
 ok $? "nothing was written under .git"
+# a symlink that a later commit turns into a directory: the checkout
+# replaces the link, it never writes through it (make_parents lstats each
+# leading directory; the file is opened O_NOFOLLOW after an unlink)
+L="$TMP/linky"
+mkdir -p "$TMP/outside"
+git init -q -b main "$L"
+ln -s "$TMP/outside" "$L/esc"
+git -C "$L" add -A && git -C "$L" commit -q -m k1 && git -C "$L" tag k1
+rm "$L/esc" && mkdir "$L/esc" && echo through > "$L/esc/f"
+git -C "$L" add -A && git -C "$L" commit -q -m k2 && git -C "$L" tag k2
+"$ARMBOT" --data-dir "$D" tree add linky "$L" --branch main > /dev/null
+"$ARMBOT" --data-dir "$D" tree checkout linky k1 "$TMP/linky-co" > /dev/null &&
+"$ARMBOT" --data-dir "$D" tree checkout linky k2 "$TMP/linky-co" > /dev/null
+ok $? "a symlink becomes a directory"
+[ ! -e "$TMP/outside/f" ] && [ -d "$TMP/linky-co/esc" ] && [ ! -L "$TMP/linky-co/esc" ]
+ok $? "nothing is written through the old link"
+is "$(cat "$TMP/linky-co/esc/f")" through "the file is written in the tree"
 done_testing

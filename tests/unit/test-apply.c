@@ -149,6 +149,74 @@ static void test_limits(void)
 	apply_result_clear(&r);
 }
 
+/* Sizes in a "GIT binary patch" are untrusted: before the bound,
+ * "literal 1099511627776" made g_malloc abort the process. */
+static void test_binary_sizes(void)
+{
+	static const struct {
+		const char *hunk;
+		const char *reason;
+	} cases[] = {
+		{ "literal 1099511627776\nHc$@<O00001\n\n",
+		  "binary hunk of 1099511627776 bytes exceeds the limit of "
+		  "67108864" },
+		{ "delta 1099511627776\nHc$@<O00001\n\n",
+		  "binary hunk of 1099511627776 bytes exceeds the limit of "
+		  "67108864" },
+		/* more than 11 deflated bytes can make */
+		{ "literal 60000000\nHc$@<O00001\n\n", "corrupt binary patch" },
+		/* a delta of "a\n" to a result of 2^40 bytes */
+		{ "delta 10\nOc${Nu009N2#3TR{NCRj9\n\n", NULL },
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *patch = g_strconcat(
+			"diff --git a/f.c b/f.c\n"
+			"index 78981922613b2afb6025042ff6bd878ac1994e85.."
+			"e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 100644\n"
+			"GIT binary patch\n",
+			cases[i].hunk, NULL);
+		struct apply_result r;
+		g_autofree char *out = NULL;
+
+		apply_text("a\n", patch, &r, &out);
+		g_assert_false(r.applied);
+		g_assert_nonnull(r.reason);
+		if (cases[i].reason)
+			g_assert_nonnull(strstr(r.reason, cases[i].reason));
+		apply_result_clear(&r);
+	}
+}
+
+#define LINK_DIFF(path, target)                                    \
+	"diff --git a/" path " b/" path "\nnew file mode 120000\n" \
+	"--- /dev/null\n+++ b/" path "\n@@ -0,0 +1 @@\n+" target   \
+	"\n\\ No newline at end of file\n"
+
+/* Each link is harmless read alone; B leads above the tree through L. */
+static void test_symlink_chain(void)
+{
+	const char *patch =
+		LINK_DIFF("a/b/c/d/e/f/g/h/L", "../../../../../../../..")
+			LINK_DIFF("a/b/c/d/e/f/g/h/B", "L/../../../etc/passwd");
+	const char *inside =
+		LINK_DIFF("a/b/c/d/e/f/g/h/L", "../../../../../../../..")
+			LINK_DIFF("a/b/c/d/e/f/g/h/B", "L/a/../f.c");
+	struct apply_result r;
+	g_autofree char *out = NULL;
+
+	apply_text("a\n", patch, &r, &out);
+	g_assert_false(r.applied);
+	g_assert_cmpstr(r.path, ==, "a/b/c/d/e/f/g/h/B");
+	g_assert_cmpstr(r.reason, ==,
+			"symbolic link 'a/b/c/d/e/f/g/h/B' leads outside the "
+			"tree");
+	apply_result_clear(&r);
+	apply_text("a\n", inside, &r, &out);
+	g_assert_true(r.applied);
+	apply_result_clear(&r);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -159,5 +227,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/apply/no-fuzz", test_no_fuzz);
 	g_test_add_func("/apply/no-newline", test_no_newline);
 	g_test_add_func("/apply/limits", test_limits);
+	g_test_add_func("/apply/binary-sizes", test_binary_sizes);
+	g_test_add_func("/apply/symlink-chain", test_symlink_chain);
 	return g_test_run();
 }
