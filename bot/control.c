@@ -249,6 +249,15 @@ static gboolean handle_optin(struct store *st, const struct control_options *o,
 		*what = g_strdup("not a request");
 		return TRUE;
 	}
+	if (reply.outcome == OPTIN_LIMITED) {
+		/* not answered: an answer is what the limit is against */
+		bot_log("control", "%s: %s, not answered",
+			msg->message_id ? msg->message_id : "(no Message-ID)",
+			reply.reason);
+		*what = g_strdup(reply.reason);
+		optin_reply_clear(&reply);
+		return TRUE;
+	}
 	id = mail_compose_message_id("optin", msg->message_id, c->address);
 	body = g_strdup_printf("%s\n-- \n%s\n", reply.body,
 			       c->name && *c->name ? c->name : "armbot");

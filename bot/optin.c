@@ -28,10 +28,9 @@ void optin_reply_clear(struct optin_reply *r)
 const char *optin_outcome_name(enum optin_outcome outcome)
 {
 	static const char *const names[] = {
-		[OPTIN_NOT_FOR_US] = "not-for-us",
-		[OPTIN_REFUSED] = "refused",
-		[OPTIN_TOKEN_SENT] = "token-sent",
-		[OPTIN_APPLIED] = "applied",
+		[OPTIN_NOT_FOR_US] = "not-for-us", [OPTIN_REFUSED] = "refused",
+		[OPTIN_TOKEN_SENT] = "token-sent", [OPTIN_APPLIED] = "applied",
+		[OPTIN_LIMITED] = "limited",
 	};
 
 	return names[outcome];
@@ -485,6 +484,39 @@ static gboolean check_maintainer(const struct optin_context *ctx,
 	return TRUE;
 }
 
+/* The From: of a request is not authenticated: without limits anyone
+ * could make the bot mail tokens (or refusals) to any address.  Over a
+ * limit, @out gets OPTIN_LIMITED and no reply; *@limited is set. */
+static gboolean check_limits(const struct optin_context *ctx,
+			     const struct message *msg, gint64 now,
+			     struct optin_reply *out, gboolean *limited,
+			     GError **error)
+{
+	guint n;
+
+	*limited = FALSE;
+	if (!store_optin_request_count(ctx->store, msg->from_email,
+				       now - 24 * 3600, &n, error))
+		return FALSE;
+	if (n >= OPTIN_LIMIT_SENDER_DAY) {
+		out->reason = g_strdup_printf(
+			"rate limit: %u token mails to %s in 24 hours", n,
+			msg->from_email);
+	} else {
+		if (!store_optin_request_count(ctx->store, NULL, now - 3600, &n,
+					       error))
+			return FALSE;
+		if (n >= OPTIN_LIMIT_HOUR)
+			out->reason = g_strdup_printf(
+				"rate limit: %u token mails in an hour", n);
+	}
+	if (!out->reason)
+		return TRUE;
+	out->outcome = OPTIN_LIMITED;
+	*limited = TRUE;
+	return TRUE;
+}
+
 static gboolean handle_request(const struct optin_context *ctx,
 			       const struct message *msg, struct request *req,
 			       struct optin_reply *out, GError **error)
@@ -502,12 +534,17 @@ static gboolean handle_request(const struct optin_context *ctx,
 	g_autofree char *expires = NULL;
 	const struct treefile *file;
 	struct store_optin_request r = { 0 };
+	gboolean limited;
 	gint64 now = now_of(ctx);
 	gint64 lifetime = ctx->token_lifetime ? ctx->token_lifetime :
 						DEFAULT_LIFETIME;
 
 	if (!msg->from_email || !*msg->from_email)
 		return refuse(out, msg, "the mail has no sender address");
+	if (!check_limits(ctx, msg, now, out, &limited, error))
+		return FALSE;
+	if (limited)
+		return TRUE;
 	if (!tree_name_valid(req->tree))
 		return refuse(out, msg,
 			      "'%s' is not a tree name ([A-Za-z0-9._-])",

@@ -50,7 +50,15 @@ enum optin_outcome {
 	OPTIN_REFUSED, /* with the reason in the reply; nothing changed */
 	OPTIN_TOKEN_SENT, /* a request accepted, waiting for its token */
 	OPTIN_APPLIED, /* a confirmation: the change is made */
+	/* a request over a rate limit: not answered (the reason is for the
+	 * log), or anyone could make the bot mail anyone */
+	OPTIN_LIMITED,
 };
+
+/* At most this many token mails to one address in 24 hours, and to
+ * anyone in an hour (counted in the store's optin_requests). */
+#define OPTIN_LIMIT_SENDER_DAY 3
+#define OPTIN_LIMIT_HOUR 20
 
 /* The mail to send back; every field newly allocated. */
 struct optin_reply {

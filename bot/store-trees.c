@@ -33,6 +33,11 @@ static const char *const migrations[] = {
 	" error TEXT, failures INTEGER NOT NULL DEFAULT 0,"
 	" head_branch TEXT, head TEXT,"
 	" seconds REAL, objects INTEGER, bytes INTEGER);",
+	/* 2 -> 3: the rate limits of token mails count requests by sender
+	 * and by time (bot/optin.c) */
+	"CREATE INDEX optin_requests_sender ON optin_requests("
+	" sender COLLATE NOCASE, created);"
+	"CREATE INDEX optin_requests_created ON optin_requests(created);",
 };
 
 const struct store_part store_part_trees = {
@@ -64,6 +69,9 @@ static const char sql_request_add[] =
 static const char sql_request_find[] =
 	"SELECT id, token_hash, action, tree, sender, data, what, message_id,"
 	" created, expires, used FROM optin_requests WHERE token_hash = ?1";
+static const char sql_request_count[] =
+	"SELECT count(*) FROM optin_requests WHERE (?1 IS NULL OR"
+	" sender = ?1 COLLATE NOCASE) AND created > ?2";
 static const char sql_request_use[] =
 	"UPDATE optin_requests SET used = ?2 WHERE id = ?1 AND used IS NULL";
 static const char sql_update_list[] =
@@ -295,6 +303,25 @@ gboolean store_optin_request_find(struct store *st, const char *token_hash,
 	r->used = sqlite3_column_int64(s, 10);
 	sqlite3_reset(s);
 	*out = r;
+	return TRUE;
+}
+
+gboolean store_optin_request_count(struct store *st, const char *sender,
+				   gint64 since, guint *out, GError **error)
+{
+	sqlite3_stmt *s = store_statement(st, sql_request_count, error);
+	gboolean row;
+
+	*out = 0;
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, sender);
+	sqlite3_bind_int64(s, 2, since);
+	if (!store_step_row(st, s, &row, error))
+		return FALSE;
+	if (row)
+		*out = (guint)sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
 	return TRUE;
 }
 

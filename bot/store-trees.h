@@ -81,6 +81,11 @@ gboolean store_optin_request_find(struct store *st, const char *token_hash,
 				  struct store_optin_request **out,
 				  GError **error);
 
+/* The number of requests (token mails sent) created after @since, from
+ * @sender (any case), or from anyone when @sender is NULL. */
+gboolean store_optin_request_count(struct store *st, const char *sender,
+				   gint64 since, guint *out, GError **error);
+
 /* Mark request @id used at @now, once: *@marked is FALSE when it was used
  * already (a replay racing the first confirmation). */
 gboolean store_optin_request_use(struct store *st, gint64 id, gint64 now,

@@ -3,7 +3,12 @@
  * netdev's bot does) misses a warning swapped for another. */
 #include "kernel/sparse.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void sparse_warning_free(struct sparse_warning *w)
 {
@@ -108,34 +113,126 @@ GPtrArray *sparse_parse(const char *log, const char *tool)
 	return out;
 }
 
+/* A warning's FILE is untrusted: the tree it names was written by the
+ * series under test, and the log may be too.  Only regular files below
+ * @src_dir are read: each component opened with O_NOFOLLOW, no "..", as
+ * openat2(2) RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS would (not used: Linux
+ * 5.6 and no glibc wrapper); O_NONBLOCK so that a FIFO does not hang the
+ * worker; at most SPARSE_SOURCE_MAX bytes so that /dev/zero or a huge file
+ * does not grow memory. */
+#define SPARSE_SOURCE_MAX (4 * 1024 * 1024)
+
+/* An fd open for reading on @file below @root, or -1. */
+static int open_beneath(const char *root, const char *file)
+{
+	g_auto(GStrv) parts = NULL;
+	g_autoptr(GPtrArray) names = g_ptr_array_new();
+	const char *rel = file;
+	int dir;
+
+	if (g_path_is_absolute(file)) {
+		gsize len = strlen(root);
+
+		/* kbuild prints absolute names in O= builds */
+		if (strncmp(file, root, len) || file[len] != '/')
+			return -1;
+		rel = file + len + 1;
+	}
+	parts = g_strsplit(rel, "/", -1);
+	for (guint i = 0; parts[i]; i++) {
+		if (!strcmp(parts[i], ".."))
+			return -1;
+		if (*parts[i] && strcmp(parts[i], "."))
+			g_ptr_array_add(names, parts[i]);
+	}
+	if (!names->len)
+		return -1;
+	dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (guint i = 0; dir >= 0 && i < names->len; i++) {
+		gboolean last = i + 1 == names->len;
+		int next = openat(dir, names->pdata[i],
+				  O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+					  (last ? O_NONBLOCK | O_NOCTTY :
+						  O_DIRECTORY));
+
+		close(dir);
+		dir = next;
+	}
+	return dir;
+}
+
+/* The first SPARSE_SOURCE_MAX bytes of @file below @root, split in lines;
+ * NULL when it is not a regular file there or cannot be read. */
+static char **read_beneath(const char *root, const char *file)
+{
+	g_autofree char *buf = NULL;
+	gsize len = 0;
+	struct stat st;
+	int fd = open_beneath(root, file);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return NULL;
+	}
+	buf = g_malloc(MIN((gsize)st.st_size, SPARSE_SOURCE_MAX) + 1);
+	while (len < (gsize)MIN(st.st_size, SPARSE_SOURCE_MAX)) {
+		gssize n =
+			read(fd, buf + len,
+			     MIN((gsize)st.st_size, SPARSE_SOURCE_MAX) - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			close(fd);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return g_strsplit(buf, "\n", -1);
+}
+
 void sparse_attach_source(GPtrArray *warnings, const char *src_dir)
 {
-	g_autoptr(GHashTable) files = g_hash_table_new_full(
-		g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_strfreev);
+	g_autoptr(GHashTable) files =
+		g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+				      (GDestroyNotify)g_ptr_array_unref);
+	g_autofree char *root = realpath(src_dir, NULL);
+	GHashTableIter iter;
+	gpointer key, value;
 
+	/* one file in memory at a time */
 	for (guint i = 0; i < warnings->len; i++) {
 		struct sparse_warning *w = warnings->pdata[i];
-		char **lines;
+		GPtrArray *same = g_hash_table_lookup(files, w->file);
 
-		if (!g_hash_table_contains(files, w->file)) {
-			g_autofree char *path =
-				g_path_is_absolute(w->file) ?
-					g_strdup(w->file) :
-					g_build_filename(src_dir, w->file,
-							 NULL);
-			g_autofree char *text = NULL;
-
-			g_hash_table_insert(files, g_strdup(w->file),
-					    g_file_get_contents(path, &text,
-								NULL, NULL) ?
-						    g_strsplit(text, "\n", -1) :
-						    NULL);
+		g_clear_pointer(&w->source, g_free);
+		if (!same) {
+			same = g_ptr_array_new();
+			g_hash_table_insert(files, w->file, same);
 		}
-		lines = g_hash_table_lookup(files, w->file);
-		g_free(w->source);
-		w->source = NULL;
-		if (lines && w->line >= 1 && w->line <= g_strv_length(lines))
-			w->source = g_strstrip(g_strdup(lines[w->line - 1]));
+		g_ptr_array_add(same, w);
+	}
+	if (!root)
+		return;
+	g_hash_table_iter_init(&iter, files);
+	while (g_hash_table_iter_next(&iter, &key, &value)) {
+		GPtrArray *same = value;
+		g_auto(GStrv) lines = read_beneath(root, key);
+		guint n = lines ? g_strv_length(lines) : 0;
+
+		for (guint i = 0; i < same->len; i++) {
+			struct sparse_warning *w = same->pdata[i];
+
+			if (w->line >= 1 && w->line <= n)
+				w->source = g_strstrip(
+					g_strdup(lines[w->line - 1]));
+		}
 	}
 }
 

@@ -26,8 +26,10 @@ struct sparse_warning {
 GPtrArray *sparse_parse(const char *log, const char *tool);
 
 /* Fill in each warning's source-line text from @src_dir (the tree the
- * warnings were produced from).  A file that cannot be read leaves the
- * text unknown: such warnings match on file and message alone. */
+ * warnings were produced from).  Only regular files below @src_dir are
+ * read (no "..", no symlink, no device or FIFO; at most the first 4 MiB):
+ * FILE comes from an untrusted log.  A file that cannot or may not be read
+ * leaves the text unknown: such warnings match on file and message alone. */
 void sparse_attach_source(GPtrArray *warnings, const char *src_dir);
 
 /* Compare @head with @base.  A head warning is new when no base warning

@@ -1,8 +1,10 @@
 #include "mailparse/mailbox.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <gio/gio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct mailbox {
@@ -153,6 +155,59 @@ static gboolean read_file(const char *path, GBytes **out, GError **error)
 	return TRUE;
 }
 
+/* A maildir file's bytes.  new/ is writable by whoever delivers: a
+ * symlink ("1.evil -> /etc/passwd"), FIFO or device there is not mail and
+ * is refused with G_FILE_ERROR_INVAL, unread (O_NOFOLLOW; O_NONBLOCK so
+ * that opening a FIFO does not block; fstat). */
+static gboolean read_maildir_file(const char *path, GBytes **out,
+				  GError **error)
+{
+	g_autoptr(GByteArray) buf = g_byte_array_new();
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
+				    O_NOCTTY);
+	int saved;
+
+	if (fd < 0) {
+		saved = errno;
+		g_set_error(error, G_FILE_ERROR,
+			    saved == ELOOP ? G_FILE_ERROR_INVAL :
+					     g_file_error_from_errno(saved),
+			    "cannot open '%s': %s", path,
+			    saved == ELOOP ? "a symbolic link" :
+					     g_strerror(saved));
+		return FALSE;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+			    "cannot read '%s': not a regular file", path);
+		return FALSE;
+	}
+	for (;;) {
+		guint8 chunk[65536];
+		gssize n = read(fd, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			saved = errno;
+			close(fd);
+			g_set_error(error, G_FILE_ERROR,
+				    g_file_error_from_errno(saved),
+				    "cannot read '%s': %s", path,
+				    g_strerror(saved));
+			return FALSE;
+		}
+		if (n == 0)
+			break;
+		g_byte_array_append(buf, chunk, n);
+	}
+	close(fd);
+	*out = g_byte_array_free_to_bytes(g_steal_pointer(&buf));
+	return TRUE;
+}
+
 static gint compare_strings(gconstpointer a, gconstpointer b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -287,12 +342,25 @@ gboolean mailbox_next(struct mailbox *mb, GBytes **out, GError **error)
 		GBytes *raw = NULL;
 		const char *file;
 
-		if (mb->next >= mb->files->len)
-			return TRUE;
-		file = mb->files->pdata[mb->next++];
+		for (;;) {
+			g_autoptr(GError) local = NULL;
+
+			if (mb->next >= mb->files->len)
+				return TRUE;
+			file = mb->files->pdata[mb->next++];
+			if (read_maildir_file(file, &raw, &local))
+				break;
+			/* not mail: left where it is, the rest read */
+			if (!g_error_matches(local, G_FILE_ERROR,
+					     G_FILE_ERROR_INVAL)) {
+				mb->position = g_strdup(file);
+				g_propagate_error(error,
+						  g_steal_pointer(&local));
+				return FALSE;
+			}
+			g_warning("%s", local->message);
+		}
 		mb->position = g_strdup(file);
-		if (!read_file(file, &raw, error))
-			return FALSE;
 		*out = mailbox_convert_single(raw, FALSE, mb->keep_cr);
 		g_bytes_unref(raw);
 		return TRUE;

@@ -13,12 +13,22 @@ for i in 0 1 2 3; do cp "$TMP/m/s1-$i" "$MD/new/100$i.P1.host"; done
 cp "$TMP/m/s1-3" "$MD/cur/0999.P1.host:2,"	# a reader saw it first: same id
 mk_mail "$MD/cur/0998.P1.host:2,S" read-1 "already read"
 printf 'no header at all' > "$MD/new/1009.P1.host"
+# not mail: a symlink out of the maildir and a FIFO (reading it would hang)
+mk_mail "$TMP/canary" canary-1 "canary outside"
+ln -s "$TMP/canary" "$MD/new/1010.P1.evil"
+mkfifo "$MD/new/1011.P1.fifo"
 
-"$ARMBOT" --data-dir "$TMP/d" ingest "maildir:$MD" > "$TMP/out" 2> "$TMP/err"
+timeout 30 "$ARMBOT" --data-dir "$TMP/d" ingest "maildir:$MD" > "$TMP/out" 2> "$TMP/err"
 is "$?" 0 "ingest maildir: exits 0"
 is "$(head -1 "$TMP/out")" "5 new, 1 duplicate, 1 unparseable" \
 	"new/ and cur/ taken, the same Message-ID stored once"
-is "$(ls "$MD/new" | wc -l)" 0 "new/ is empty once stored"
+is "$(ls "$MD/new")" "1010.P1.evil
+1011.P1.fifo" "new/ keeps only the symlink and the FIFO once stored"
+grep -q "cannot open '$MD/new/1010.P1.evil': a symbolic link" "$TMP/err"
+ok $? "the symlink is refused and said so"
+grep -q "cannot read '$MD/new/1011.P1.fifo': not a regular file" "$TMP/err"
+ok $? "the FIFO is refused and said so"
+rm "$MD/new/1010.P1.evil" "$MD/new/1011.P1.fifo"
 is "$(ls "$MD/cur" | grep -c ':2,S$')" 6 "and its mail is in cur/ as seen"
 is "$(stored_series "$TMP/d" | cut -d'|' -f1-3)" "ready|3|3" \
 	"the series assembled"

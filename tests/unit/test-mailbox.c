@@ -1,5 +1,7 @@
 /* Unit tests for mailparse/mailbox.c: splitting as git mailsplit does. */
 #include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "mailparse/mailbox.h"
@@ -106,6 +108,51 @@ static void test_open_maildir_and_single(void)
 	g_rmdir(dir);
 }
 
+/* A symlink out of the maildir ("new/1.evil -> canary") and a FIFO in
+ * new/ are skipped with a warning, unread; the mail after them is read. */
+static void test_maildir_not_mail(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree char *dir = g_dir_make_tmp("armbot-mailbox-XXXXXX", &error);
+	g_autofree char *new_dir = g_build_filename(dir, "new", NULL);
+	g_autofree char *canary = g_build_filename(dir, "canary", NULL);
+	g_autofree char *evil = g_build_filename(new_dir, "1.evil", NULL);
+	g_autofree char *fifo = g_build_filename(new_dir, "2.fifo", NULL);
+	g_autofree char *good = g_build_filename(new_dir, "3.good", NULL);
+	g_autoptr(mailbox) mb = NULL;
+	GBytes *msg = NULL;
+
+	g_assert_no_error(error);
+	g_assert_cmpint(g_mkdir(new_dir, 0755), ==, 0);
+	g_assert_true(g_file_set_contents(canary, "SECRET\n", -1, NULL));
+	g_assert_true(g_file_set_contents(good, "Subject: 3\n", -1, NULL));
+	g_assert_cmpint(symlink(canary, evil), ==, 0);
+	g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
+	mb = mailbox_open(dir, NULL, &error);
+	g_assert_no_error(error);
+	g_test_expect_message(G_LOG_DOMAIN, G_LOG_LEVEL_WARNING,
+			      "cannot open '*1.evil': a symbolic link");
+	g_test_expect_message(G_LOG_DOMAIN, G_LOG_LEVEL_WARNING,
+			      "cannot read '*2.fifo': not a regular file");
+	g_assert_true(mailbox_next(mb, &msg, &error));
+	g_test_assert_expected_messages();
+	g_assert_no_error(error);
+	g_assert_nonnull(msg);
+	g_assert_cmpmem(g_bytes_get_data(msg, NULL), g_bytes_get_size(msg),
+			"Subject: 3\n", 11);
+	g_bytes_unref(msg);
+	g_assert_true(mailbox_next(mb, &msg, &error));
+	g_assert_null(msg);
+	g_assert_true(g_file_test(evil, G_FILE_TEST_IS_SYMLINK));
+
+	g_unlink(evil);
+	g_unlink(fifo);
+	g_unlink(good);
+	g_unlink(canary);
+	g_rmdir(new_dir);
+	g_rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -115,5 +162,6 @@ int main(int argc, char **argv)
 			test_split_mboxrd_keep_cr);
 	g_test_add_func("/mailbox/open-maildir-and-single",
 			test_open_maildir_and_single);
+	g_test_add_func("/mailbox/maildir-not-mail", test_maildir_not_mail);
 	return g_test_run();
 }

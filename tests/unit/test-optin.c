@@ -446,6 +446,68 @@ static void test_set_and_opt_out(struct fixture *f, gconstpointer data)
 			==, "opt-out");
 }
 
+/* Request omap-next as @from; the outcome, and no reply when limited. */
+static enum optin_outcome request(struct fixture *f, const char *from)
+{
+	struct optin_reply r;
+	enum optin_outcome o =
+		handle(f, from, "armbot opt-in omap-next", request_body, &r);
+
+	if (o == OPTIN_LIMITED) {
+		g_assert_null(r.to);
+		g_assert_null(r.body);
+		g_assert_nonnull(r.reason);
+	}
+	optin_reply_clear(&r);
+	return o;
+}
+
+/* The From: is not authenticated: at most OPTIN_LIMIT_SENDER_DAY token
+ * mails to one address (in any case) in 24 hours, OPTIN_LIMIT_HOUR to
+ * anyone in an hour; over the limit nothing is stored and nothing sent. */
+static void test_rate_limit(struct fixture *f, gconstpointer data)
+{
+	guint n;
+
+	for (guint i = 0; i < OPTIN_LIMIT_SENDER_DAY; i++) {
+		g_assert_cmpint(request(f, "tony@atomide.com"), ==,
+				OPTIN_TOKEN_SENT);
+		f->ctx.now += 3600;
+	}
+	g_assert_cmpint(request(f, "Tony <TONY@atomide.com>"), ==,
+			OPTIN_LIMITED);
+	g_assert_true(store_optin_request_count(f->st, "tony@atomide.com", 0,
+						&n, NULL));
+	g_assert_cmpuint(n, ==, OPTIN_LIMIT_SENDER_DAY);
+	/* another maintainer is not limited by Tony's count */
+	g_assert_cmpint(request(f, "linux@armlinux.org.uk"), ==,
+			OPTIN_TOKEN_SENT);
+	/* 24 hours after the first one, one more */
+	f->ctx.now += 24 * 3600 - OPTIN_LIMIT_SENDER_DAY * 3600 + 1;
+	g_assert_cmpint(request(f, "tony@atomide.com"), ==, OPTIN_TOKEN_SENT);
+
+	/* the global cap: token mails to others fill the hour */
+	f->ctx.now += 2 * 24 * 3600;
+	for (guint i = 0; i < OPTIN_LIMIT_HOUR; i++) {
+		g_autofree char *hash = g_strdup_printf("h%u", i);
+		g_autofree char *sender = g_strdup_printf("x%u@example.org", i);
+		struct store_optin_request r = {
+			.token_hash = hash,
+			.action = "opt-in",
+			.tree = "t",
+			.sender = sender,
+			.what = "opt-in",
+			.created = f->ctx.now - 60,
+			.expires = f->ctx.now + 3600,
+		};
+
+		g_assert_true(store_optin_request_add(f->st, &r, NULL));
+	}
+	g_assert_cmpint(request(f, "tony@atomide.com"), ==, OPTIN_LIMITED);
+	f->ctx.now += 3600;
+	g_assert_cmpint(request(f, "tony@atomide.com"), ==, OPTIN_TOKEN_SENT);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -458,5 +520,6 @@ int main(int argc, char **argv)
 	ADD("/optin/tokens", test_tokens);
 	ADD("/optin/replay", test_replay);
 	ADD("/optin/set-and-opt-out", test_set_and_opt_out);
+	ADD("/optin/rate-limit", test_rate_limit);
 	return g_test_run();
 }

@@ -2,7 +2,11 @@
  * (tests/unit/data/sparse: drv.c at a base and at a head that adds a
  * comment above everything, makes 'counter' static, adds a non-static
  * 'probes', and is built with -Wmissing-declarations). */
+#include <glib/gstdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kernel/sparse.h"
 
@@ -143,6 +147,148 @@ static void test_identity(void)
 	g_assert_cmpuint(fixed->len, ==, 0);
 }
 
+/* A sandbox: @dir/tree/a.c, and @dir/canary outside the tree. */
+static char *make_tree(char **canary_out)
+{
+	g_autoptr(GError) error = NULL;
+	char *dir = g_dir_make_tmp("test-sparse-XXXXXX", &error);
+	g_autofree char *tree = NULL;
+	g_autofree char *a = NULL;
+
+	g_assert_no_error(error);
+	tree = g_build_filename(dir, "tree", NULL);
+	g_assert_cmpint(g_mkdir(tree, 0700), ==, 0);
+	a = g_build_filename(tree, "a.c", NULL);
+	g_assert_true(g_file_set_contents(a, "int a;\n", -1, NULL));
+	*canary_out = g_build_filename(dir, "canary", NULL);
+	g_assert_true(g_file_set_contents(*canary_out, "SECRET\n", -1, NULL));
+	return dir;
+}
+
+static void remove_tree(const char *dir)
+{
+	const char *argv[] = { "rm", "-rf", dir, NULL };
+
+	g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL,
+				   G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+				   NULL, NULL));
+}
+
+/* The source of @line's warning, read from @dir/tree. */
+static char *source_of(const char *dir, const char *line)
+{
+	g_autofree char *tree = g_build_filename(dir, "tree", NULL);
+	g_autoptr(GPtrArray) w = sparse_parse(line, "sparse");
+	struct sparse_warning *x;
+
+	g_assert_cmpuint(w->len, ==, 1);
+	sparse_attach_source(w, tree);
+	x = w->pdata[0];
+	return g_strdup(x->source);
+}
+
+/* Files outside the tree are not read: absolute names, "..", a symlink in
+ * the tree (to a file or a directory) that leads out. */
+static void test_outside(void)
+{
+	g_autofree char *canary = NULL;
+	g_autofree char *dir = make_tree(&canary);
+	g_autofree char *link = g_build_filename(dir, "tree", "link.c", NULL);
+	g_autofree char *dlink = g_build_filename(dir, "tree", "up", NULL);
+	g_autofree char *tree = g_build_filename(dir, "tree", NULL);
+	const char *lines[] = {
+		"/etc/passwd:1:1: warning: x\n",
+		"/etc/shadow:1:1: warning: x\n",
+		"../canary:1:1: warning: x\n",
+		"./../canary:1:1: warning: x\n",
+		"link.c:1:1: warning: x\n",
+		"up/canary:1:1: warning: x\n",
+		NULL,
+	};
+
+	g_assert_cmpint(symlink(canary, link), ==, 0);
+	g_assert_cmpint(symlink(dir, dlink), ==, 0);
+	for (guint i = 0; lines[i]; i++) {
+		g_autofree char *src = source_of(dir, lines[i]);
+
+		g_test_message("%s", lines[i]);
+		g_assert_null(src);
+	}
+	{
+		g_autofree char *abs_line =
+			g_strdup_printf("%s:1:1: warning: x\n", canary);
+		g_autofree char *src = source_of(dir, abs_line);
+
+		g_assert_null(src);
+	}
+	{
+		/* the tree's own files, by either spelling */
+		g_autofree char *abs_line =
+			g_strdup_printf("%s/a.c:1:1: warning: x\n", tree);
+		g_autofree char *src = source_of(dir, abs_line);
+		g_autofree char *rel =
+			source_of(dir, "./a.c:1:1: warning: x\n");
+
+		g_assert_cmpstr(src, ==, "int a;");
+		g_assert_cmpstr(rel, ==, "int a;");
+	}
+	remove_tree(dir);
+}
+
+/* /dev/zero would grow memory until the kernel kills a process: in a
+ * child whose address space is capped (not under ASan: its shadow needs
+ * terabytes), the peak resident size must not grow. */
+static void test_device(void)
+{
+	if (g_test_subprocess()) {
+		g_autofree char *canary = NULL;
+		g_autofree char *dir = make_tree(&canary);
+		g_autofree char *link =
+			g_build_filename(dir, "tree", "zero.c", NULL);
+		g_autofree char *src = NULL;
+		g_autofree char *src2 = NULL;
+		struct rusage before, after;
+
+#ifndef __SANITIZE_ADDRESS__
+		struct rlimit cap = { 1UL << 31, 1UL << 31 };
+
+		g_assert_cmpint(setrlimit(RLIMIT_AS, &cap), ==, 0);
+#endif
+		g_assert_cmpint(symlink("/dev/zero", link), ==, 0);
+		getrusage(RUSAGE_SELF, &before);
+		src = source_of(dir, "/dev/zero:1:1: warning: x\n");
+		src2 = source_of(dir, "zero.c:1:1: warning: x\n");
+		getrusage(RUSAGE_SELF, &after);
+		remove_tree(dir);
+		g_assert_null(src);
+		g_assert_null(src2);
+		g_assert_cmpint(after.ru_maxrss - before.ru_maxrss, <, 65536);
+		return;
+	}
+	g_test_trap_subprocess(NULL, 20 * G_USEC_PER_SEC, 0);
+	g_test_trap_assert_passed();
+}
+
+/* A FIFO in the tree: opening it for reading would block for ever. */
+static void test_fifo(void)
+{
+	if (g_test_subprocess()) {
+		g_autofree char *canary = NULL;
+		g_autofree char *dir = make_tree(&canary);
+		g_autofree char *fifo =
+			g_build_filename(dir, "tree", "f.c", NULL);
+		g_autofree char *src = NULL;
+
+		g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
+		src = source_of(dir, "f.c:1:1: warning: x\n");
+		remove_tree(dir);
+		g_assert_null(src);
+		return;
+	}
+	g_test_trap_subprocess(NULL, 10 * G_USEC_PER_SEC, 0);
+	g_test_trap_assert_passed();
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -150,5 +296,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/sparse/report", test_sparse_report);
 	g_test_add_func("/sparse/gcc-report", test_gcc_report);
 	g_test_add_func("/sparse/identity", test_identity);
+	g_test_add_func("/sparse/outside", test_outside);
+	g_test_add_func("/sparse/device", test_device);
+	g_test_add_func("/sparse/fifo", test_fifo);
 	return g_test_run();
 }
