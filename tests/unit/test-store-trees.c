@@ -193,8 +193,8 @@ static void test_follow(struct fixture *f, gconstpointer data)
 	g_assert_cmpint(a->interval, ==, 0);
 }
 
-/* A store of the part "trees" at version 1 (no tree_updates) is migrated,
- * its trees kept. */
+/* A store of the part "trees" at version 1 (no tree_updates, no indexes
+ * for the opt-in rate limits) is migrated, its trees kept. */
 static void test_migration(struct fixture *f, gconstpointer data)
 {
 	g_autoptr(GError) error = NULL;
@@ -207,6 +207,8 @@ static void test_migration(struct fixture *f, gconstpointer data)
 	g_assert_true(store_tree_put(f->st, &put, &error));
 	g_assert_cmpint(sqlite3_exec(store_db(f->st),
 				     "DROP TABLE tree_updates;"
+				     " DROP INDEX optin_requests_sender;"
+				     " DROP INDEX optin_requests_created;"
 				     " UPDATE store_parts SET version = 1"
 				     " WHERE name = 'trees';",
 				     NULL, NULL, NULL),
