@@ -239,6 +239,16 @@ gboolean smtp_send(const struct smtp_options *opts, const char *envelope_from,
 			    "no recipient");
 		return FALSE;
 	}
+	/* RFC 4954 4: AUTH PLAIN and LOGIN send the password as it is; over
+	 * a connection without TLS anyone on the path reads it */
+	if (opts->auth_file && g_str_has_prefix(opts->url, "smtp://") &&
+	    opts->starttls == SMTP_STARTTLS_NEVER) {
+		g_set_error(error, SMTP_ERROR, SMTP_ERROR_CONFIG,
+			    "refusing AUTH without TLS to '%s': use smtps:// "
+			    "or STARTTLS with an auth file",
+			    opts->url);
+		return FALSE;
+	}
 	if (opts->auth_file &&
 	    !smtp_read_credentials(opts->auth_file, &user, &password, error))
 		return FALSE;
@@ -281,9 +291,12 @@ gboolean smtp_send(const struct smtp_options *opts, const char *envelope_from,
 	curl_easy_setopt(curl, CURLOPT_DEBUGFUNCTION, debug_cb);
 	curl_easy_setopt(curl, CURLOPT_DEBUGDATA, &t);
 	curl_easy_setopt(curl, CURLOPT_VERBOSE, 1L);
+	/* with credentials, STARTTLS is required: a server (or a man in the
+	 * middle) that does not offer it gets no AUTH */
 	if (g_str_has_prefix(opts->url, "smtp://"))
 		curl_easy_setopt(curl, CURLOPT_USE_SSL,
-				 opts->starttls == SMTP_STARTTLS_REQUIRED ?
+				 opts->starttls == SMTP_STARTTLS_REQUIRED ||
+						 user ?
 					 (long)CURLUSESSL_ALL :
 				 opts->starttls == SMTP_STARTTLS_NEVER ?
 					 (long)CURLUSESSL_NONE :
