@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bot/secretfile.h"
 #include "bot/source-stream.h"
 #include "bot/store-sources.h"
 
@@ -128,14 +129,17 @@ static gboolean imap_open(struct source *src, const char *url, GError **error)
 	tls = source_url_option(url, "tls");
 	im->starttls = !im->tls && !(tls && !strcmp(tls, "no"));
 	if (file) {
-		g_autofree char *text = NULL;
+		char *text = secretfile_read(file, &local);
 
-		if (!g_file_get_contents(file, &text, NULL, error)) {
-			g_prefix_error(error, "imap password file: ");
+		if (!text) {
+			g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
+				    "imap password file: %s", local->message);
+			g_clear_error(&local);
 			return FALSE;
 		}
 		g_free(im->password);
 		im->password = g_strndup(text, strcspn(text, "\r\n"));
+		secretfile_free(text);
 	}
 	if (!im->user || !im->password) {
 		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,

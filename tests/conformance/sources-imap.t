@@ -113,6 +113,16 @@ ok $? "and names it"
 grep -q "needs a user and a password" "$TMP/err"
 ok $? "no credentials: a usage error"
 
+# a password file readable by others: refused, as the SMTP auth file
+cp "$IMAP_DIR/password" "$TMP/pw644"
+chmod 644 "$TMP/pw644"
+"$ARMBOT" --data-dir "$TMP/d" ingest \
+	"imap://armbot@127.0.0.1:$IMAP_PORT/INBOX?tls=no&password-file=$TMP/pw644" \
+	2> "$TMP/err"
+is "$?" 1 "a password file readable by others fails"
+grep -q "credentials file '$TMP/pw644' is accessible by group or others (mode 0644): make it mode 600" "$TMP/err"
+ok $? "naming the file and its mode ($(head -1 "$TMP/err"))"
+
 # imap:// with a password: STARTTLS is required (this dovecot has no TLS)
 "$ARMBOT" --data-dir "$TMP/d" ingest \
 	"imap://armbot@127.0.0.1:$IMAP_PORT/INBOX?password-file=$IMAP_DIR/password" \

@@ -38,6 +38,7 @@ imap_setup() {
 	mkdir -p "$IMAP_DIR/run" "$IMAP_DIR/state" "$IMAP_MAILDIR/new" \
 		"$IMAP_MAILDIR/cur" "$IMAP_MAILDIR/tmp"
 	echo "s3cret-$$" > "$IMAP_DIR/password"
+	chmod 600 "$IMAP_DIR/password"
 	echo "armbot:{PLAIN}s3cret-$$" > "$IMAP_DIR/passwd"
 	# dovecot refuses to run mail processes as root: the mail belongs
 	# to nobody, who must be able to reach it through $TMP
