@@ -224,7 +224,7 @@ static gboolean imap_verify(mailstream *s, const char *host,
 	ok = TRUE;
 done:
 	if (tl)
-		gnutls_x509_trust_list_deinit(tl, 0);
+		gnutls_x509_trust_list_deinit(tl, 1); /* and its CAs */
 	for (unsigned int i = 0; i < n; i++)
 		if (crts[i])
 			gnutls_x509_crt_deinit(crts[i]);

@@ -70,7 +70,8 @@ ok $? "the certificate is not trusted ($(head -1 "$TMP/err"))"
 "$ARMBOT" --data-dir "$TMP/d" ingest \
 	"imaps://armbot@127.0.0.1:$IMAPS_PORT/INBOX?$PW&ca-file=$TMP/imap.pem" \
 	> "$TMP/out" 2> "$TMP/err"
-is "$?" 0 "dovecot over imaps with ca-file: exits 0"
+st=$?; sed "s/^/# /" "$TMP/err" | head -30
+is "$st" 0 "dovecot over imaps with ca-file: exits 0"
 is "$(head -1 "$TMP/out")" "3 new, 0 duplicate, 0 unparseable" "imaps: 3 messages"
 mk_mail "$TMP/m/x1" x1 "one more"
 imap_deliver "$TMP/m/x1"
