@@ -2,6 +2,8 @@
  * temporary, permanent and configuration failures (see smtp.h). */
 #include "bot/smtp.h"
 
+#include "bot/secretfile.h"
+
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,86 +12,37 @@
 #include <unistd.h>
 
 #define SMTP_DEFAULT_TIMEOUT 60
-#define CREDENTIALS_MAX 4096
 
 G_DEFINE_QUARK(smtp - error - quark, smtp_error)
-
-/* Free @s after overwriting it: a password should not linger in freed
- * memory. */
-static void secret_free(char *s)
-{
-	if (s) {
-		explicit_bzero(s, strlen(s));
-		g_free(s);
-	}
-}
 
 gboolean smtp_read_credentials(const char *path, char **user_out,
 			       char **password_out, GError **error)
 {
-	struct stat st;
-	char buf[CREDENTIALS_MAX + 1];
-	ssize_t n;
-	char *nl, *user, *password;
-	int fd;
+	GError *local = NULL;
+	char *text, *nl;
 
-	/* checked on the open file, not the name: no race with a rename */
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		g_set_error(error, SMTP_ERROR, SMTP_ERROR_CONFIG,
-			    "cannot open credentials file '%s': %s", path,
-			    g_strerror(errno));
+	text = secretfile_read(path, &local);
+	if (!text) {
+		g_set_error_literal(error, SMTP_ERROR, SMTP_ERROR_CONFIG,
+				    local->message);
+		g_error_free(local);
 		return FALSE;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		g_set_error(error, SMTP_ERROR, SMTP_ERROR_CONFIG,
-			    "credentials file '%s' is not a regular file",
-			    path);
-		close(fd);
-		return FALSE;
-	}
-	if (st.st_uid != geteuid()) {
-		g_set_error(error, SMTP_ERROR, SMTP_ERROR_CONFIG,
-			    "credentials file '%s' belongs to uid %u, not to "
-			    "the bot (uid %u)",
-			    path, (guint)st.st_uid, (guint)geteuid());
-		close(fd);
-		return FALSE;
-	}
-	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
-		g_set_error(error, SMTP_ERROR, SMTP_ERROR_CONFIG,
-			    "credentials file '%s' is accessible by group or "
-			    "others (mode %04o): make it mode 600",
-			    path, (guint)(st.st_mode & 07777));
-		close(fd);
-		return FALSE;
-	}
-	n = read(fd, buf, CREDENTIALS_MAX);
-	close(fd);
-	if (n < 0) {
-		g_set_error(error, SMTP_ERROR, SMTP_ERROR_CONFIG,
-			    "cannot read credentials file '%s': %s", path,
-			    g_strerror(errno));
-		return FALSE;
-	}
-	buf[n] = '\0';
-	nl = strchr(buf, '\n');
-	if (!nl || nl == buf) {
+	nl = strchr(text, '\n');
+	if (!nl || nl == text) {
 		g_set_error(error, SMTP_ERROR, SMTP_ERROR_CONFIG,
 			    "credentials file '%s': want the user name on the "
 			    "first line and the password on the second",
 			    path);
-		explicit_bzero(buf, sizeof(buf));
+		secretfile_free(text);
 		return FALSE;
 	}
-	user = g_strndup(buf, nl - buf);
-	password = g_strdup(nl + 1);
-	explicit_bzero(buf, sizeof(buf));
+	*user_out = g_strndup(text, nl - text);
+	*password_out = g_strdup(nl + 1);
+	secretfile_free(text);
 	/* the line ends of the file are not part of the password */
-	password[strcspn(password, "\r\n")] = '\0';
-	user[strcspn(user, "\r")] = '\0';
-	*user_out = user;
-	*password_out = password;
+	(*password_out)[strcspn(*password_out, "\r\n")] = '\0';
+	(*user_out)[strcspn(*user_out, "\r")] = '\0';
 	return TRUE;
 }
 
@@ -239,6 +192,16 @@ gboolean smtp_send(const struct smtp_options *opts, const char *envelope_from,
 			    "no recipient");
 		return FALSE;
 	}
+	/* RFC 4954 4: AUTH PLAIN and LOGIN send the password as it is; over
+	 * a connection without TLS anyone on the path reads it */
+	if (opts->auth_file && g_str_has_prefix(opts->url, "smtp://") &&
+	    opts->starttls == SMTP_STARTTLS_NEVER) {
+		g_set_error(error, SMTP_ERROR, SMTP_ERROR_CONFIG,
+			    "refusing AUTH without TLS to '%s': use smtps:// "
+			    "or STARTTLS with an auth file",
+			    opts->url);
+		return FALSE;
+	}
 	if (opts->auth_file &&
 	    !smtp_read_credentials(opts->auth_file, &user, &password, error))
 		return FALSE;
@@ -281,9 +244,12 @@ gboolean smtp_send(const struct smtp_options *opts, const char *envelope_from,
 	curl_easy_setopt(curl, CURLOPT_DEBUGFUNCTION, debug_cb);
 	curl_easy_setopt(curl, CURLOPT_DEBUGDATA, &t);
 	curl_easy_setopt(curl, CURLOPT_VERBOSE, 1L);
+	/* with credentials, STARTTLS is required: a server (or a man in the
+	 * middle) that does not offer it gets no AUTH */
 	if (g_str_has_prefix(opts->url, "smtp://"))
 		curl_easy_setopt(curl, CURLOPT_USE_SSL,
-				 opts->starttls == SMTP_STARTTLS_REQUIRED ?
+				 opts->starttls == SMTP_STARTTLS_REQUIRED ||
+						 user ?
 					 (long)CURLUSESSL_ALL :
 				 opts->starttls == SMTP_STARTTLS_NEVER ?
 					 (long)CURLUSESSL_NONE :
@@ -334,6 +300,6 @@ done:
 	if (t.refused)
 		g_ptr_array_unref(t.refused);
 	g_free(user);
-	secret_free(password);
+	secretfile_free(password);
 	return ok;
 }

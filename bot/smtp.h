@@ -35,7 +35,8 @@ struct smtp_options {
 	/* AUTH credentials: the first line is the user name, the second
 	 * the password (taken verbatim: spaces, colons, anything).  The
 	 * file must belong to the running user and not be readable or
-	 * writable by group or others.  NULL: no AUTH. */
+	 * writable by group or others.  NULL: no AUTH.  With it, TLS is
+	 * required: smtps:// or STARTTLS, never AUTH in clear. */
 	const char *auth_file;
 	/* SASL mechanism for AUTH ("PLAIN", "LOGIN"); NULL: the best one
 	 * the server offers */

@@ -1,7 +1,14 @@
 /* imap://[USER[:PASSWORD]@]HOST[:PORT]/FOLDER and imaps:// (bot/source.h),
  * with libetpan.  Query options: password-file=PATH (the password, first
  * line; instead of one in the URL), seen=1 (set \Seen once stored),
- * idle=0 (poll even when the server has IDLE), interval=SECONDS.
+ * idle=0 (poll even when the server has IDLE), interval=SECONDS,
+ * ca-file=PATH (PEM CAs to trust instead of the system's), tls=no (imap://
+ * only: log in without STARTTLS, the password in clear).
+ *
+ * TLS: imaps:// and, by default, imap:// with STARTTLS (RFC 3501 6.2.1,
+ * required: no fallback to clear).  The server's certificate chain and
+ * host name are verified (RFC 6125) before anything else is sent; a
+ * server that fails gets no LOGIN.
  *
  * The cursor is UIDVALIDITY and the last UID stored (RFC 3501 2.3.1.1:
  * UIDs only grow within one UIDVALIDITY; when it changes every UID may
@@ -13,10 +20,15 @@
  * recommends, or polling when the server lacks IDLE. */
 #include "bot/source.h"
 
+#include <gio/gio.h>
+#include <gnutls/gnutls.h>
+#include <gnutls/x509.h>
 #include <libetpan/libetpan.h>
 #include <poll.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bot/secretfile.h"
 #include "bot/source-stream.h"
 #include "bot/store-sources.h"
 
@@ -24,6 +36,8 @@ struct imap {
 	char *host;
 	guint16 port;
 	gboolean tls;
+	gboolean starttls;
+	char *ca_file;
 	char *user;
 	char *password;
 	char *folder;
@@ -81,6 +95,7 @@ static gboolean imap_open(struct source *src, const char *url, GError **error)
 	g_autofree char *file = NULL;
 	g_autofree char *seen = NULL;
 	g_autofree char *idle = NULL;
+	g_autofree char *tls = NULL;
 	const char *path;
 	GError *local = NULL;
 	int port;
@@ -110,15 +125,21 @@ static gboolean imap_open(struct source *src, const char *url, GError **error)
 	im->seen = source_options(src)->set_seen ||
 		   (seen && !strcmp(seen, "1"));
 	im->idle = !idle || strcmp(idle, "0");
+	im->ca_file = source_url_option(url, "ca-file");
+	tls = source_url_option(url, "tls");
+	im->starttls = !im->tls && !(tls && !strcmp(tls, "no"));
 	if (file) {
-		g_autofree char *text = NULL;
+		char *text = secretfile_read(file, &local);
 
-		if (!g_file_get_contents(file, &text, NULL, error)) {
-			g_prefix_error(error, "imap password file: ");
+		if (!text) {
+			g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
+				    "imap password file: %s", local->message);
+			g_clear_error(&local);
 			return FALSE;
 		}
 		g_free(im->password);
 		im->password = g_strndup(text, strcspn(text, "\r\n"));
+		secretfile_free(text);
 	}
 	if (!im->user || !im->password) {
 		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
@@ -140,6 +161,116 @@ static void imap_disconnect(struct source *src)
 	}
 }
 
+/* Verify the certificate chain the server of @s presented against
+ * @ca_file (PEM) or the system's trust store, and that it names @host. */
+static gboolean imap_verify(mailstream *s, const char *host,
+			    const char *ca_file, GError **error)
+{
+	gnutls_x509_trust_list_t tl = NULL;
+	gnutls_x509_crt_t *crts = NULL;
+	gnutls_typed_vdata_st data = { GNUTLS_DT_DNS_HOSTNAME,
+				       (unsigned char *)host, 0 };
+	gnutls_datum_t out = { NULL, 0 };
+	unsigned int status = 0, n = 0;
+	carray *chain;
+	gboolean ok = FALSE;
+	int r;
+
+	chain = mailstream_get_certificate_chain(s);
+	if (!chain || !carray_count(chain)) {
+		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_NETWORK,
+			    "imap %s: no server certificate", host);
+		goto done;
+	}
+	crts = g_new0(gnutls_x509_crt_t, carray_count(chain));
+	for (; n < carray_count(chain); n++) {
+		MMAPString *der = carray_get(chain, n);
+		gnutls_datum_t d = { (unsigned char *)der->str, der->len };
+
+		if (gnutls_x509_crt_init(&crts[n]) < 0 ||
+		    gnutls_x509_crt_import(crts[n], &d, GNUTLS_X509_FMT_DER) <
+			    0) {
+			n++;
+			g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_NETWORK,
+				    "imap %s: bad server certificate", host);
+			goto done;
+		}
+	}
+	if (gnutls_x509_trust_list_init(&tl, 0) < 0)
+		goto done;
+	r = ca_file ? gnutls_x509_trust_list_add_trust_file(
+			      tl, ca_file, NULL, GNUTLS_X509_FMT_PEM, 0, 0) :
+		      gnutls_x509_trust_list_add_system_trust(tl, 0, 0);
+	if (r <= 0) {
+		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
+			    "imap %s: no trusted CA in '%s'", host,
+			    ca_file ? ca_file : "the system trust store");
+		goto done;
+	}
+	r = gnutls_x509_trust_list_verify_crt2(tl, crts, n, &data, 1, 0,
+					       &status, NULL);
+	if (r < 0 || status) {
+		if (r >= 0)
+			gnutls_certificate_verification_status_print(
+				status, GNUTLS_CRT_X509, &out, 0);
+		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_NETWORK,
+			    "imap %s: server certificate not trusted, not "
+			    "logging in: %s",
+			    host,
+			    r < 0 ? gnutls_strerror(r) : (char *)out.data);
+		gnutls_free(out.data);
+		goto done;
+	}
+	ok = TRUE;
+done:
+	if (tl)
+		gnutls_x509_trust_list_deinit(tl, 1); /* and its CAs */
+	for (unsigned int i = 0; i < n; i++)
+		if (crts[i])
+			gnutls_x509_crt_deinit(crts[i]);
+	g_free(crts);
+	if (chain)
+		mailstream_certificate_chain_free(chain);
+	return ok;
+}
+
+/* SNI (RFC 6066 3): the host name, for servers with several names. */
+static void imap_ssl_context(struct mailstream_ssl_context *ctx, void *data)
+{
+	mailstream_ssl_set_server_name(ctx, data);
+}
+
+/* imaps://: TLS, then the certificate verified, and only then the
+ * greeting read (mailimap_ssl_connect would read it before any check). */
+static int imap_ssl_connect(struct imap *im, GError **error)
+{
+	g_autoptr(GSocketClient) client = g_socket_client_new();
+	g_autoptr(GSocketConnection) conn = NULL;
+	mailstream *s;
+	int fd;
+
+	g_socket_client_set_timeout(client, 60);
+	conn = g_socket_client_connect_to_host(client, im->host, im->port, NULL,
+					       NULL);
+	if (!conn)
+		return MAILIMAP_ERROR_CONNECTION_REFUSED;
+	/* libetpan owns its own descriptor; the GSocket closes the other */
+	fd = dup(g_socket_get_fd(g_socket_connection_get_socket(conn)));
+	if (fd < 0)
+		return MAILIMAP_ERROR_CONNECTION_REFUSED;
+	s = mailstream_ssl_open_with_callback_timeout(fd, 60, imap_ssl_context,
+						      im->host);
+	if (!s) {
+		close(fd);
+		return MAILIMAP_ERROR_SSL;
+	}
+	if (!imap_verify(s, im->host, im->ca_file, error)) {
+		mailstream_close(s);
+		return -1;
+	}
+	return mailimap_connect(im->session, s);
+}
+
 static gboolean imap_connect(struct source *src, GError **error)
 {
 	struct imap *im = source_priv(src);
@@ -150,11 +281,30 @@ static gboolean imap_connect(struct source *src, GError **error)
 	if (!im->session)
 		return imap_fail(MAILIMAP_ERROR_MEMORY, "connect", error);
 	mailimap_set_timeout(im->session, 60);
-	r = im->tls ? mailimap_ssl_connect(im->session, im->host, im->port) :
+	r = im->tls ? imap_ssl_connect(im, error) :
 		      mailimap_socket_connect(im->session, im->host, im->port);
+	if (r == -1) {
+		imap_disconnect(src);
+		return FALSE;
+	}
 	if (r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED &&
 	    r != MAILIMAP_NO_ERROR_AUTHENTICATED)
 		goto fail_connect;
+	if (im->starttls &&
+	    (r = mailimap_socket_starttls(im->session)) != MAILIMAP_NO_ERROR) {
+		imap_disconnect(src);
+		imap_fail(r, "STARTTLS", error);
+		g_prefix_error(error,
+			       "%s:%u: not logging in without TLS "
+			       "(?tls=no allows it): ",
+			       im->host, im->port);
+		return FALSE;
+	}
+	if (im->starttls && !imap_verify(im->session->imap_stream, im->host,
+					 im->ca_file, error)) {
+		imap_disconnect(src);
+		return FALSE;
+	}
 	source_stream_guard(im->session->imap_stream);
 	if ((r = mailimap_login(im->session, im->user, im->password)) !=
 	    MAILIMAP_NO_ERROR) {
@@ -425,6 +575,7 @@ static void imap_free(gpointer priv)
 {
 	struct imap *im = priv;
 
+	g_free(im->ca_file);
 	g_free(im->host);
 	g_free(im->user);
 	g_free(im->password);

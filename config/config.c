@@ -313,7 +313,7 @@ static const struct keyfile_group config_groups[] = {
 };
 
 static const char *const source_schemes[] = {
-	"imap://", "imaps://", "nntp://", "nntps://", "http://", "https://",
+	"imap://", "imaps://", "nntp://", "http://", "https://",
 };
 
 /* A host is given after the scheme of @url. */
@@ -357,12 +357,22 @@ static void read_sources(struct keyfile *k, const char *dir,
 			}
 			continue;
 		}
+		/* no source reads NNTP over TLS (RFC 4642): refused here
+		 * rather than passing the check and failing at run time */
+		if (g_str_has_prefix(u, "nntps://")) {
+			keyfile_error(k, "sources", "urls",
+				      "source '%s': nntps:// is not supported "
+				      "(no NNTP over TLS): use nntp:// or "
+				      "https://lore.kernel.org/LIST/",
+				      u);
+			continue;
+		}
 		for (guint j = 0; j < G_N_ELEMENTS(source_schemes); j++)
 			known = known || g_str_has_prefix(u, source_schemes[j]);
 		if (!known) {
 			keyfile_error(k, "sources", "urls",
 				      "source '%s': not maildir:PATH or an "
-				      "imap(s)://, nntp(s):// or http(s):// "
+				      "imap(s)://, nntp:// or http(s):// "
 				      "URL",
 				      u);
 			continue;

@@ -116,11 +116,12 @@ address = armbot at example dot org"
 expect "a bad bot address" "armbot.conf:2: 'armbot at example dot org' is not a mail address (local@domain)"
 
 conf "[sources]
-urls = maildir:inbox;ftp://lore.kernel.org/x;imaps://"
-expect "bad sources: a missing maildir, an unknown scheme, no host" \
+urls = maildir:inbox;ftp://lore.kernel.org/x;imaps://;nntps://nntp.lore.kernel.org/g"
+expect "bad sources: a missing maildir, an unknown scheme, no host, nntps" \
 "armbot.conf:2: source 'maildir:inbox': no such maildir 'inbox'
-armbot.conf:2: source 'ftp://lore.kernel.org/x': not maildir:PATH or an imap(s)://, nntp(s):// or http(s):// URL
-armbot.conf:2: source 'imaps://': no host"
+armbot.conf:2: source 'ftp://lore.kernel.org/x': not maildir:PATH or an imap(s)://, nntp:// or http(s):// URL
+armbot.conf:2: source 'imaps://': no host
+armbot.conf:2: source 'nntps://nntp.lore.kernel.org/g': nntps:// is not supported (no NNTP over TLS): use nntp:// or https://lore.kernel.org/LIST/"
 
 conf "[smtp]
 url = http://smtp.example.org

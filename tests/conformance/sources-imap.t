@@ -99,7 +99,7 @@ is "$(head -1 "$TMP/out")" "0 new, 9 duplicate, 0 unparseable" \
 	"a new UIDVALIDITY: the folder read again, nothing stored twice"
 
 "$ARMBOT" --data-dir "$TMP/d" ingest \
-	"imap://armbot:wrong@127.0.0.1:$IMAP_PORT/INBOX" 2> "$TMP/err"
+	"imap://armbot:wrong@127.0.0.1:$IMAP_PORT/INBOX?tls=no" 2> "$TMP/err"
 is "$?" 1 "a wrong password fails"
 grep -q "login refused" "$TMP/err"
 ok $? "and says login refused"
@@ -113,6 +113,26 @@ ok $? "and names it"
 grep -q "needs a user and a password" "$TMP/err"
 ok $? "no credentials: a usage error"
 
+# a password file readable by others: refused, as the SMTP auth file
+cp "$IMAP_DIR/password" "$TMP/pw644"
+chmod 644 "$TMP/pw644"
+"$ARMBOT" --data-dir "$TMP/d" ingest \
+	"imap://armbot@127.0.0.1:$IMAP_PORT/INBOX?tls=no&password-file=$TMP/pw644" \
+	2> "$TMP/err"
+is "$?" 1 "a password file readable by others fails"
+grep -q "credentials file '$TMP/pw644' is accessible by group or others (mode 0644): make it mode 600" "$TMP/err"
+ok $? "naming the file and its mode ($(head -1 "$TMP/err"))"
+
+# imap:// with a password: STARTTLS is required (this dovecot has no TLS)
+"$ARMBOT" --data-dir "$TMP/d" ingest \
+	"imap://armbot@127.0.0.1:$IMAP_PORT/INBOX?password-file=$IMAP_DIR/password" \
+	2> "$TMP/err"
+is "$?" 1 "imap:// without STARTTLS on the server fails"
+grep -q "not logging in without TLS" "$TMP/err"
+ok $? "and says it will not log in without TLS ($(head -1 "$TMP/err"))"
+grep -q "$(cat "$IMAP_DIR/password")" "$IMAP_DIR/log"
+is "$?" 1 "the password never reached the server's log"
+
 # malformed responses: a clear error, nothing stored, the cursor kept
 for mode in imap-garbage imap-truncated; do
 	rm -f "$TMP/port"
@@ -121,7 +141,7 @@ for mode in imap-garbage imap-truncated; do
 	wait_port_file() { for _i in $(seq 50); do [ -s "$TMP/port" ] && return; sleep 0.1; done; }
 	wait_port_file
 	"$ARMBOT" --data-dir "$TMP/f" ingest \
-		"imap://u:p@127.0.0.1:$(cat "$TMP/port")/INBOX" 2> "$TMP/err"
+		"imap://u:p@127.0.0.1:$(cat "$TMP/port")/INBOX?tls=no" 2> "$TMP/err"
 	is "$?" 1 "$mode: ingest fails"
 	grep -q "malformed server response\|connection lost" "$TMP/err"
 	ok $? "$mode: with a clear error ($(head -1 "$TMP/err"))"

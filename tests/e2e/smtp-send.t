@@ -106,12 +106,12 @@ send 0 "AUTH PLAIN" --smtp "$URL" --starttls=required --insecure \
 expect_delivery "AUTH PLAIN"
 grep -q 'with ESMTPSA id' "$(newest)"
 ok $? "AUTH PLAIN: authenticated (ESMTPSA)"
-send 0 "AUTH LOGIN" --smtp "$URL" --starttls=never \
+send 0 "AUTH LOGIN" --smtp "$URL" --insecure \
 	--auth-file "$TMP/creds" --auth-mechanism LOGIN list@lists.test \
 	< "$REPORTS/skipped.eml"
 expect_delivery "AUTH LOGIN"
-grep -q 'with ESMTPA id' "$(newest)"
-ok $? "AUTH LOGIN: authenticated (ESMTPA)"
+grep -q 'with ESMTPSA id' "$(newest)"
+ok $? "AUTH LOGIN: with an auth file, STARTTLS by default (ESMTPSA)"
 grep -q 'sasl_method=LOGIN, sasl_username=armbot' "$SMTP_DIR/maillog"
 ok $? "AUTH LOGIN: the server logged the user"
 
@@ -121,6 +121,33 @@ send 78 "wrong password" --smtp "$URL" --insecure \
 	--auth-file "$TMP/bad-creds" list@lists.test < "$REPORTS/skipped.eml"
 grep -q '535' "$TMP/err"
 ok $? "wrong password: the server's 535 is reported"
+
+# never AUTH in clear: refused before connecting with starttls=never, and
+# a server that does not offer STARTTLS (smtp-sink, which offers AUTH)
+# never sees the AUTH command
+send 78 "AUTH with STARTTLS off" --smtp "$URL" --starttls=never \
+	--auth-file "$TMP/creds" list@lists.test < "$REPORTS/skipped.eml"
+is "$(cat "$TMP/err")" \
+	"error: refusing AUTH without TLS to '$URL': use smtps:// or STARTTLS with an auth file" \
+	"AUTH with STARTTLS off: refused with a clear error"
+NOTLS_PORT=$(_smtp_free_port 5)
+smtp-sink -v -u postfix "127.0.0.1:$NOTLS_PORT" 10 2>"$TMP/sink.log" &
+sink=$!
+i=0
+while ! _smtp_listening "$NOTLS_PORT" && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+send 78 "AUTH to a server without STARTTLS" \
+	--smtp "smtp://127.0.0.1:$NOTLS_PORT" --auth-file "$TMP/creds" \
+	--auth-mechanism PLAIN list@lists.test < "$REPORTS/skipped.eml"
+kill "$sink"
+wait "$sink" 2>/dev/null
+sed "s/^/# sink: /" "$TMP/sink.log" | grep -i 'auth\|ehlo\|quit'
+grep -q 'ehlo\|EHLO' "$TMP/sink.log"
+ok $? "no STARTTLS offered: the server saw the client"
+! grep -qi '^smtp-sink: AUTH' "$TMP/sink.log"
+ok $? "no STARTTLS offered: no AUTH command reached the server"
 
 chmod 644 "$TMP/creds"
 send 78 "readable credentials file" --smtp "$URL" \

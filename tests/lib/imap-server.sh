@@ -2,7 +2,8 @@
 # configuration, state and mail under $IMAP_DIR (in $TMP): one user
 # "armbot" with the password in $IMAP_DIR/password, whose INBOX is the
 # maildir $IMAP_MAILDIR.  Source after tap.sh; imap_start, imap_stop,
-# imap_restart, imap_deliver FILE.  The caller's EXIT trap must call
+# imap_restart, imap_deliver FILE.  With IMAP_TLS_CERT and IMAP_TLS_KEY
+# (PEM files) set before imap_setup, TLS: STARTTLS and imaps on $IMAPS_PORT.  The caller's EXIT trap must call
 # imap_stop (see tests/conformance/sources-imap.t).
 
 IMAP_DIR=$TMP/dovecot
@@ -33,9 +34,11 @@ imap_available() {
 
 imap_setup() {
 	IMAP_PORT=$(free_port)
+	[ -z "${IMAP_TLS_CERT:-}" ] || IMAPS_PORT=$(free_port)
 	mkdir -p "$IMAP_DIR/run" "$IMAP_DIR/state" "$IMAP_MAILDIR/new" \
 		"$IMAP_MAILDIR/cur" "$IMAP_MAILDIR/tmp"
 	echo "s3cret-$$" > "$IMAP_DIR/password"
+	chmod 600 "$IMAP_DIR/password"
 	echo "armbot:{PLAIN}s3cret-$$" > "$IMAP_DIR/passwd"
 	# dovecot refuses to run mail processes as root: the mail belongs
 	# to nobody, who must be able to reach it through $TMP
@@ -49,7 +52,13 @@ info_log_path = $IMAP_DIR/log
 instance_name = armbot-test-$$
 protocols = imap
 listen = 127.0.0.1
-ssl = no
+$(if [ -n "${IMAP_TLS_CERT:-}" ]; then
+	echo "ssl = yes"
+	echo "ssl_cert = <$IMAP_TLS_CERT"
+	echo "ssl_key = <$IMAP_TLS_KEY"
+else
+	echo "ssl = no"
+fi)
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 mail_location = maildir:~/Maildir
@@ -70,7 +79,8 @@ service imap-login {
     port = $IMAP_PORT
   }
   inet_listener imaps {
-    port = 0
+    address = 127.0.0.1
+    port = ${IMAPS_PORT:-0}
   }
 }
 # the passwd file is in $TMP (mode 0700, root's)
@@ -124,5 +134,5 @@ imap_deliver() {
 
 # The URL armbot uses for the INBOX (the password from the file).
 imap_url() {
-	echo "imap://armbot@127.0.0.1:$IMAP_PORT/INBOX?password-file=$IMAP_DIR/password${1:+&$1}"
+	echo "imap://armbot@127.0.0.1:$IMAP_PORT/INBOX?tls=no&password-file=$IMAP_DIR/password${1:+&$1}"
 }

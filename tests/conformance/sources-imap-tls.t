@@ -1,0 +1,86 @@
+#!/bin/sh
+# imaps:// and imap:// with STARTTLS verify the server's certificate
+# before LOGIN: an openssl s_server with a self-signed certificate for
+# CN=evil.example receives no LOGIN and no password (s_server prints what
+# it receives); a real dovecot with a certificate for 127.0.0.1 works over
+# imaps and STARTTLS once ?ca-file= names that certificate, and is refused
+# without it.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$TOP/tests/lib/mails.sh"
+. "$TOP/tests/lib/imap-server.sh"
+
+imap_available || skip_all "dovecot missing (make deps)"
+command -v openssl >/dev/null || skip_all "openssl missing"
+EVIL=
+trap '[ -n "$EVIL" ] && kill $EVIL 2>/dev/null; imap_stop; rm -rf "$TMP"' EXIT
+
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=evil.example \
+	-keyout "$TMP/evil.key" -out "$TMP/evil.pem" 2>/dev/null
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
+	-addext subjectAltName=IP:127.0.0.1 \
+	-keyout "$TMP/imap.key" -out "$TMP/imap.pem" 2>/dev/null
+chmod 644 "$TMP/imap.key" "$TMP/imap.pem"
+
+# 1. a TLS server with a self-signed certificate: no LOGIN, no password
+evil() {	# evil OUTPUT: s_server for wait_port and one session, its transcript in OUTPUT
+	EVIL_PORT=$(free_port)
+	{ printf '* OK IMAP4rev1 ready\r\n'; sleep 15; } |
+		openssl s_server -accept "127.0.0.1:$EVIL_PORT" \
+			-cert "$TMP/evil.pem" -key "$TMP/evil.key" \
+			-naccept 2 > "$1" 2>&1 &
+	EVIL=$!
+	wait_port "$EVIL_PORT"
+}
+evil_stop() {
+	sleep 0.5
+	kill $EVIL 2>/dev/null
+	wait $EVIL 2>/dev/null
+	EVIL=
+}
+evil "$TMP/evil.out"
+"$ARMBOT" --data-dir "$TMP/e" ingest \
+	"imaps://armbot:hunter2-secret@127.0.0.1:$EVIL_PORT/INBOX" 2> "$TMP/err"
+is "$?" 1 "imaps:// to an untrusted certificate fails"
+grep -q "server certificate not trusted, not logging in" "$TMP/err"
+ok $? "with a clear error ($(head -1 "$TMP/err"))"
+evil_stop
+evil "$TMP/evil2.out"
+"$ARMBOT" --data-dir "$TMP/e" ingest \
+	"imaps://armbot:hunter2-secret@127.0.0.1:$EVIL_PORT/INBOX?ca-file=$TMP/evil.pem" \
+	2> "$TMP/err2"
+is "$?" 1 "trusted but for another host name: fails"
+grep -q "name in the certificate does not match" "$TMP/err2"
+ok $? "with a clear error ($(head -1 "$TMP/err2"))"
+evil_stop
+grep -qi 'login\|hunter2' "$TMP/evil.out" "$TMP/evil2.out"
+is "$?" 1 "the server received no LOGIN and no password"
+
+# 2. dovecot with TLS: imaps and STARTTLS with ?ca-file=
+IMAP_TLS_CERT=$TMP/imap.pem IMAP_TLS_KEY=$TMP/imap.key
+imap_start || skip_all "dovecot does not start here"
+mkdir -p "$TMP/m"
+mk_series "$TMP/m" s1 2
+for i in 0 1 2; do imap_deliver "$TMP/m/s1-$i"; done
+PW="password-file=$IMAP_DIR/password"
+"$ARMBOT" --data-dir "$TMP/d" ingest \
+	"imaps://armbot@127.0.0.1:$IMAPS_PORT/INBOX?$PW" 2> "$TMP/err"
+is "$?" 1 "dovecot over imaps without ca-file: refused"
+grep -q "server certificate not trusted" "$TMP/err"
+ok $? "the certificate is not trusted ($(head -1 "$TMP/err"))"
+"$ARMBOT" --data-dir "$TMP/d" ingest \
+	"imaps://armbot@127.0.0.1:$IMAPS_PORT/INBOX?$PW&ca-file=$TMP/imap.pem" \
+	> "$TMP/out" 2> "$TMP/err"
+st=$?; sed "s/^/# /" "$TMP/err" | head -30
+is "$st" 0 "dovecot over imaps with ca-file: exits 0"
+is "$(head -1 "$TMP/out")" "3 new, 0 duplicate, 0 unparseable" "imaps: 3 messages"
+mk_mail "$TMP/m/x1" x1 "one more"
+imap_deliver "$TMP/m/x1"
+"$ARMBOT" --data-dir "$TMP/d" ingest \
+	"imap://armbot@127.0.0.1:$IMAP_PORT/INBOX?$PW&ca-file=$TMP/imap.pem" \
+	> "$TMP/out" 2> "$TMP/err"
+is "$?" 0 "dovecot over STARTTLS with ca-file: exits 0"
+is "$(head -1 "$TMP/out")" "1 new, 3 duplicate, 0 unparseable" \
+	"STARTTLS: the new message (another source: the rest read again)"
+grep -q 'TLS' "$IMAP_DIR/log"
+ok $? "dovecot logged TLS sessions"
+done_testing
