@@ -431,6 +431,7 @@ static void finalize_statement(gpointer s)
 struct store *store_open(const char *path, GError **error)
 {
 	g_autoptr(store) st = g_new0(struct store, 1);
+	int rc = SQLITE_OK;
 
 	st->part_stmts = g_hash_table_new_full(g_direct_hash, g_direct_equal,
 					       NULL, finalize_statement);
@@ -443,11 +444,20 @@ struct store *store_open(const char *path, GError **error)
 		return NULL;
 	}
 	sqlite3_busy_timeout(st->db, 10000);
-	if (sqlite3_exec(st->db,
-			 "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;"
-			 " PRAGMA synchronous = NORMAL;",
-			 NULL, NULL, NULL) != SQLITE_OK ||
-	    !migrate(st, error)) {
+	/* switching a new database to WAL can fail with SQLITE_BUSY at once,
+	 * without the busy handler, while another process creates it (seen
+	 * in CI: two `tree import` at once): try again for up to 10 s */
+	for (int i = 0; i < 100; i++) {
+		rc = sqlite3_exec(st->db,
+				  "PRAGMA journal_mode = WAL;"
+				  " PRAGMA foreign_keys = ON;"
+				  " PRAGMA synchronous = NORMAL;",
+				  NULL, NULL, NULL);
+		if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+			break;
+		g_usleep(100 * 1000);
+	}
+	if (rc != SQLITE_OK || !migrate(st, error)) {
 		if (error && !*error)
 			fail(st, error, "cannot set up the store");
 		g_prefix_error(error, "%s: ", path);
