@@ -25,7 +25,7 @@ DEBIAN_PACKAGES = \
 
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
 	libarchive libdeflate libcrypto liblzma zlib
-# what the front program `armbot` links (bot/front.c): dirstat only
+# what the front program `armbot` links (bot/cli/front.c): dirstat only
 FRONT_MODULES = glib-2.0 zlib libdeflate
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
@@ -49,10 +49,12 @@ BASE_CFLAGS = -std=gnu11 -O2 -g $(WARNINGS) -I. $(PKG_CFLAGS) \
 ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 
-# Library sources: every .c of the module folders, except the kernel code of
-# kernel/rpm-test/, the guest init of qemu/initramfs/ and the entry point.
+# Library sources: every .c of the module folders and their layers (README,
+# "Architecture"), except what runs inside the guest (qemu/guest/: the
+# rpm-test kernel module and /init) and the entry points of bot/cli/.
 MODULE_DIRS = bot mailparse kernel qemu config
-LIB_SRCS = $(filter-out bot/main.c bot/front.c,$(wildcard $(addsuffix /*.c,$(MODULE_DIRS))))
+LIB_SRCS = $(sort $(filter-out bot/cli/main.c bot/cli/front.c qemu/guest/%,\
+	$(shell find $(MODULE_DIRS) -name '*.c')))
 UNIT_SRCS = $(wildcard tests/unit/test-*.c)
 # helpers every unit test links: the other .c files of tests/unit/
 UNIT_HELPER_SRCS = $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
@@ -77,12 +79,12 @@ export ARMBOT_CACHE_DIR
 .SECONDARY:
 all: armbot armbot-core
 
-# armbot is the lean front (bot/front.c): dirstat with GLib, zlib and libdeflate only,
+# armbot is the lean front (bot/cli/front.c): dirstat with GLib, zlib and libdeflate only,
 # every other command by exec of armbot-core beside it
-armbot: $(REL)/bot/front.o $(REL)/libarmbot.a
+armbot: $(REL)/bot/cli/front.o $(REL)/libarmbot.a
 	$(CC) -Wl,--as-needed -o $@ $^ $(FRONT_LIBS)
 
-armbot-core: $(REL)/bot/main.o $(REL)/libarmbot.a
+armbot-core: $(REL)/bot/cli/main.o $(REL)/libarmbot.a
 	$(CC) -o $@ $^ $(PKG_LIBS) -lm
 
 $(REL)/libarmbot.a: $(REL_OBJS)
@@ -112,17 +114,17 @@ $(REL)/tests/%: $(REL)/tests/unit/%.o $(UNIT_HELPER_SRCS:%.c=$(REL)/%.o) $(REL)/
 $(ASAN)/tests/%: $(ASAN)/tests/unit/%.o $(UNIT_HELPER_SRCS:%.c=$(ASAN)/%.o) $(ASAN)/libarmbot.a
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(ASAN)/armbot: $(ASAN)/bot/front.o $(ASAN)/libarmbot.a
+$(ASAN)/armbot: $(ASAN)/bot/cli/front.o $(ASAN)/libarmbot.a
 	$(CC) $(ASAN_FLAGS) -Wl,--as-needed -o $@ $^ $(FRONT_LIBS)
 
-$(ASAN)/armbot-core: $(ASAN)/bot/main.o $(ASAN)/libarmbot.a
+$(ASAN)/armbot-core: $(ASAN)/bot/cli/main.o $(ASAN)/libarmbot.a
 	$(CC) $(ASAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 unit-tests: $(REL_TESTS)
 asan: $(ASAN)/armbot $(ASAN)/armbot-core $(ASAN_TESTS)
 
--include $(REL_OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(REL)/bot/main.d $(ASAN)/bot/main.d \
-	$(REL)/bot/front.d $(ASAN)/bot/front.d \
+-include $(REL_OBJS:.o=.d) $(ASAN_OBJS:.o=.d) $(REL)/bot/cli/main.d $(ASAN)/bot/cli/main.d \
+	$(REL)/bot/cli/front.d $(ASAN)/bot/cli/front.d \
 	$(patsubst %.c,$(REL)/%.d,$(wildcard tests/unit/*.c)) \
 	$(patsubst %.c,$(ASAN)/%.d,$(wildcard tests/unit/*.c))
 
@@ -165,7 +167,7 @@ check: deps
 	ARMBOT=$(CURDIR)/armbot \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1 \
-		prove --timer $(BUILD)/asan-tap/unit-*.t $(CONFORMANCE_TESTS) \
+		prove --timer tests/layout.t $(BUILD)/asan-tap/unit-*.t $(CONFORMANCE_TESTS) \
 			$(E2E_TESTS) $(BUILD)/asan-tap/asan-*.t
 
 # libFuzzer targets: tests/fuzz/fuzz-NAME.c, built with clang.
@@ -186,11 +188,11 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 		$(PKG_LIBS) -lm
 
 format:
-	clang-format -i $$(git ls-files '*.c' '*.h' | grep -v '^kernel/rpm-test/')
+	clang-format -i $$(git ls-files '*.c' '*.h' | grep -v '^qemu/guest/rpm-test/')
 
 # The main job on the embedded defaults: import Debian's linux-source-6.1
 # into the data dir (first time only), take a series (SERIES=file.mbox,
-# else the demonstration series bot/demo-series.sh makes from that tree:
+# else the demonstration series bot/cli/demo-series.sh makes from that tree:
 # one patch removes an ARM board file, one adds code to a driver), and run
 # every check on it with `armbot check`: apply with git am semantics, the
 # signed dirstat and arch/arm verdict, sparse (allmodconfig and ARMv5
@@ -204,7 +206,7 @@ run: deps
 	$(MAKE) all
 	./armbot --data-dir "$(RUN_DATA_DIR)" tree import
 	@if [ -z "$(SERIES)" ]; then \
-		bot/demo-series.sh "$(RUN_DATA_DIR)/trees/distro-6.1/repo.git" \
+		bot/cli/demo-series.sh "$(RUN_DATA_DIR)/trees/distro-6.1/repo.git" \
 			$(BUILD)/demo-series.mbox && \
 		echo "demonstration series: $(BUILD)/demo-series.mbox"; fi
 	./armbot --data-dir "$(RUN_DATA_DIR)" check $(RUN_SERIES) || [ $$? -eq 1 ]

@@ -1,5 +1,5 @@
 /* The driver of bench/gitodb.sh: `git cat-file --batch` (or
- * --batch-check with -c) through kernel/gitodb.c, for the object ids read
+ * --batch-check with -c) through kernel/git/odb.c, for the object ids read
  * one a line from standard input, in git's output format so that the two
  * outputs can be compared byte for byte.
  *
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel/gitodb.h"
+#include "kernel/git/odb.h"
 
 int main(int argc, char **argv)
 {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# kernel/gitodb.c against git: read every object of a large repository
+# kernel/git/odb.c against git: read every object of a large repository
 # (Debian's distro kernel tree) with `git cat-file --batch
 # --batch-all-objects` and with bench/gitodb-cat.c (the same ids in the
 # same order), and the headers only with --batch-check; then the same

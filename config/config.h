@@ -53,7 +53,7 @@ enum config_unknown_base {
 	CONFIG_UNKNOWN_BASE_LIST, /* a reply as reply-to says */
 };
 
-/* STARTTLS on smtp:// (RFC 3207); the values of bot/smtp.h's enum
+/* STARTTLS on smtp:// (RFC 3207); the values of bot/mail/smtp.h's enum
  * smtp_starttls, in the same order. */
 enum config_starttls {
 	CONFIG_STARTTLS_OPPORTUNISTIC, /* when the server offers it */
@@ -102,10 +102,10 @@ struct armbot_config {
 					     * opportunistic */
 	char *smtp_auth_file; /* absolute, or NULL: no AUTH; the file has
 			       * "user" on line 1 and "password" on line 2
-			       * (bot/smtp.h) */
+			       * (bot/mail/smtp.h) */
 	char *smtp_auth_mechanism; /* "PLAIN", "LOGIN", or NULL: the best */
 	char *smtp_ca_file; /* absolute PEM bundle, or NULL: the system's */
-	guint smtp_timeout; /* seconds, 0: bot/smtp.h's default */
+	guint smtp_timeout; /* seconds, 0: bot/mail/smtp.h's default */
 	char *smtp_from; /* envelope sender; default @address */
 
 	/* [outbox] */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "config/keyfile.h"
-#include "kernel/tree.h"
+#include "kernel/tree/tree.h"
 
 void treefile_free(struct treefile *tf)
 {
@@ -156,7 +156,7 @@ static void read_patterns(struct keyfile *k, struct treefile *tf)
 }
 
 /* libgit2 checks branch names: it wants git_libgit2_init() first, once
- * (never shut down, as kernel/tree.c does). */
+ * (never shut down, as kernel/tree/tree.c does). */
 static void libgit2_init(void)
 {
 	static gsize done;

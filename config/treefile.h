@@ -19,7 +19,7 @@
  *   N = omap
  *
  * The [paths] patterns have the semantics of the kernel's MAINTAINERS file
- * (kernel/maintainers.h).  Policy keys missing from a tree file take the
+ * (kernel/tree/maintainers.h).  Policy keys missing from a tree file take the
  * [defaults] of armbot.conf.  config/armbot.conf.example documents every
  * key. */
 #pragma once
@@ -27,10 +27,10 @@
 #include <glib.h>
 
 #include "config/config.h"
-#include "kernel/maintainers.h"
+#include "kernel/tree/maintainers.h"
 
 struct treefile {
-	char *name; /* the tree's name, as kernel/tree.h names trees */
+	char *name; /* the tree's name, as kernel/tree/tree.h names trees */
 	char *path; /* the file, or NULL for one kept in the store */
 	char *origin; /* for reasons and listings: "trees.d/omap.conf" */
 	char *url; /* a git URL or absolute path; NULL: the tree of the data

@@ -8,8 +8,8 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "bot/datadir.h"
-#include "kernel/sandbox.h"
+#include "config/datadir.h"
+#include "kernel/build/sandbox.h"
 #include "qemu/initramfs.h"
 
 #define RPM_TEST_MODULE "rpm_test"
@@ -88,14 +88,13 @@ struct boot_session *boot_session_open(const struct boot_options *opts,
 	bs->tree = opts->tree;
 	bs->timeout_s = opts->timeout_s ? opts->timeout_s :
 					  BOOT_TIMEOUT_DEFAULT;
-	bs->rpm_test_dir =
-		opts->rpm_test_dir ?
-			g_strdup(opts->rpm_test_dir) :
-			g_build_filename(src, "kernel", "rpm-test", NULL);
-	bs->init_src = opts->init_src ?
-			       g_strdup(opts->init_src) :
-			       g_build_filename(src, "qemu", "initramfs",
-						"init.c", NULL);
+	bs->rpm_test_dir = opts->rpm_test_dir ?
+				   g_strdup(opts->rpm_test_dir) :
+				   g_build_filename(src, "qemu", "guest",
+						    "rpm-test", NULL);
+	bs->init_src = opts->init_src ? g_strdup(opts->init_src) :
+					g_build_filename(src, "qemu", "guest",
+							 "init.c", NULL);
 	config = opts->config ?
 			 g_strdup(opts->config) :
 			 g_build_filename(src, "qemu", "virt.config", NULL);

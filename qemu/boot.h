@@ -12,8 +12,8 @@
 #include <git2.h>
 #include <glib.h>
 
-#include "kernel/kbuild.h"
-#include "kernel/tree.h"
+#include "kernel/build/kbuild.h"
+#include "kernel/tree/tree.h"
 #include "qemu/ktap.h"
 #include "qemu/virt.h"
 
@@ -24,8 +24,8 @@ struct boot_options {
 	const char *data_dir;
 	struct tree *tree; /* borrowed */
 	const char *config; /* fragment; NULL: qemu/virt.config */
-	const char *rpm_test_dir; /* NULL: kernel/rpm-test */
-	const char *init_src; /* NULL: qemu/initramfs/init.c */
+	const char *rpm_test_dir; /* NULL: qemu/guest/rpm-test */
+	const char *init_src; /* NULL: qemu/guest/init.c */
 	guint timeout_s; /* 0: BOOT_TIMEOUT_DEFAULT */
 	guint jobs; /* 0: the number of cores */
 };
@@ -64,7 +64,7 @@ typedef struct boot_session boot_session;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(boot_session, boot_session_free)
 
 /* What a reader runs to build and boot as the session does, without
- * armbot (kernel/kbuild.h, "what a reader runs"): the config fragment
+ * armbot (kernel/build/kbuild.h, "what a reader runs"): the config fragment
  * written to build/armbot.config, the kernel configured and built, then
  * with @module the make of the rpm_test module (armbot's, whose sources
  * it expects in build/armbot-ext/rpm_test), and with @qemu the

@@ -6,7 +6,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
-#include "bot/runner.h"
+#include "kernel/build/runner.h"
 #include "qemu/cpio.h"
 
 #define INIT_CC "arm-linux-gnueabihf-gcc"

@@ -1,4 +1,4 @@
-/* The guest's initramfs: /init cross-compiled from qemu/initramfs/init.c
+/* The guest's initramfs: /init cross-compiled from qemu/guest/init.c
  * (static, armhf), the test module as /rpm_test.ko, and /dev/console so
  * that init has a console before it mounts devtmpfs. */
 #pragma once

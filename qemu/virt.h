@@ -4,7 +4,7 @@
 
 #include <glib.h>
 
-#include "kernel/sandbox.h"
+#include "kernel/build/sandbox.h"
 
 struct virt_opts {
 	const char *kernel; /* zImage */

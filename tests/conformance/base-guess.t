@@ -1,6 +1,6 @@
 #!/bin/sh
 # Base discovery on scratch repositories made with real git: every rule of
-# kernel/baseguess.h, the blob index across a rebased branch, a merge
+# kernel/base/baseguess.h, the blob index across a rebased branch, a merge
 # history and a corrupt index file.  "Right" is judged with git: the
 # guessed commit must hold, at every path the series touches, the blob of
 # the commit the series was really written on.

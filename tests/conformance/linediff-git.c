@@ -10,7 +10,7 @@
  *   linediff-git count DIR
  *	print "ADDED<TAB>DELETED<TAB>NAME" for every pair that differs, as
  *	git --numstat does; the time spent counting goes to stderr */
-#include "kernel/linediff.h"
+#include "kernel/diff/linediff.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 # error shows on /trees, /api/trees and in armbot status and the fetch is
 # tried again on the schedule; the next success clears it.  A tree with
 # update-interval = never is not fetched.  The hook on_tree_updated()
-# (bot/treeupdate.c) runs once per successful fetch with the old and new
+# (bot/daemon/treeupdate.c) runs once per successful fetch with the old and new
 # heads.
 . "$(dirname "$0")/../lib/tap.sh"
 

@@ -92,7 +92,7 @@ ok $? "git fsck accepts the repository after the second import" || sed 's/^/# /'
 "$ARMBOT" --data-dir "$D" tree list > "$TMP/list"
 is "$(cut -f1,2,3,5 "$TMP/list")" "$(printf 'distro-6.1\tdistro\tdistro\t1.1')" "tree list shows the distro tree and its version"
 
-# every import reaches the hook of bot/treeupdate.c, old head to new, and
+# every import reaches the hook of bot/daemon/treeupdate.c, old head to new, and
 # is recorded
 old=$(git -C "$REPO" rev-parse --short=12 distro)
 G_MESSAGES_DEBUG=armbot "$ARMBOT" --data-dir "$D" tree import \

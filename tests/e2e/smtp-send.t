@@ -1,5 +1,5 @@
 #!/bin/sh
-# bot/smtp.c and bot/maildir-out.c through `armbot sendmail`, against a
+# bot/mail/smtp.c and bot/mail/maildir-out.c through `armbot sendmail`, against a
 # real Postfix on loopback (tests/lib/smtp-server.sh): plain delivery with
 # the message intact, dot-stuffing, STARTTLS (opportunistic, required,
 # verified against the server's certificate), smtps://, AUTH with a

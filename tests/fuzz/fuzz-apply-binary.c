@@ -1,11 +1,11 @@
-/* libFuzzer target for kernel/apply-binary.c: the input is the text after
+/* libFuzzer target for kernel/patch/apply-binary.c: the input is the text after
  * a "GIT binary patch" line.  Parsing never allocates past the stated
  * limit, and a delta hunk is applied to the input itself as preimage, so
  * its copies are checked against a buffer of exactly that length. */
 #include <stdint.h>
 #include <string.h>
 
-#include "kernel/apply-binary.h"
+#include "kernel/patch/apply-binary.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

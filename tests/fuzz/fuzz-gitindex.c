@@ -1,4 +1,4 @@
-/* libFuzzer target for kernel/gitindex.c: any bytes as an index file.
+/* libFuzzer target for kernel/git/index.c: any bytes as an index file.
  * When gitindex_parse() accepts them, every path is a non-empty string
  * that came from the input (so no longer than it) and gitindex_find()
  * finds no entry of another path; in an index sorted as git writes it,
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernel/gitindex.h"
+#include "kernel/git/index.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

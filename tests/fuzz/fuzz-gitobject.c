@@ -1,10 +1,10 @@
-/* libFuzzer target for kernel/gitobject.c: any bytes as a tree (every
+/* libFuzzer target for kernel/git/object.c: any bytes as a tree (every
  * entry walked, each inside the buffer), as a commit and as a tag.  A
  * malformed object is an error with a GError, never a crash. */
 #include <stdint.h>
 #include <string.h>
 
-#include "kernel/gitobject.h"
+#include "kernel/git/object.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* libFuzzer target for kernel/gitodb.c: the input becomes objects of a
+/* libFuzzer target for kernel/git/odb.c: the input becomes objects of a
  * repository in a scratch objects directory made once per process.  The
  * first byte chooses what: bit 0 a loose object whose file is the
  * input; bits 1-2 a pack, the input as the entries of a .pack (with a
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "kernel/gitodb.h"
+#include "kernel/git/odb.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* libFuzzer target for kernel/linediff.c: the input after its first
+/* libFuzzer target for kernel/diff/linediff.c: the input after its first
  * byte, split at the first occurrence of that byte's value, is two
  * texts.  The counts never exceed the lines of each side, the lines
  * both keep are as many on each side, and a text against itself has no
@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernel/linediff.h"
+#include "kernel/diff/linediff.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -2,7 +2,7 @@
  * directory, git's environment pinned, git and shell scripts run in it,
  * files written into it.  Every helper asserts (or g_error()s) instead of
  * returning an error: a failure is the test's failure.  Remove a scratch
- * directory with rmtree() (bot/rmtree.h). */
+ * directory with rmtree() (kernel/tree/rmtree.h). */
 #pragma once
 
 #include <glib.h>

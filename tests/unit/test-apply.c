@@ -1,12 +1,12 @@
-/* Unit tests of kernel/apply.c, kernel/gitdate.c and the helpers of
- * kernel/am.c.  Expected values come from git 2.39 (dates: `git commit`
+/* Unit tests of kernel/patch/apply.c, kernel/git/date.c and the helpers of
+ * kernel/patch/am.c.  Expected values come from git 2.39 (dates: `git commit`
  * with GIT_AUTHOR_DATE and `git log --date=raw`). */
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "kernel/am.h"
-#include "kernel/apply.h"
-#include "kernel/gitdate.h"
+#include "kernel/patch/am.h"
+#include "kernel/patch/apply.h"
+#include "kernel/git/date.h"
 
 static void test_gitdate(void)
 {

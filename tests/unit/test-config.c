@@ -3,7 +3,7 @@
  * give a tree its interval. */
 #include <string.h>
 
-#include "bot/rmtree.h"
+#include "kernel/tree/rmtree.h"
 #include "config/config.h"
 #include "config/treefile.h"
 #include "scratch.h"

@@ -1,13 +1,13 @@
-/* Unit tests for bot/control.c: which mail to the bot is answered, and
+/* Unit tests for bot/control/control.c: which mail to the bot is answered, and
  * how (a store of its own, messages ingested as a source stores them;
  * the outbox is what would be sent). */
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "bot/control.h"
-#include "bot/ingest.h"
-#include "bot/store-lists.h"
-#include "bot/store-pipeline.h"
+#include "bot/control/control.h"
+#include "bot/sources/ingest.h"
+#include "bot/store/lists.h"
+#include "bot/store/pipeline.h"
 
 static const char maintainers_text[] = "OMAP2+ SUPPORT\n"
 				       "M:\tTony Lindgren <tony@atomide.com>\n"

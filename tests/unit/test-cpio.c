@@ -4,7 +4,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "bot/runner.h"
+#include "kernel/build/runner.h"
 #include "qemu/cpio.h"
 
 static void test_layout(void)

@@ -1,14 +1,14 @@
-/* Unit tests for kernel/dirstat.c, kernel/diffcount.c, kernel/patchstat.c
- * and kernel/dirstat-verdict.c.  Differential tests against real git are in
+/* Unit tests for kernel/diff/dirstat.c, kernel/diff/diffcount.c, kernel/diff/patchstat.c
+ * and kernel/diff/dirstat-verdict.c.  Differential tests against real git are in
  * tests/conformance/dirstat-*.t. */
 #include <string.h>
 
-#include "kernel/diffcount.h"
-#include "bot/json.h"
-#include "kernel/diffrename.h"
-#include "kernel/dirstat-verdict.h"
-#include "kernel/dirstat.h"
-#include "kernel/patchstat.h"
+#include "kernel/diff/diffcount.h"
+#include "kernel/diff/json.h"
+#include "kernel/diff/diffrename.h"
+#include "kernel/diff/dirstat-verdict.h"
+#include "kernel/diff/dirstat.h"
+#include "kernel/diff/patchstat.h"
 
 static void test_params(void)
 {

@@ -1,4 +1,4 @@
-/* Unit tests of kernel/gitindex.c: every entry of index versions 2, 3
+/* Unit tests of kernel/git/index.c: every entry of index versions 2, 3
  * and 4 compared with `git ls-files -s --debug` of git 2.39, and
  * truncated, corrupted and hostile index files refused without a crash
  * (the suite runs again under ASan+UBSan). */
@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bot/rmtree.h"
-#include "kernel/gitindex.h"
+#include "kernel/tree/rmtree.h"
+#include "kernel/git/index.h"
 #include "tests/unit/scratch.h"
 
 static char *scratch;

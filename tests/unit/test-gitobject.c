@@ -1,12 +1,12 @@
-/* Unit tests of kernel/gitobject.c: trees, commits and tags made by real
+/* Unit tests of kernel/git/object.c: trees, commits and tags made by real
  * git parsed and compared with what git says of them (ls-tree, log,
  * for-each-ref); modes canonicalised as git's canon_mode(); malformed
  * objects are errors. */
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "bot/rmtree.h"
-#include "kernel/gitobject.h"
+#include "kernel/tree/rmtree.h"
+#include "kernel/git/object.h"
 #include "tests/unit/scratch.h"
 
 /* The standard output of the shell script @script run in @dir with

@@ -1,4 +1,4 @@
-/* Unit tests of kernel/gitodb.c: every object of repositories made by
+/* Unit tests of kernel/git/odb.c: every object of repositories made by
  * real git (loose, packs with long OFS_DELTA and REF_DELTA chains,
  * several packs, alternates) read and compared with `git cat-file
  * --batch` and --batch-check; prefixes; packs made by hand to feed the
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "bot/rmtree.h"
-#include "kernel/gitodb.h"
+#include "kernel/tree/rmtree.h"
+#include "kernel/git/odb.h"
 #include "tests/unit/scratch.h"
 
 /* Is @oid in the database (readable to its header)? */

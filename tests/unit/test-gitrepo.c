@@ -1,4 +1,4 @@
-/* Unit tests of kernel/gitrepo.c against real git: discovery, the
+/* Unit tests of kernel/git/repo.c against real git: discovery, the
  * revision syntax (`git rev-parse --verify -q`), merge bases (`git
  * merge-base`) and ranges (`git rev-list --topo-order --reverse`) on a
  * scratch repository with tags, packed and loose refs, symbolic refs,
@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bot/rmtree.h"
-#include "kernel/gitobject.h"
-#include "kernel/gitrepo.h"
+#include "kernel/tree/rmtree.h"
+#include "kernel/git/object.h"
+#include "kernel/git/repo.h"
 #include "tests/unit/scratch.h"
 
 static char *scratch;

@@ -1,7 +1,7 @@
-/* Unit tests for kernel/linediff.c: hand cases with the counts git 2.39.5
+/* Unit tests for kernel/diff/linediff.c: hand cases with the counts git 2.39.5
  * prints for them (`git diff --no-index --numstat a b`); the thousands of
  * generated and real pairs are in tests/conformance/linediff-git.t. */
-#include "kernel/linediff.h"
+#include "kernel/diff/linediff.h"
 
 #include <string.h>
 

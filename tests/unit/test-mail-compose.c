@@ -1,8 +1,8 @@
-/* Unit tests for bot/mail-compose.c: the headers of the bot's own mail
+/* Unit tests for bot/mail/compose.c: the headers of the bot's own mail
  * (the series reply's are covered byte for byte by test-report). */
 #include <string.h>
 
-#include "bot/mail-compose.h"
+#include "bot/mail/compose.h"
 
 static char *compose(const struct mail_compose *m, const char *body)
 {

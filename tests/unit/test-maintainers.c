@@ -1,9 +1,9 @@
-/* Unit tests for kernel/maintainers.c: the path patterns with
+/* Unit tests for kernel/tree/maintainers.c: the path patterns with
  * scripts/get_maintainer.pl's semantics (Linux 6.1) and the file's
  * sections. */
 #include <string.h>
 
-#include "kernel/maintainers.h"
+#include "kernel/tree/maintainers.h"
 
 /* Whether pattern @text of @kind matches @file, and at what depth. */
 static gboolean match(enum maintainers_pattern_kind kind, const char *text,

@@ -1,11 +1,11 @@
-/* Unit tests for bot/optin.c: opt-in, set and opt-out by mail, the token
+/* Unit tests for bot/control/optin.c: opt-in, set and opt-out by mail, the token
  * and every refusal (forged sender, wrong, replayed, expired token,
  * unknown key), each of which must change nothing. */
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "bot/optin.h"
-#include "bot/store-trees.h"
+#include "bot/control/optin.h"
+#include "bot/store/trees.h"
 #include "config/treefile.h"
 
 static const char maintainers_text[] =

@@ -1,16 +1,16 @@
-/* Unit tests of kernel/patchid.c: ids git 2.39.5 prints for hand-made
+/* Unit tests of kernel/patch/patchid.c: ids git 2.39.5 prints for hand-made
  * patches (`printf ... | git patch-id --stable`), what the ids are for
  * (whitespace and file order do not matter), streams, hostile input
  * (no crash, feeding in pieces changes nothing, the line limit), and the
  * commit path on a scratch repository checked against the text of `git
  * format-patch`.  The thousands of comparisons with git are in
  * tests/conformance/patchid*.t. */
-#include "kernel/patchid.h"
+#include "kernel/patch/patchid.h"
 
 #include <string.h>
 
-#include "bot/rmtree.h"
-#include "kernel/tree.h"
+#include "kernel/tree/rmtree.h"
+#include "kernel/tree/tree.h"
 #include "tests/unit/scratch.h"
 
 #define P1                                                   \

@@ -1,4 +1,4 @@
-/* bot/report.c: the reply mail, pinned by golden files
+/* bot/daemon/report.c: the reply mail, pinned by golden files
  * (tests/unit/data/report/NAME.eml; ARMBOT_UPDATE_GOLDEN=1 rewrites
  * them), and read back by armbot's own parser (mailparse/message.h) and
  * by two independent ones: git mailinfo and Python's email package. */
@@ -6,9 +6,9 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "bot/report.h"
-#include "kernel/dirstat.h"
-#include "kernel/kbuild.h"
+#include "bot/daemon/report.h"
+#include "kernel/diff/dirstat.h"
+#include "kernel/build/kbuild.h"
 #include "qemu/boot.h"
 #include "mailparse/message.h"
 
@@ -61,7 +61,7 @@ static void figures_clear(struct figures *f)
 	g_free(f->dirstat);
 }
 
-/* A build as armbot's data dir and cache hold it (kernel/kbuild.h), for
+/* A build as armbot's data dir and cache hold it (kernel/build/kbuild.h), for
  * the steps a reader runs: none of these paths may show in a reply. */
 #define FAKE_DATA "/srv/armbot-data"
 #define FAKE_CACHE "/srv/armbot-cache"
@@ -421,7 +421,7 @@ static void test_sparse_warn(void)
 	r.checks[REPORT_CHECK_SPARSE].status = REPORT_STATUS_WARN;
 	r.checks[REPORT_CHECK_SPARSE].summary = "2 new warnings";
 	r.checks[REPORT_CHECK_SPARSE].detail = sparse_detail;
-	/* as kernel/sparse-check.c makes them for allmodconfig */
+	/* as kernel/build/sparse-check.c makes them for allmodconfig */
 	fake_kbuild(&kb, "allmodconfig");
 	steps = kbuild_configure_target_steps(&kb, "allmodconfig",
 					      sparse_fragment);
@@ -509,7 +509,7 @@ static const char boot_what[] =
 
 static const char boot_note[] =
 	"%s is armbot's test initramfs: a static init that loads "
-	"rpm_test.ko, the runtime-PM KUnit suite (kernel/rpm-test/ in "
+	"rpm_test.ko, the runtime-PM KUnit suite (qemu/guest/rpm-test/ in "
 	"armbot's sources) built against this kernel, and powers the machine "
 	"off.  armbot makes it (`armbot boot --tree distro-6.1 SERIES.mbox` "
 	"leaves it in its build dir); a kernel that does not reach userspace "
@@ -596,7 +596,7 @@ static void test_build_fail(void)
 	r.reproduce.checks[REPORT_CHECK_BUILD].note =
 		"The kernel builds; the last make, of armbot's runtime-PM "
 		"KUnit module rpm_test, fails.  Its sources are "
-		"kernel/rpm-test/ in armbot's, copied to "
+		"qemu/guest/rpm-test/ in armbot's, copied to "
 		"build/armbot-ext/rpm_test.";
 	check_report("build-fail", &r);
 	figures_clear(&f);
@@ -612,7 +612,7 @@ static const char kunit_detail[] =
 	"        dev->power.runtime_status == 0 (RPM_ACTIVE)\n"
 	"not ok 9 rpm_genpd_off\n"
 	"    # rpm_genpd_off: ASSERTION FAILED at "
-	"kernel/rpm-test/rpm_test.c:211\n";
+	"qemu/guest/rpm-test/rpm_test.c:211\n";
 
 static void test_balanced(void)
 {

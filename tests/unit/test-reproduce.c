@@ -1,4 +1,4 @@
-/* What a reply tells a reader to run (kernel/kbuild.h, "what a reader
+/* What a reply tells a reader to run (kernel/build/kbuild.h, "what a reader
  * runs"): the make and qemu command lines derived from the argv armbot
  * runs, with no path of armbot's data dir, cache dir or sources in them,
  * quoted so that /bin/sh gives back the arguments meant. */
@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/datadir.h"
-#include "bot/rmtree.h"
-#include "bot/runner.h"
-#include "kernel/kbuild.h"
-#include "kernel/tree.h"
+#include "config/datadir.h"
+#include "kernel/tree/rmtree.h"
+#include "kernel/build/runner.h"
+#include "kernel/build/kbuild.h"
+#include "kernel/tree/tree.h"
 #include "qemu/boot.h"
 
 #define FAKE_DATA "/srv/armbot data/it's"

@@ -1,9 +1,9 @@
-/* Unit tests of bot/rmtree.c: a tree with files, subdirectories and
+/* Unit tests of kernel/tree/rmtree.c: a tree with files, subdirectories and
  * links is removed; what links point at outside it is left alone. */
 #include <glib/gstdio.h>
 #include <unistd.h>
 
-#include "bot/rmtree.h"
+#include "kernel/tree/rmtree.h"
 #include "tests/unit/scratch.h"
 
 static void test_tree(void)

@@ -1,4 +1,4 @@
-/* Unit tests for bot/runner.c and kernel/sandbox.c with real programs:
+/* Unit tests for kernel/build/runner.c and kernel/build/sandbox.c with real programs:
  * environment, working directory, output cap, the timeout killing the
  * whole process group, and what the sandbox lets through. */
 #include <gio/gio.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bot/runner.h"
-#include "kernel/sandbox.h"
+#include "kernel/build/runner.h"
+#include "kernel/build/sandbox.h"
 
 static void run_ok(const char *const *argv, const struct runner_opts *o,
 		   struct runner_result *r)

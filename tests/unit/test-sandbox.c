@@ -1,5 +1,5 @@
-/* Hostile patches against the build path (kernel/kbuild.c through
- * kernel/sandbox.c): a tiny fake tree whose Makefile does what a hostile
+/* Hostile patches against the build path (kernel/build/kbuild.c through
+ * kernel/build/sandbox.c): a tiny fake tree whose Makefile does what a hostile
  * series could make kbuild do.  Each run must end with a clear reason in
  * its result, leave the host unchanged (canaries outside the build
  * directory untouched, no connection made) and leave no process behind. */
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kernel/kbuild.h"
+#include "kernel/build/kbuild.h"
 
 /* Recipes run by make in the tree; $(TOKEN) names the run in every
  * process's command line, so that leftovers can be found in /proc. */

@@ -1,4 +1,4 @@
-/* kernel/sparse.c on captured output of real sparse 0.6.4 and gcc 12
+/* kernel/build/sparse.c on captured output of real sparse 0.6.4 and gcc 12
  * (tests/unit/data/sparse: drv.c at a base and at a head that adds a
  * comment above everything, makes 'counter' static, adds a non-static
  * 'probes', and is built with -Wmissing-declarations). */
@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kernel/sparse.h"
+#include "kernel/build/sparse.h"
 
 static char *data_path(const char *name)
 {

@@ -1,10 +1,10 @@
-/* Unit tests for bot/store-pipeline.c: the job and outbox state machine
+/* Unit tests for bot/store/pipeline.c: the job and outbox state machine
  * that makes `armbot run` safe to kill at any moment. */
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "bot/store-part.h"
-#include "bot/store-pipeline.h"
+#include "bot/store/part.h"
+#include "bot/store/pipeline.h"
 
 struct fixture {
 	char *dir;

@@ -1,11 +1,11 @@
-/* Unit tests for the tree updates of bot/store-trees.c: what is followed,
+/* Unit tests for the tree updates of bot/store/trees.c: what is followed,
  * attempts that fail and succeed, when the next one is due, and the
  * migration of a store made before tree_updates existed. */
 #include <string.h>
 
-#include "bot/rmtree.h"
-#include "bot/store-part.h"
-#include "bot/store-trees.h"
+#include "kernel/tree/rmtree.h"
+#include "bot/store/part.h"
+#include "bot/store/trees.h"
 #include "scratch.h"
 
 struct fixture {

@@ -1,8 +1,8 @@
-/* Unit tests for bot/store.c: schema version, idempotent adds. */
+/* Unit tests for bot/store/store.c: schema version, idempotent adds. */
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "bot/store.h"
+#include "bot/store/store.h"
 
 static void test_idempotent(void)
 {

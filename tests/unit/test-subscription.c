@@ -1,9 +1,9 @@
-/* Unit tests for bot/subscription.c: Mailman's requests, and its
+/* Unit tests for bot/control/subscription.c: Mailman's requests, and its
  * confirmation mails (tests/unit/data/mailman/, modelled on the real
  * templates) recognised, with forged shapes that must not pass. */
 #include <string.h>
 
-#include "bot/subscription.h"
+#include "bot/control/subscription.h"
 
 #define TOKEN "5f0c6d0b8e2a4c1f9a7d3e5b2c4a6e8f0d1b3c5a"
 

@@ -1,9 +1,9 @@
-/* Unit tests for config/tree-pick.c: the order of the steps, path
+/* Unit tests for bot/daemon/tree-pick.c: the order of the steps, path
  * specificity and the reasons. */
 #include <string.h>
 
-#include "config/tree-pick.h"
-#include "kernel/tree.h"
+#include "bot/daemon/tree-pick.h"
+#include "kernel/tree/tree.h"
 
 static struct config_policy defaults = {
 	CONFIG_CHECK_ALL,

@@ -6,8 +6,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "bot/rmtree.h"
-#include "kernel/tree.h"
+#include "kernel/tree/rmtree.h"
+#include "kernel/tree/tree.h"
 #include "tests/unit/scratch.h"
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_treebuilder, git_treebuilder_free)

@@ -1,11 +1,11 @@
-/* Unit tests for bot/treeset.c: the trees of the configuration and of the
+/* Unit tests for bot/daemon/treeset.c: the trees of the configuration and of the
  * store together, and the choice for a stored series. */
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "bot/store-trees.h"
-#include "bot/treeset.h"
-#include "config/tree-pick.h"
+#include "bot/store/trees.h"
+#include "bot/daemon/treeset.h"
+#include "bot/daemon/tree-pick.h"
 
 static void add_message(struct store *st, const char *text)
 {

@@ -1,0 +1,166 @@
+/* armbot am: apply the patches of a mailbox with `git am` semantics in the
+ * object database of a tree.  See kernel/patch/am.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bot/cli/command.h"
+#include "kernel/patch/am.h"
+#include "kernel/tree/tree.h"
+
+/* "Name <email>" into its parts; FALSE when malformed */
+static gboolean parse_ident(const char *ident, char **name, char **email)
+{
+	const char *lt = strchr(ident, '<');
+	const char *gt = lt ? strchr(lt, '>') : NULL;
+
+	if (!lt || !gt || gt[1])
+		return FALSE;
+	*name = g_strstrip(g_strndup(ident, lt - ident));
+	*email = g_strndup(lt + 1, gt - lt - 1);
+	return **name && **email;
+}
+
+static void print_result(const struct am_series *s)
+{
+	guint total = s->patches->len;
+
+	for (guint i = 0; i < total; i++) {
+		const struct am_patch *p = s->patches->pdata[i];
+
+		if (p->applied) {
+			printf("ok %s %s%s\n", git_oid_tostr_s(&p->commit),
+			       p->subject, p->merged ? " (3-way merge)" : "");
+		} else if (p->path && !g_str_has_prefix(p->reason, p->path)) {
+			printf("fail %u/%u %s: %s: %s\n", p->number, total,
+			       p->subject, p->path, p->reason);
+		} else {
+			printf("fail %u/%u %s: %s\n", p->number, total,
+			       p->subject, p->reason);
+		}
+	}
+}
+
+int cmd_am(struct armbot_context *ctx, int argc, char **argv)
+{
+	g_autofree char *repo_path = NULL;
+	g_autofree char *tree_name = NULL;
+	g_autofree char *base = NULL;
+	g_autofree char *branch = NULL;
+	g_autofree char *committer = NULL;
+	g_autofree char *committer_name = NULL;
+	g_autofree char *committer_email = NULL;
+	gboolean threeway = FALSE;
+	gboolean keep_cr = FALSE;
+	GOptionEntry options[] = {
+		{ "tree", 0, 0, G_OPTION_ARG_STRING, &tree_name,
+		  "the tree to apply to (default: the distro tree)", "NAME" },
+		{ "repo", 'C', 0, G_OPTION_ARG_FILENAME, &repo_path,
+		  "apply in this git repository instead of a tree", "REPO" },
+		{ "base", 0, 0, G_OPTION_ARG_STRING, &base,
+		  "apply on this revision (default: the series' base-commit "
+		  "if the tree has it, else the tree's head)",
+		  "REV" },
+		{ "branch", 0, 0, G_OPTION_ARG_STRING, &branch,
+		  "point this branch at the last applied commit", "NAME" },
+		{ "3way", '3', 0, G_OPTION_ARG_NONE, &threeway,
+		  "fall back to a three-way merge, as git am -3", NULL },
+		{ "keep-cr", 0, 0, G_OPTION_ARG_NONE, &keep_cr,
+		  "keep carriage returns at the end of lines, as git am "
+		  "--keep-cr",
+		  NULL },
+		{ "committer", 0, 0, G_OPTION_ARG_STRING, &committer,
+		  "committer identity (default: $ARMBOT_COMMITTER, else "
+		  "\"armbot <armbot@localhost>\")",
+		  "\"NAME <EMAIL>\"" },
+		G_OPTION_ENTRY_NULL
+	};
+	struct am_options opts = AM_OPTIONS_INIT;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(am_series) s = NULL;
+	g_autofree char *head_ref = NULL;
+	struct tree *tree = NULL;
+	git_repository *repo = NULL; /* -C: opened here */
+	git_repository *target; /* repo, or the tree's own */
+	const char *head_rev = "HEAD";
+	int status = 1;
+
+	if (!command_parse_options(
+		    "am", "FILE.mbox",
+		    "Apply each patch of a mailbox as `git am` would, in the "
+		    "object database: prints `ok <commit> <subject>` or "
+		    "`fail <n>/<total> <subject>: <reason>` per patch.",
+		    options, &argc, &argv))
+		return COMMAND_USAGE_ERROR;
+	if (argc != 2) {
+		fprintf(stderr, "error: one mailbox expected\n"
+				"usage: see 'armbot help am'\n");
+		return COMMAND_USAGE_ERROR;
+	}
+	if (repo_path && tree_name) {
+		fprintf(stderr, "error: -C and --tree are exclusive\n"
+				"usage: see 'armbot help am'\n");
+		return COMMAND_USAGE_ERROR;
+	}
+	if (!committer)
+		committer = g_strdup(g_getenv("ARMBOT_COMMITTER"));
+	if (committer) {
+		if (!parse_ident(committer, &committer_name,
+				 &committer_email)) {
+			fprintf(stderr,
+				"error: committer must be \"NAME <EMAIL>\": "
+				"'%s'\n",
+				committer);
+			return COMMAND_USAGE_ERROR;
+		}
+		opts.committer_name = committer_name;
+		opts.committer_email = committer_email;
+	}
+	opts.base = base;
+	opts.threeway = threeway;
+	opts.keep_cr = keep_cr;
+	git_libgit2_init();
+	if (repo_path) {
+		if (git_repository_open_ext(&repo, repo_path,
+					    GIT_REPOSITORY_OPEN_NO_SEARCH,
+					    NULL) < 0) {
+			fprintf(stderr,
+				"error: cannot open repository '%s': %s\n",
+				repo_path, git_error_last()->message);
+			goto done;
+		}
+	} else {
+		tree = tree_open_or_default(command_data_dir(ctx), tree_name,
+					    &error);
+		if (!tree) {
+			fprintf(stderr, "error: %s\n", error->message);
+			goto done;
+		}
+		head_rev = head_ref = tree_head_ref(tree);
+	}
+	target = tree ? tree->repo : repo;
+	if (!am_apply_mbox(&s, target, head_rev, argv[1], &opts, &error)) {
+		fprintf(stderr, "error: %s\n", error->message);
+		goto done;
+	}
+	if (s->base_note)
+		fprintf(stderr, "warning: %s\n", s->base_note);
+	print_result(s);
+	if (branch && !git_oid_equal(&s->head, &s->base)) {
+		g_autofree char *ref = g_strconcat("refs/heads/", branch, NULL);
+		git_reference *r = NULL;
+
+		if (git_reference_create(&r, target, ref, &s->head, 1,
+					 "armbot am") < 0) {
+			fprintf(stderr, "error: cannot update %s: %s\n", ref,
+				git_error_last()->message);
+			goto done;
+		}
+		git_reference_free(r);
+	}
+	status = s->failed ? 1 : 0;
+done:
+	tree_free(tree);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	return status;
+}

@@ -1,0 +1,72 @@
+/* armbot run: the daemon (bot/daemon/daemon.h) with the configuration of
+ * --config, $ARMBOT_CONFIG or $XDG_CONFIG_HOME/armbot/armbot.conf, or the
+ * embedded defaults.  An invalid configuration stops it before anything
+ * starts: every error is printed, FILE:LINE first. */
+#include <stdio.h>
+
+#include "bot/cli/command.h"
+#include "bot/daemon/daemon.h"
+#include "config/datadir.h"
+#include "config/config.h"
+
+int cmd_run(struct armbot_context *ctx, int argc, char **argv)
+{
+	g_autofree char *config_path = NULL;
+	gint max_attempts = 3;
+	GOptionEntry options[] = {
+		{ "max-attempts", 0, 0, G_OPTION_ARG_INT, &max_attempts,
+		  "give a series up after the bot stopped this many times "
+		  "while checking it (default 3)",
+		  "N" },
+		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &config_path,
+		  "the configuration file (default: $ARMBOT_CONFIG, else "
+		  "$XDG_CONFIG_HOME/armbot/armbot.conf when it exists, else "
+		  "the embedded defaults)",
+		  "FILE" },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(armbot_config) config = NULL;
+	g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GError) error = NULL;
+	g_autofree char *path = NULL;
+	g_autofree char *dir = NULL;
+	struct daemon_options dopts = { 0 };
+
+	if (!command_parse_options(
+		    "run", "",
+		    "Run the daemon: read mail from the configured sources, "
+		    "check every new series, send the replies.  Stop it with "
+		    "SIGTERM or SIGINT.",
+		    options, &argc, &argv))
+		return COMMAND_USAGE_ERROR;
+	if (argc != 1) {
+		fprintf(stderr, "error: no arguments expected\n"
+				"usage: see 'armbot help run'\n");
+		return COMMAND_USAGE_ERROR;
+	}
+	path = config_find(config_path);
+	if (!config_check(path, errors)) {
+		for (guint i = 0; i < errors->len; i++)
+			fprintf(stderr, "error: %s\n",
+				(char *)errors->pdata[i]);
+		fprintf(stderr, "armbot run: the configuration is invalid; "
+				"not starting\n");
+		return 1;
+	}
+	config = config_load(path, &error);
+	if (!config) {
+		fprintf(stderr, "error: %s\n", error->message);
+		return 1;
+	}
+	dir = datadir_ensure(config->data_dir ? config->data_dir :
+						command_data_dir(ctx),
+			     NULL, &error);
+	if (!dir) {
+		fprintf(stderr, "error: %s\n", error->message);
+		return 1;
+	}
+	dopts.data_dir = dir;
+	dopts.config = config;
+	dopts.max_attempts = max_attempts > 0 ? (guint)max_attempts : 3;
+	return daemon_run(&dopts);
+}

@@ -1,0 +1,168 @@
+/* armbot sparse: apply a series to a tree (as `armbot am`, in the tree's
+ * object database) and report the sparse and compiler warnings it
+ * introduces, in the kernel test robot's shape (kernel/build/sparse-check.h).
+ *
+ *   armbot sparse [--tree NAME] [--per-patch] [--base REV] FILE.mbox
+ *
+ * Exit status 0 when the check ran, whatever it found (the verdict is the
+ * "result:" line); 1 when the series does not apply; 2 on an error (the
+ * sandbox cannot be set up, a tool is missing). */
+#include <stdio.h>
+#include <string.h>
+
+#include "bot/cli/command.h"
+#include "kernel/patch/am.h"
+#include "kernel/build/sparse-check.h"
+#include "kernel/tree/tree.h"
+
+enum { SPARSE_RAN = 0, SPARSE_NOT_APPLIED = 1, SPARSE_ERROR = 2 };
+
+static void show_progress(enum sparse_check_stage stage, const char *detail,
+			  gpointer user_data)
+{
+	static const char *const names[] = {
+		[SPARSE_CHECK_STAGE_SELECT] = "selecting the objects",
+		[SPARSE_CHECK_STAGE_CONFIG] = "configuring (cold build dir)",
+		[SPARSE_CHECK_STAGE_HEAD] = "sparse at the head",
+		[SPARSE_CHECK_STAGE_BASE] = "sparse at the base",
+		[SPARSE_CHECK_STAGE_PATCH] = "sparse after patch",
+	};
+
+	(void)user_data;
+	fprintf(stderr, "%s%s%s\n", names[stage], detail ? " " : "",
+		detail ? detail : "");
+}
+
+int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
+{
+	g_autofree char *tree_name = NULL;
+	g_autofree char *rev = NULL;
+	gboolean per_patch = FALSE, quiet = FALSE;
+	gint jobs = 0, timeout_s = 0;
+	GOptionEntry options[] = {
+		{ "tree", 0, 0, G_OPTION_ARG_STRING, &tree_name,
+		  "the tree to apply to (default: the distro tree)", "NAME" },
+		{ "base", 0, 0, G_OPTION_ARG_STRING, &rev,
+		  "the base to apply the series on (default: the series' "
+		  "base-commit, else the tree's head)",
+		  "REV" },
+		{ "per-patch", 0, 0, G_OPTION_ARG_NONE, &per_patch,
+		  "check after each patch too, so that each new warning names "
+		  "the patch that introduced it",
+		  NULL },
+		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
+		  "parallel make jobs (default: the number of cores)", "N" },
+		{ "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_s,
+		  "seconds one make run may take (default 3600)", "S" },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+		  "no progress on stderr", NULL },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(GError) error = NULL;
+	g_autoptr(kernel_tree) tree = NULL;
+	g_autoptr(am_series) series = NULL;
+	g_autoptr(GArray) patches = g_array_new(FALSE, FALSE, sizeof(git_oid));
+	g_autoptr(GPtrArray) subjects = g_ptr_array_new();
+	g_autofree char *head_ref = NULL;
+	struct am_options am_opts = AM_OPTIONS_INIT;
+	struct sparse_check_opts opts = SPARSE_CHECK_OPTS_INIT;
+	struct sparse_check_result res = { 0 };
+	const struct sparse_check_timings *t = &res.timings;
+	int status = SPARSE_RAN;
+
+	if (!command_parse_options("sparse", "FILE.mbox",
+				   "Apply a series and report the sparse and "
+				   "compiler warnings it introduces (new ones "
+				   "prefixed by >>), building the touched "
+				   "objects in the sandbox at the base and at "
+				   "the head.\n"
+				   "Exit status: 0 the check ran (whatever it "
+				   "found), 1 the series does not apply, 2 an "
+				   "error.",
+				   options, &argc, &argv))
+		return COMMAND_USAGE_ERROR;
+	if (argc != 2) {
+		fprintf(stderr, "error: one mailbox expected\n"
+				"usage: see 'armbot help sparse'\n");
+		return COMMAND_USAGE_ERROR;
+	}
+
+	git_libgit2_init();
+	opts.data_dir = command_data_dir(ctx);
+	tree = tree_open_or_default(opts.data_dir, tree_name, &error);
+	if (!tree)
+		goto error;
+	head_ref = tree_head_ref(tree);
+	am_opts.base = rev;
+	if (!am_apply_mbox(&series, tree->repo, head_ref, argv[1], &am_opts,
+			   &error))
+		goto error;
+	printf("tree: %s\n", tree->name);
+	if (series->base_note)
+		printf("warning: %s\n", series->base_note);
+	/* git_oid_tostr_s() has one buffer: one id per call */
+	printf("base: %s\n", git_oid_tostr_s(&series->base));
+	printf("series: %u patches, head %s\n", series->patches->len,
+	       git_oid_tostr_s(&series->head));
+	if (series->failed || !series->patches->len) {
+		printf("series does not apply:\n");
+		if (!series->patches->len)
+			printf("| no patches\n");
+		for (guint i = 0; i < series->patches->len; i++) {
+			const struct am_patch *p = series->patches->pdata[i];
+
+			if (!p->applied)
+				printf("| %u/%u %s: %s\n", p->number,
+				       series->patches->len, p->subject,
+				       p->reason);
+		}
+		status = SPARSE_NOT_APPLIED;
+		goto out;
+	}
+	for (guint i = 0; i < series->patches->len; i++) {
+		const struct am_patch *p = series->patches->pdata[i];
+
+		g_array_append_val(patches, p->commit);
+		g_ptr_array_add(subjects, p->subject);
+	}
+
+	opts.tree = tree;
+	opts.base = series->base;
+	opts.patches = patches;
+	opts.subjects = subjects;
+	opts.per_patch = per_patch;
+	opts.jobs = jobs > 0 ? (guint)jobs : 0;
+	opts.timeout_s = timeout_s > 0 ? (guint)timeout_s : 0;
+	if (!quiet)
+		opts.progress = show_progress;
+	if (!sparse_check_run(&opts, &res, &error))
+		goto error;
+
+	for (guint i = 0; i < res.checked->len; i++) {
+		const struct sparse_check_object *o = res.checked->pdata[i];
+
+		printf("checked: %s (%s; %s)\n", o->object, o->config, o->why);
+	}
+	printf("\n%s", res.report);
+	printf("result: %s", sparse_check_status_name(res.status));
+	if (res.reason)
+		printf(" (%s)", res.reason);
+	printf(": %u new, %u fixed, %u warnings at head, %u compile errors\n",
+	       res.new_warnings, res.fixed_warnings, res.total_warnings,
+	       res.compile_errors);
+	printf("time: %.1f s (select %.1f, config %.1f, checkout %.1f, head "
+	       "%.1f, base %.1f, patches %.1f)\n",
+	       t->total, t->select, t->config, t->checkout, t->head, t->base,
+	       t->patches);
+	if (res.reproduce && *res.reproduce)
+		printf("reproduce:\n%s", res.reproduce);
+	goto out;
+
+error:
+	fprintf(stderr, "error: %s\n", error->message);
+	status = SPARSE_ERROR;
+out:
+	sparse_check_result_clear(&res);
+	git_libgit2_shutdown();
+	return status;
+}

@@ -1,0 +1,57 @@
+/* What every subcommand shares: the global --data-dir and option parsing. */
+#include "bot/cli/command.h"
+
+#include <stdio.h>
+
+#include "config/datadir.h"
+
+static char *global_data_dir;
+
+void command_set_data_dir(const char *dir)
+{
+	g_free(global_data_dir);
+	global_data_dir = g_strdup(dir);
+}
+
+/* The one place where every command's options are parsed, so that the global
+ * --data-dir is accepted after the command name too. */
+gboolean command_parse_options(const char *name, const char *parameters,
+			       const char *description, GOptionEntry *options,
+			       int *argc, char ***argv)
+{
+	GOptionEntry global[] = { { "data-dir", 0, 0, G_OPTION_ARG_FILENAME,
+				    &global_data_dir,
+				    "where armbot keeps its state", "DIR" },
+				  G_OPTION_ENTRY_NULL };
+	g_autoptr(GError) error = NULL;
+	g_autofree char *title = g_strdup_printf("armbot %s", name);
+	g_autoptr(GOptionContext) context = g_option_context_new(parameters);
+	GOptionGroup *group =
+		g_option_group_new("global", "Global options (any command):",
+				   "Show the global options", NULL, NULL);
+
+	g_option_group_add_entries(group, global);
+	g_option_context_add_group(context, group);
+	if (options)
+		g_option_context_add_main_entries(context, options, NULL);
+	if (description)
+		g_option_context_set_summary(context, description);
+	/* GOptionContext uses g_get_prgname() for its usage line */
+	g_set_prgname(title);
+	if (!g_option_context_parse(context, argc, argv, &error)) {
+		fprintf(stderr,
+			"error: %s\n"
+			"usage: see 'armbot help %s'\n",
+			error->message, name);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* Resolve the data dir once options are parsed; see bot/cli/command.h. */
+const char *command_data_dir(struct armbot_context *ctx)
+{
+	if (!ctx->data_dir)
+		ctx->data_dir = datadir_resolve(global_data_dir);
+	return ctx->data_dir;
+}

@@ -1,0 +1,62 @@
+/* The armbot subcommands, git style: `armbot <command> [options]`.
+ * Each command lives in bot/cmd-NAME.c and is listed in bot/cli/main.c. */
+#pragma once
+
+#include <glib.h>
+
+/* What every subcommand gets from the global options. */
+struct armbot_context {
+	char *data_dir; /* --data-dir, ARMBOT_DATA_DIR or $XDG_DATA_HOME/armbot */
+	/* `armbot dirstat --mbox`: the line figures of the patches in a
+	 * mailbox (GPtrArray of dirstat_filestat).  Reading mail links
+	 * libetpan, which the lean front program (bot/cli/front.c) leaves out:
+	 * set by armbot-core only. */
+	GPtrArray *(*mbox_filestats)(const char *mbox, GError **error);
+};
+
+/* A subcommand: argv[0] is the command's name.  Returns the process exit
+ * status. */
+typedef int (*armbot_command_fn)(struct armbot_context *ctx, int argc,
+				 char **argv);
+
+struct armbot_command {
+	const char *name;
+	armbot_command_fn run;
+	const char *summary; /* one line for `armbot help` */
+};
+
+int cmd_ingest(struct armbot_context *ctx, int argc, char **argv);
+int cmd_deliver(struct armbot_context *ctx, int argc, char **argv);
+int cmd_series(struct armbot_context *ctx, int argc, char **argv);
+int cmd_mailinfo(struct armbot_context *ctx, int argc, char **argv);
+int cmd_patch_id(struct armbot_context *ctx, int argc, char **argv);
+int cmd_tree(struct armbot_context *ctx, int argc, char **argv);
+int cmd_am(struct armbot_context *ctx, int argc, char **argv);
+int cmd_sparse(struct armbot_context *ctx, int argc, char **argv);
+int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv);
+int cmd_boot(struct armbot_context *ctx, int argc, char **argv);
+int cmd_check(struct armbot_context *ctx, int argc, char **argv);
+int cmd_run(struct armbot_context *ctx, int argc, char **argv);
+int cmd_status(struct armbot_context *ctx, int argc, char **argv);
+int cmd_sendmail(struct armbot_context *ctx, int argc, char **argv);
+int cmd_config(struct armbot_context *ctx, int argc, char **argv);
+int cmd_subscribe(struct armbot_context *ctx, int argc, char **argv);
+int cmd_unsubscribe(struct armbot_context *ctx, int argc, char **argv);
+int cmd_lists(struct armbot_context *ctx, int argc, char **argv);
+int cmd_serve(struct armbot_context *ctx, int argc, char **argv);
+
+/* Parse @argv with @options for command @name; on a usage error print it
+ * with the command's help hint and return FALSE.  Shared by every cmd-*.c so
+ * that usage errors look the same everywhere (exit status 129, like git). */
+gboolean command_parse_options(const char *name, const char *parameters,
+			       const char *description, GOptionEntry *options,
+			       int *argc, char ***argv);
+
+#define COMMAND_USAGE_ERROR 129
+
+/* The data directory for this run (see config/datadir.h), resolved after the
+ * command's options are parsed.  Owned by @ctx. */
+const char *command_data_dir(struct armbot_context *ctx);
+
+/* Set the global --data-dir given before the command name. */
+void command_set_data_dir(const char *dir);

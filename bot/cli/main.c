@@ -1,0 +1,145 @@
+/* armbot-core: the command line of every command.  `armbot [--data-dir
+ * DIR] <command> [options]`, `armbot help [<command>]`, `armbot
+ * --version`; the front program `armbot` (bot/cli/front.c) runs dirstat itself
+ * and execs this one for the rest. */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bot/cli/command.h"
+#include "config/datadir.h"
+#include "kernel/diff/patchstat.h"
+
+static const struct armbot_command commands[] = {
+	{ "ingest", cmd_ingest,
+	  "read mailboxes into the store, assemble series" },
+	{ "deliver", cmd_deliver, "store one message from stdin (MTA pipe)" },
+	{ "series", cmd_series,
+	  "list series, or print one as an mbox for git am" },
+	{ "mailinfo", cmd_mailinfo, "split a mail as git mailinfo does" },
+	{ "patch-id", cmd_patch_id,
+	  "the patch-id of patches or commits, as git patch-id --stable" },
+	{ "tree", cmd_tree,
+	  "kernel trees: import, add, update, list, checkout" },
+	{ "am", cmd_am,
+	  "apply a mailbox of patches as git am, in the object database" },
+	{ "sparse", cmd_sparse, "report the sparse warnings a series adds" },
+	{ "dirstat", cmd_dirstat,
+	  "git's --dirstat, signed, and the arch/arm verdict" },
+	{ "boot", cmd_boot,
+	  "build a tree, boot it in QEMU, run the runtime-PM KUnit suite" },
+	{ "check", cmd_check,
+	  "run every check on one series and print the reply" },
+	{ "run", cmd_run, "the daemon: watch the lists, check, reply" },
+	{ "status", cmd_status, "the queue, series and replies by state" },
+	{ "sendmail", cmd_sendmail,
+	  "send one message by SMTP, or into a maildir" },
+	{ "config", cmd_config, "check the configuration and tree files" },
+	{ "subscribe", cmd_subscribe,
+	  "ask a Mailman list to subscribe the bot" },
+	{ "unsubscribe", cmd_unsubscribe,
+	  "ask a Mailman list to drop the bot" },
+	{ "lists", cmd_lists,
+	  "the lists subscribed to, their state and source" },
+	{ "serve", cmd_serve, "serve the read-only web interface" },
+	{ NULL, NULL, NULL }
+};
+
+static void warn_skipped(guint n, const GError *why, gpointer path)
+{
+	fprintf(stderr, "warning: %s: mail %u skipped: %s\n",
+		(const char *)path, n, why->message);
+}
+
+/* armbot dirstat --mbox: the figures of every patch in the mailbox, a
+ * mail that is not one said and skipped */
+static GPtrArray *mbox_filestats(const char *mbox, GError **error)
+{
+	return patchstat_mbox(mbox, warn_skipped, (gpointer)mbox, error);
+}
+
+static const struct armbot_command *command_find(const char *name)
+{
+	for (size_t i = 0; commands[i].name; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void print_usage(FILE *out)
+{
+	fprintf(out, "usage: armbot [--data-dir DIR] <command> [<options>]\n"
+		     "       armbot help [<command>]\n"
+		     "       armbot --version\n\ncommands:\n");
+	for (size_t i = 0; commands[i].name; i++)
+		fprintf(out, "   %-12s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(out, "\nState lives in --data-dir, else $ARMBOT_DATA_DIR, "
+		     "else $XDG_DATA_HOME/armbot.\n");
+}
+
+static int run_help(int argc, char **argv)
+{
+	const struct armbot_command *cmd;
+	char *help_argv[] = { NULL, "--help", NULL };
+
+	if (argc < 2) {
+		print_usage(stdout);
+		return 0;
+	}
+	cmd = command_find(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "error: no such command '%s'\n", argv[1]);
+		return 1;
+	}
+	/* GOptionContext prints the command's full help and exits 0 */
+	help_argv[0] = argv[1];
+	return cmd->run(NULL, 2, help_argv);
+}
+
+int main(int argc, char **argv)
+{
+	struct armbot_context ctx = { .mbox_filestats = mbox_filestats };
+	const struct armbot_command *cmd;
+	int i = 1;
+	int status;
+
+	setlocale(LC_ALL, "");
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--version")) {
+			printf("armbot version %s\n", ARMBOT_VERSION);
+			return 0;
+		} else if (!strcmp(argv[i], "--help") ||
+			   !strcmp(argv[i], "-h")) {
+			print_usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--data-dir") && i + 1 < argc) {
+			command_set_data_dir(argv[++i]);
+		} else if (g_str_has_prefix(argv[i], "--data-dir=")) {
+			command_set_data_dir(argv[i] + strlen("--data-dir="));
+		} else {
+			fprintf(stderr, "error: unknown option '%s'\n",
+				argv[i]);
+			print_usage(stderr);
+			return COMMAND_USAGE_ERROR;
+		}
+	}
+	if (i >= argc) {
+		print_usage(stderr);
+		return COMMAND_USAGE_ERROR;
+	}
+	if (!strcmp(argv[i], "help"))
+		return run_help(argc - i, argv + i);
+	cmd = command_find(argv[i]);
+	if (!cmd) {
+		fprintf(stderr,
+			"error: '%s' is not an armbot command; see 'armbot help'\n",
+			argv[i]);
+		return 1;
+	}
+	/* the data dir is resolved lazily: commands call ctx->data_dir only
+	 * after their own options (which may include --data-dir) are parsed */
+	status = cmd->run(&ctx, argc - i, argv + i);
+	g_free(ctx.data_dir);
+	return status;
+}

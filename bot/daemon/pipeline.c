@@ -1,0 +1,1118 @@
+/* The checks of one series on one tree (see bot/daemon/pipeline.h). */
+#include "bot/daemon/pipeline.h"
+
+#include <errno.h>
+#include <gio/gio.h>
+#include <string.h>
+
+#include "config/datadir.h"
+#include "kernel/build/runner.h"
+#include "bot/mail/series-mbox.h"
+#include "kernel/patch/am.h"
+#include "kernel/base/baseguess.h"
+#include "kernel/diff/diffrename.h"
+#include "kernel/diff/dirstat.h"
+#include "kernel/git/repo.h"
+#include "kernel/diff/patchstat.h"
+#include "kernel/build/sparse-check.h"
+#include "kernel/tree/tree.h"
+#include "kernel/diff/treediff.h"
+#include "mailparse/mailbox.h"
+#include "mailparse/mailinfo.h"
+#include "mailparse/message.h"
+#include "qemu/boot.h"
+#include "qemu/ktap.h"
+
+G_DEFINE_QUARK(pipeline - error - quark, pipeline_error)
+
+#define TAIL_LINES 30 /* of a failed build or boot, in the reply */
+#define HUNK_LINES 40 /* of a hunk that does not apply */
+#define DIAG_LINES 20 /* per failed KUnit case */
+
+static const char *const stage_names[PIPELINE_N_STAGES] = {
+	[PIPELINE_STAGE_SERIES] = "series",
+	[PIPELINE_STAGE_TREE] = "tree",
+	[PIPELINE_STAGE_BASE] = "base",
+	[PIPELINE_STAGE_APPLY] = "apply",
+	[PIPELINE_STAGE_DIRSTAT] = "dirstat",
+	[PIPELINE_STAGE_SPARSE] = "sparse",
+	[PIPELINE_STAGE_BOOT_BASE] = "boot (base)",
+	[PIPELINE_STAGE_BOOT_HEAD] = "boot (series)",
+	[PIPELINE_STAGE_REPORT] = "report",
+};
+
+const char *pipeline_stage_name(enum pipeline_stage stage)
+{
+	return stage < PIPELINE_N_STAGES ? stage_names[stage] : "?";
+}
+
+/* What one run works with. */
+struct run {
+	const struct pipeline_options *opts;
+	struct pipeline_outcome *out;
+	struct store_series *series;
+	struct message *parent; /* the cover, or the first patch */
+	struct tree *tree;
+	struct am_series *am;
+	char *mbox_path;
+	GPtrArray *subjects; /* of the applied patches, in order */
+	GArray *commits; /* git_oid of the applied patches */
+	struct baseguess_result guess;
+};
+
+static void progress(struct run *r, enum pipeline_stage stage,
+		     const char *detail)
+{
+	if (r->opts->progress)
+		r->opts->progress(stage, detail, r->opts->user_data);
+}
+
+static void set_check(struct pipeline_check *c, enum report_status status,
+		      const char *reason, char *summary, char *detail)
+{
+	g_free(c->reason);
+	g_free(c->summary);
+	g_free(c->detail);
+	c->status = status;
+	c->reason = g_strdup(reason);
+	c->summary = summary;
+	c->detail = detail;
+}
+
+static void skip_check(struct pipeline_check *c, const char *reason)
+{
+	set_check(c, REPORT_STATUS_SKIPPED, reason, NULL, NULL);
+}
+
+/* Say how a reader reproduces check @c without armbot: @what the steps
+ * do, @steps (struct kbuild_step, a reference is taken; may be NULL),
+ * @note (taken; may be NULL). */
+static void set_repro(struct pipeline_check *c, const char *what,
+		      GPtrArray *steps, char *note)
+{
+	g_free(c->repro_what);
+	if (c->repro_steps)
+		g_ptr_array_unref(c->repro_steps);
+	g_free(c->repro_note);
+	c->repro_what = g_strdup(what);
+	c->repro_steps = steps ? g_ptr_array_ref(steps) : NULL;
+	c->repro_note = note;
+}
+
+/* Keep @text as @name in the log directory; a log that cannot be written
+ * is not a reason to fail the check, so this only warns. */
+static void write_log(struct run *r, const char *name, const char *text,
+		      gssize len)
+{
+	g_autofree char *path = g_build_filename(r->out->log_dir, name, NULL);
+	g_autoptr(GError) error = NULL;
+
+	if (!g_file_set_contents(path, text ? text : "", text ? len : 0,
+				 &error))
+		g_warning("cannot keep the log: %s", error->message);
+}
+
+/* Text with every line prefixed by @indent; the last @max lines only
+ * (0: all). */
+static char *indent_lines(const char *text, const char *indent, guint max)
+{
+	g_autofree char *tail = max ? runner_tail_lines(text, max) :
+				      g_strdup(text);
+	g_auto(GStrv) lines = g_strsplit(tail, "\n", -1);
+	GString *out = g_string_new(NULL);
+
+	for (guint i = 0; lines[i]; i++) {
+		if (!lines[i][0] && !lines[i + 1])
+			break;
+		g_string_append_printf(out, "%s%s\n", indent, lines[i]);
+	}
+	return g_string_free(out, FALSE);
+}
+
+/* The parts of the series and where to reply. */
+static gboolean load_series(struct run *r, struct store *st, gint64 id,
+			    GError **error)
+{
+	struct pipeline_outcome *out = r->out;
+	g_autoptr(GBytes) raw = NULL;
+	const char *parent_id, *post, *list_id;
+
+	r->series = store_get_series(st, id, error);
+	if (!r->series)
+		return FALSE;
+	if (!r->series->patches->len) {
+		g_set_error(error, PIPELINE_ERROR, 0,
+			    "series %" G_GINT64_FORMAT " has no patches", id);
+		return FALSE;
+	}
+	parent_id = r->series->cover ? r->series->cover :
+				       r->series->patches->pdata[0];
+	raw = store_message_raw(st, parent_id, error);
+	if (!raw || !(r->parent = message_parse(raw, error)))
+		return FALSE;
+	out->parent_message_id = g_strdup(parent_id);
+	out->author_email = g_strdup(r->parent->from_email);
+	/* the list's posting address: List-Post, else the List-Id of a
+	 * list host that names lists LIST.HOST (infradead, vger) */
+	post = message_header(r->parent, "List-Post");
+	list_id = message_header(r->parent, "List-Id");
+	if (post && strstr(post, "mailto:")) {
+		const char *a = strstr(post, "mailto:") + 7;
+		gsize n = strcspn(a, ">?, \t");
+
+		if (n)
+			out->list = g_ascii_strdown(a, n);
+	} else if (list_id && strchr(list_id, '<')) {
+		g_autofree char *id_text = message_angle_text(list_id);
+		char *dot = strchr(id_text, '.');
+
+		if (dot && strchr(dot + 1, '.')) {
+			*dot = '@';
+			out->list = g_steal_pointer(&id_text);
+		}
+	}
+	out->log_dir = g_strdup_printf("%s/logs/series-%" G_GINT64_FORMAT,
+				       r->opts->data_dir, id);
+	return TRUE;
+}
+
+/* The mbox the tree's am applies, kept with the logs. */
+static gboolean write_mbox(struct run *r, struct store *st, GError **error)
+{
+	g_autoptr(GString) mbox = g_string_new(NULL);
+
+	if (!series_mbox(st, r->series->id, mbox, error))
+		return FALSE;
+	r->mbox_path = g_build_filename(r->out->log_dir, "series.mbox", NULL);
+	return g_file_set_contents(r->mbox_path, mbox->str, mbox->len, error);
+}
+
+static char *tree_description(const struct tree *tree)
+{
+	if (tree->kind == TREE_KIND_DISTRO)
+		return g_strdup_printf("Debian %s %s", TREE_DISTRO_PACKAGE,
+				       tree->version ? tree->version : "");
+	return g_strdup_printf("branch %s of %s",
+			       tree->head_branch ? tree->head_branch : "HEAD",
+			       tree->url ? tree->url : tree->name);
+}
+
+/* The mail of the @number-th patch (1-based, among the mails with a
+ * patch) of the series' mbox, through git mailinfo's eyes. */
+static struct mailinfo_result *nth_patch(const char *mbox, guint number)
+{
+	struct mailbox_options mopts = MAILBOX_OPTIONS_INIT;
+	struct mailinfo_options miopts = MAILINFO_OPTIONS_INIT;
+	g_autoptr(mailbox) mb = mailbox_open(mbox, &mopts, NULL);
+	guint seen = 0;
+
+	while (mb) {
+		g_autoptr(GBytes) msg = NULL;
+		g_autoptr(mailinfo_result) mi = NULL;
+
+		if (!mailbox_next(mb, &msg, NULL) || !msg)
+			return NULL;
+		if (!mailinfo_parse(&mi, msg, &miopts, NULL) || !mi->patch->len)
+			continue;
+		if (++seen == number)
+			return g_steal_pointer(&mi);
+	}
+	return NULL;
+}
+
+/* The hunk of @patch that @reason ("hunk #N @@ ... @@ does not apply:
+ * ...") names, in the file diff of @path: what the author needs to see. */
+static char *failed_hunk(const char *patch, const char *path,
+			 const char *reason)
+{
+	const char *at = reason ? strstr(reason, "@@ -") : NULL;
+	const char *end = at ? strstr(at + 4, " @@") : NULL;
+	g_autofree char *header = NULL;
+	g_autofree char *file_line = NULL;
+	const char *file, *hunk;
+	GString *out;
+	guint n = 0;
+
+	if (!end || !path)
+		return NULL;
+	header = g_strndup(at, end + 3 - at);
+	file_line = g_strdup_printf("+++ b/%s\n", path);
+	file = strstr(patch, file_line);
+	if (!file) {
+		g_free(file_line);
+		file_line = g_strdup_printf("--- a/%s\n", path);
+		file = strstr(patch, file_line);
+	}
+	hunk = file ? strstr(file, header) : NULL;
+	if (!hunk)
+		return NULL;
+	out = g_string_new(NULL);
+	while (*hunk && n < HUNK_LINES) {
+		const char *nl = strchr(hunk, '\n');
+		gsize len = nl ? (gsize)(nl - hunk) : strlen(hunk);
+
+		if (n &&
+		    (!strncmp(hunk, "@@ ", 3) || !strncmp(hunk, "diff ", 5) ||
+		     !strncmp(hunk, "--", 2)))
+			break;
+		g_string_append(out, "| ");
+		g_string_append_len(out, hunk, len);
+		g_string_append_c(out, '\n');
+		n++;
+		hunk = nl ? nl + 1 : hunk + len;
+	}
+	return g_string_free(out, FALSE);
+}
+
+/* Where the series goes: already applied, its base-commit:, the commit
+ * its blob ids name, or the head (kernel/base/baseguess.h). */
+static gboolean find_base(struct run *r, GError **error)
+{
+	struct pipeline_outcome *out = r->out;
+	g_autoptr(baseguess_series)
+		bs = baseguess_series_from_mbox(r->mbox_path, error);
+
+	progress(r, PIPELINE_STAGE_BASE, NULL);
+	if (!bs || !baseguess_run(r->tree, bs, &r->guess, error))
+		return FALSE;
+	out->base_reason = g_strdup(r->guess.reason);
+	switch (r->guess.how) {
+	case BASEGUESS_APPLIED:
+		out->base_how = REPORT_BASE_APPLIED;
+		out->base_known = TRUE;
+		out->base_commit = g_strdup(git_oid_tostr_s(&r->guess.commit));
+		out->applied_commits = g_ptr_array_ref(r->guess.applied);
+		out->not_tested = g_strdup_printf(
+			"the series is applied already (patch 1/%u is commit "
+			"%.12s)",
+			r->guess.applied->len,
+			(char *)r->guess.applied->pdata[0]);
+		break;
+	case BASEGUESS_COMMIT:
+		out->base_how = REPORT_BASE_COMMIT;
+		/* without its prerequisites a failure may be theirs */
+		out->base_known = !r->guess.prerequisites_missing;
+		break;
+	case BASEGUESS_BLOBS:
+		out->base_how = REPORT_BASE_GUESSED;
+		out->base_known = TRUE;
+		break;
+	case BASEGUESS_HEAD:
+		out->base_how = r->series->base_commit ?
+					REPORT_BASE_COMMIT_MISSING :
+					REPORT_BASE_TREE_HEAD;
+		break;
+	case BASEGUESS_UNKNOWN:
+		out->base_how = REPORT_BASE_UNKNOWN;
+		break;
+	}
+	return TRUE;
+}
+
+static gboolean apply(struct run *r, GError **error)
+{
+	struct pipeline_outcome *out = r->out;
+	struct pipeline_check *c = &out->checks[REPORT_CHECK_APPLY];
+	struct am_options am_opts = AM_OPTIONS_INIT;
+	g_autofree char *head_ref = tree_head_ref(r->tree);
+	g_autofree char *base = NULL;
+	g_autoptr(GString) log = g_string_new(NULL);
+	g_autoptr(GString) detail = g_string_new(NULL);
+	gint64 t0 = g_get_monotonic_time();
+	guint n;
+
+	progress(r, PIPELINE_STAGE_APPLY, NULL);
+	am_opts.committer_name = r->opts->bot_name;
+	am_opts.committer_email = r->opts->bot_address;
+	/* the base found; else the head (am would take a base-commit: the
+	 * tree has, but then find_base() found it) */
+	if (r->guess.how == BASEGUESS_COMMIT || r->guess.how == BASEGUESS_BLOBS)
+		base = g_strdup(git_oid_tostr_s(&r->guess.commit));
+	else
+		base = g_strdup(head_ref);
+	am_opts.base = base;
+	if (!am_apply_mbox(&r->am, r->tree->repo, head_ref, r->mbox_path,
+			   &am_opts, error))
+		return FALSE;
+	out->base_commit = g_strdup(git_oid_tostr_s(&r->am->base));
+	out->head_commit = g_strdup(git_oid_tostr_s(&r->am->head));
+	n = r->am->patches->len;
+	g_string_append_printf(log, "base: %s (%s)\n", out->base_commit,
+			       out->base_reason);
+	if (r->am->base_note)
+		g_string_append_printf(log, "base: %s\n", r->am->base_note);
+	for (guint i = 0; i < n; i++) {
+		const struct am_patch *p = r->am->patches->pdata[i];
+
+		g_string_append_printf(log, "%u/%u %s: %s%s\n", p->number, n,
+				       p->subject,
+				       p->applied ? "applied" : "failed: ",
+				       p->applied ? "" : p->reason);
+		if (p->applied) {
+			g_array_append_val(r->commits, p->commit);
+			g_ptr_array_add(r->subjects, g_strdup(p->subject));
+			continue;
+		}
+		g_string_append_printf(detail,
+				       "Patch %u/%u \"%s\" does not apply:\n"
+				       "  %s%s%s\n",
+				       p->number, n, p->subject,
+				       p->path ? p->path : "",
+				       p->path ? ": " : "", p->reason);
+		{
+			g_autoptr(mailinfo_result)
+				mi = nth_patch(r->mbox_path, p->number);
+			g_autofree char *hunk = mi ? failed_hunk(mi->patch->str,
+								 p->path,
+								 p->reason) :
+						     NULL;
+
+			if (hunk)
+				g_string_append_printf(detail, "\n%s", hunk);
+		}
+		g_string_append_c(detail, '\n');
+	}
+	write_log(r, "apply.log", log->str, log->len);
+	c->seconds = (g_get_monotonic_time() - t0) / 1e6;
+	if (!n)
+		set_check(c, REPORT_STATUS_FAIL, NULL,
+			  g_strdup("no patch in the series"),
+			  g_strdup("The series holds no patch that git am "
+				   "would apply.\n"));
+	else if (r->am->failed)
+		set_check(c, REPORT_STATUS_FAIL, NULL,
+			  g_strdup_printf("%u of %u patches do not apply",
+					  r->am->failed, n),
+			  g_string_free(g_steal_pointer(&detail), FALSE));
+	else
+		set_check(c, REPORT_STATUS_OK, NULL,
+			  g_strdup_printf("%u/%u patches", n, n), NULL);
+	return TRUE;
+}
+
+/* Line figures of base..head with git's default rename detection, read
+ * by the same object reader as `armbot dirstat`. */
+static GPtrArray *tree_filestats(struct run *r, GError **error)
+{
+	struct diffrename_options ropts = DIFFRENAME_OPTIONS_INIT;
+	g_autoptr(gitrepo) repo = gitrepo_open(r->tree->git_dir, error);
+	g_autoptr(treediff) q = NULL;
+	struct gitoid base, head, tb, th;
+
+	if (!repo)
+		return NULL;
+	memcpy(base.id, r->am->base.id, GITOID_RAWSZ);
+	memcpy(head.id, r->am->head.id, GITOID_RAWSZ);
+	if (!gitrepo_peel(repo, &base, GITOBJ_TREE, &tb, error) ||
+	    !gitrepo_peel(repo, &head, GITOBJ_TREE, &th, error)) {
+		g_prefix_error(error, "cannot read the series' commits: ");
+		return NULL;
+	}
+	q = treediff_new(repo, &tb, &th, error);
+	if (!q || !diffrename_detect(q, &ropts, error))
+		return NULL;
+	return dirstat_filestats_from_tree(q, error);
+}
+
+static gboolean dirstat(struct run *r, GError **error)
+{
+	struct pipeline_outcome *out = r->out;
+	struct dirstat_options dopts = DIRSTAT_OPTIONS_INIT;
+	g_autoptr(GPtrArray) fs = NULL;
+	g_autoptr(dirstat_report) report = NULL;
+
+	progress(r, PIPELINE_STAGE_DIRSTAT, NULL);
+	/* what the reply shows: lines, cumulative, limit 3%, signed */
+	dopts.mode = DIRSTAT_LINES;
+	dopts.permille = 30;
+	dopts.cumulative = TRUE;
+	dopts.is_signed = TRUE;
+	/* a series that does not apply is counted from its diffs as
+	 * mailed: lines need only the diff text */
+	fs = !r->am || r->am->failed || !r->am->patches->len ?
+		     patchstat_mbox(r->mbox_path, NULL, NULL, error) :
+		     tree_filestats(r, error);
+	if (!fs)
+		return FALSE;
+	report = dirstat_report_from_filestats(fs, &dopts, error);
+	if (!report)
+		return FALSE;
+	out->dirstat = dirstat_report_format(report);
+	out->verdict =
+		dirstat_verdict_compute(fs, DIRSTAT_VERDICT_DEFAULT_PATH);
+	out->verdict_json = dirstat_verdict_to_json(out->verdict);
+	write_log(r, "dirstat.txt", out->dirstat, -1);
+	return TRUE;
+}
+
+static void on_sparse_progress(enum sparse_check_stage stage,
+			       const char *detail, gpointer user_data)
+{
+	static const char *const names[] = {
+		[SPARSE_CHECK_STAGE_SELECT] = "selecting files",
+		[SPARSE_CHECK_STAGE_CONFIG] = "configuring",
+		[SPARSE_CHECK_STAGE_HEAD] = "series",
+		[SPARSE_CHECK_STAGE_BASE] = "base",
+		[SPARSE_CHECK_STAGE_PATCH] = "patch",
+	};
+	struct run *r = user_data;
+	g_autofree char *text =
+		detail ? g_strdup_printf("%s %s", names[stage], detail) :
+			 g_strdup(names[stage]);
+
+	progress(r, PIPELINE_STAGE_SPARSE, text);
+}
+
+/* The reader's sparse run (sparse_check_result's steps), at the series'
+ * head; the base is HEAD~N once the N patches are applied. */
+static void sparse_repro(struct run *r, struct pipeline_check *c,
+			 const struct sparse_check_result *res)
+{
+	g_autofree char *what = g_strdup_printf(
+		"the objects armbot checked, built with sparse at the "
+		"series, and the same at the base (git checkout HEAD~%u) "
+		"for the warnings that were there before",
+		r->commits->len);
+
+	if (res->steps && res->steps->len)
+		set_repro(c, what, res->steps, NULL);
+}
+
+static gboolean sparse(struct run *r, GError **error)
+{
+	struct pipeline_check *c = &r->out->checks[REPORT_CHECK_SPARSE];
+	struct sparse_check_opts so = SPARSE_CHECK_OPTS_INIT;
+	struct sparse_check_result res = { 0 };
+	g_autoptr(GString) log = g_string_new(NULL);
+	gboolean ok;
+
+	progress(r, PIPELINE_STAGE_SPARSE, NULL);
+	so.data_dir = r->opts->data_dir;
+	so.tree = r->tree;
+	so.base = r->am->base;
+	so.patches = r->commits;
+	so.subjects = r->subjects;
+	so.per_patch = r->opts->per_patch;
+	so.configs = r->opts->sparse_configs;
+	so.jobs = r->opts->jobs;
+	so.progress = on_sparse_progress;
+	so.user_data = r;
+	ok = sparse_check_run(&so, &res, error);
+	if (ok) {
+		c->seconds = res.timings.total;
+		if (res.report)
+			g_string_append(log, res.report);
+		if (res.reproduce)
+			g_string_append_printf(log, "reproduce:\n%s\n",
+					       res.reproduce);
+		write_log(r, "sparse.log", log->str, log->len);
+		switch (res.status) {
+		case SPARSE_CHECK_OK:
+			set_check(c, REPORT_STATUS_OK, NULL,
+				  res.fixed_warnings ?
+					  g_strdup_printf("no new warnings, "
+							  "%u fixed",
+							  res.fixed_warnings) :
+					  g_strdup("no new warnings"),
+				  NULL);
+			break;
+		case SPARSE_CHECK_WARN:
+			/* the commands are in the reply's "To reproduce" */
+			set_check(c, REPORT_STATUS_WARN, NULL,
+				  g_strdup_printf("%u new warning%s, %u fixed",
+						  res.new_warnings,
+						  res.new_warnings == 1 ? "" :
+									  "s",
+						  res.fixed_warnings),
+				  g_strdup(res.report));
+			sparse_repro(r, c, &res);
+			break;
+		case SPARSE_CHECK_FAIL:
+			set_check(c, REPORT_STATUS_FAIL, NULL,
+				  res.new_compile_errors ?
+					  g_strdup_printf(
+						  "does not compile: %u new "
+						  "error%s",
+						  res.new_compile_errors,
+						  res.new_compile_errors == 1 ?
+							  "" :
+							  "s") :
+					  g_strdup_printf(
+						  "does not build: %s",
+						  res.reason ? res.reason :
+							       "see the log"),
+				  g_strdup(res.report));
+			sparse_repro(r, c, &res);
+			break;
+		case SPARSE_CHECK_SKIPPED:
+			skip_check(c, res.reason ? res.reason :
+						   "nothing to check");
+			break;
+		}
+	}
+	sparse_check_result_clear(&res);
+	return ok;
+}
+
+/* The KUnit cases of @cases with their diagnostics. */
+static void append_cases(GString *out, const char *what, GPtrArray *cases,
+			 gboolean details)
+{
+	for (guint i = 0; i < cases->len; i++) {
+		const struct ktap_case *k = cases->pdata[i];
+
+		g_string_append_printf(
+			out, "%s: %s.%s%s\n", what, k->suite, k->name,
+			k->status == KTAP_CRASHED ? " (crashed)" : "");
+		for (guint j = 0; details && k->diagnostics &&
+				  j < MIN(k->diagnostics->len, DIAG_LINES);
+		     j++)
+			g_string_append_printf(
+				out, "    %s\n",
+				(char *)k->diagnostics->pdata[j]);
+	}
+}
+
+static void keep_run_logs(struct run *r, const char *which,
+			  const struct boot_run *run)
+{
+	g_autofree char *build = g_strdup_printf("build-%s.log", which);
+	g_autofree char *console = g_strdup_printf("console-%s.log", which);
+
+	if (run->build.log)
+		write_log(r, build, run->build.log->str, run->build.log->len);
+	if (run->vm.console)
+		write_log(r, console, run->vm.console->str,
+			  run->vm.console->len);
+}
+
+static void on_boot_wait(void)
+{
+}
+
+static gboolean not_ok(const struct pipeline_check *c)
+{
+	return c->status == REPORT_STATUS_WARN ||
+	       c->status == REPORT_STATUS_FAIL;
+}
+
+/* The reader's build, and boot, of the rpm-virt kernel for the checks of
+ * it that are not ok: the steps of @bs (boot_session_steps()). */
+static void boot_repro(struct run *r, struct boot_session *bs,
+		       const struct boot_run *head)
+{
+	struct pipeline_check *build = &r->out->checks[REPORT_CHECK_BUILD];
+	struct pipeline_check *bootc = &r->out->checks[REPORT_CHECK_BOOT];
+	struct pipeline_check *rpm = &r->out->checks[REPORT_CHECK_RUNTIME_PM];
+	g_autoptr(GPtrArray) steps = NULL;
+	g_autoptr(GError) error = NULL;
+
+	if (not_ok(build)) {
+		/* the module's make only when it is what fails */
+		steps = boot_session_steps(bs, head->module_failed, FALSE,
+					   &error);
+		set_repro(build,
+			  "the " BOOT_CONFIG_NAME " kernel, allnoconfig with "
+			  "armbot's qemu/virt.config",
+			  steps,
+			  head->module_failed ?
+				  g_strdup("The kernel builds; the last make, "
+					   "of armbot's runtime-PM KUnit "
+					   "module rpm_test, fails.  Its "
+					   "sources are qemu/guest/rpm-test/ in "
+					   "armbot's, copied to "
+					   "build/armbot-ext/rpm_test.") :
+				  NULL);
+	} else if (not_ok(bootc) || not_ok(rpm)) {
+		g_autofree char *initramfs =
+			boot_session_printable_initramfs(bs);
+		const char *what =
+			"the " BOOT_CONFIG_NAME " kernel, allnoconfig with "
+			"armbot's qemu/virt.config, booted in QEMU's virt "
+			"machine (which makes its own device tree)";
+		const char *note_fmt =
+			"%s is armbot's test initramfs: a static init "
+			"that loads rpm_test.ko, the runtime-PM KUnit "
+			"suite (qemu/guest/rpm-test/ in armbot's sources) "
+			"built against this kernel, and powers the "
+			"machine off.  armbot makes it (`armbot boot "
+			"--tree %s SERIES.mbox` leaves it in its build "
+			"dir); a kernel that does not reach userspace "
+			"fails the same way with any initramfs.";
+
+		steps = boot_session_steps(bs, FALSE, TRUE, &error);
+		if (not_ok(bootc))
+			set_repro(bootc, what, steps,
+				  g_strdup_printf(note_fmt, initramfs,
+						  r->tree->name));
+		if (not_ok(rpm))
+			set_repro(rpm, what, steps,
+				  g_strdup_printf(note_fmt, initramfs,
+						  r->tree->name));
+	}
+	if (error)
+		g_warning("cannot say how to reproduce the build: %s",
+			  error->message);
+}
+
+static gboolean boot(struct run *r, GError **error)
+{
+	struct pipeline_check *build = &r->out->checks[REPORT_CHECK_BUILD];
+	struct pipeline_check *bootc = &r->out->checks[REPORT_CHECK_BOOT];
+	struct pipeline_check *rpm = &r->out->checks[REPORT_CHECK_RUNTIME_PM];
+	struct boot_options bo = { 0 };
+	g_autoptr(boot_session) bs = NULL;
+	struct boot_run base = { 0 }, head = { 0 };
+	struct ktap_diff diff = { 0 };
+	gboolean have_base = FALSE, ok = FALSE;
+	const char *why;
+
+	bo.data_dir = r->opts->data_dir;
+	bo.tree = r->tree;
+	bo.timeout_s = r->opts->boot_timeout_s;
+	bo.jobs = r->opts->jobs;
+	bs = boot_session_open(&bo, on_boot_wait, error);
+	if (!bs)
+		return FALSE;
+	progress(r, PIPELINE_STAGE_BOOT_BASE, NULL);
+	if (!boot_session_run(bs, &r->am->base, &base, error))
+		goto out;
+	keep_run_logs(r, "base", &base);
+	have_base = base.built && virt_result_ok(&base.vm);
+	progress(r, PIPELINE_STAGE_BOOT_HEAD, NULL);
+	if (!boot_session_run(bs, &r->am->head, &head, error))
+		goto out;
+	keep_run_logs(r, "series", &head);
+	ok = TRUE;
+
+	build->seconds = head.build.seconds + head.module_seconds;
+	if (!head.built) {
+		g_autofree char *tail =
+			indent_lines(head.build.log ? head.build.log->str : "",
+				     "| ", TAIL_LINES);
+
+		set_check(build,
+			  base.built ? REPORT_STATUS_FAIL : REPORT_STATUS_WARN,
+			  NULL,
+			  g_strdup_printf("%s%s", head.build.how,
+					  base.built ? "" :
+						       " (the base fails too)"),
+			  g_strdup_printf("The kernel (%s, ARCH=arm) does not "
+					  "build with the series (%s); the "
+					  "last %d lines of the build:\n%s",
+					  BOOT_CONFIG_NAME, head.build.how,
+					  TAIL_LINES, tail));
+		skip_check(bootc, "the kernel does not build");
+		skip_check(rpm, "the kernel does not build");
+		goto out;
+	}
+	set_check(build, REPORT_STATUS_OK, NULL,
+		  g_strdup_printf("%s, %.0f s", BOOT_CONFIG_NAME,
+				  build->seconds),
+		  NULL);
+
+	bootc->seconds = head.vm.seconds;
+	why = boot_failure_reason(&head.vm);
+	if (why) {
+		g_autofree char *tail =
+			indent_lines(head.vm.console->str, "| ", TAIL_LINES);
+
+		set_check(bootc,
+			  have_base ? REPORT_STATUS_FAIL : REPORT_STATUS_WARN,
+			  NULL,
+			  g_strdup_printf("%s%s", why,
+					  have_base ? "" :
+						      " (the base fails too)"),
+			  g_strdup_printf("qemu-system-arm -M virt: %s after "
+					  "%.1f s; the last %d console "
+					  "lines:\n%s",
+					  why, head.vm.seconds, TAIL_LINES,
+					  tail));
+	} else {
+		set_check(bootc, REPORT_STATUS_OK, NULL,
+			  g_strdup_printf("userspace at %.1f s",
+					  head.vm.uptime),
+			  NULL);
+	}
+
+	ktap_compare(have_base ? base.ktap : NULL, head.ktap, &diff);
+	rpm->seconds = head.vm.seconds;
+	if (!head.ktap || !head.ktap->cases->len) {
+		set_check(rpm, REPORT_STATUS_FAIL, NULL,
+			  g_strdup("no KUnit results"),
+			  g_strdup("The runtime-PM KUnit suite printed no "
+				   "results (see the boot's console).\n"));
+	} else if (diff.new_failures->len || diff.not_run->len) {
+		GString *d = g_string_new(
+			have_base ? "KUnit cases that fail with the series "
+				    "and passed at the base:\n" :
+				    "KUnit cases that fail:\n");
+
+		append_cases(d, "new failure", diff.new_failures, TRUE);
+		append_cases(d, "not run", diff.not_run, FALSE);
+		set_check(rpm, REPORT_STATUS_FAIL, NULL,
+			  g_strdup_printf("%u new failures, %u not run, "
+					  "%u passed",
+					  diff.new_failures->len,
+					  diff.not_run->len, diff.passed->len),
+			  g_string_free(d, FALSE));
+	} else {
+		GString *s = g_string_new(NULL);
+
+		g_string_printf(s, "%u passed", diff.passed->len);
+		if (diff.fixed->len)
+			g_string_append_printf(s, ", %u fixed",
+					       diff.fixed->len);
+		if (diff.still_failing->len)
+			g_string_append_printf(s,
+					       ", %u failing at the base too",
+					       diff.still_failing->len);
+		if (diff.skipped->len)
+			g_string_append_printf(s, ", %u skipped",
+					       diff.skipped->len);
+		set_check(rpm, REPORT_STATUS_OK, NULL, g_string_free(s, FALSE),
+			  NULL);
+	}
+	ktap_diff_clear(&diff);
+out:
+	if (ok)
+		boot_repro(r, bs, &head);
+	boot_run_clear(&base);
+	boot_run_clear(&head);
+	return ok;
+}
+
+gboolean pipeline_outcome_has_problems(const struct pipeline_outcome *out)
+{
+	for (int i = 0; i < REPORT_N_CHECKS; i++)
+		if (out->checks[i].status == REPORT_STATUS_FAIL ||
+		    out->checks[i].status == REPORT_STATUS_WARN)
+			return TRUE;
+	return FALSE;
+}
+
+/* Whether @url is one the public can fetch from, not a path of the bot's
+ * machine: "https://...", "git://...", scp-like "host:path". */
+static gboolean url_is_public(const char *url)
+{
+	const char *colon = url ? strchr(url, ':') : NULL;
+
+	if (!colon || url[0] == '/' || g_str_has_prefix(url, "file:"))
+		return FALSE;
+	return g_str_has_prefix(colon, "://") || !memchr(url, '/', colon - url);
+}
+
+struct version_tag {
+	git_repository *repo;
+	const git_oid *commit;
+	char *version;
+};
+
+static int match_version_tag(const char *name, void *data)
+{
+	struct version_tag *t = data;
+	git_oid id;
+
+	if (!t->version && git_reference_name_to_id(&id, t->repo, name) == 0 &&
+	    git_oid_equal(&id, t->commit))
+		t->version = g_strdup(strrchr(name, '/') + 1);
+	return 0;
+}
+
+/* The tree and base of the reply's "To reproduce": a git tree's URL and
+ * branch, or the Debian package, its version at the base (the
+ * debian/VERSION tag of the import the series went onto, kernel/tree/tree.h)
+ * and the base's root tree, written into @tree_hex; *@version_out is
+ * newly allocated. */
+static void repro_tree(struct run *r, struct report_reproduce *p,
+		       char tree_hex[GIT_OID_HEXSZ + 1], char **version_out)
+{
+	g_autoptr(git_commit) base = NULL;
+
+	p->base = r->out->base_commit;
+	if (git_commit_lookup(&base, r->tree->repo, &r->am->base) == 0)
+		git_oid_tostr(tree_hex, GIT_OID_HEXSZ + 1,
+			      git_commit_tree_id(base));
+	if (*tree_hex)
+		p->base_tree = tree_hex;
+	if (r->tree->kind == TREE_KIND_DISTRO) {
+		struct version_tag t = { r->tree->repo, &r->am->base, NULL };
+
+		git_reference_foreach_glob(r->tree->repo, "refs/tags/debian/*",
+					   match_version_tag, &t);
+		*version_out = t.version ? t.version :
+					   g_strdup(r->tree->version);
+		p->distro_package = TREE_DISTRO_PACKAGE;
+		p->distro_version = *version_out;
+		/* the package's path, not the one armbot was pointed at */
+		p->distro_tarball = TREE_DISTRO_TARBALL;
+	} else if (url_is_public(r->tree->url)) {
+		p->tree_url = r->tree->url;
+		p->tree_branch = r->tree->head_branch;
+	}
+}
+
+/* What the reader's git am does for a series that does not apply:
+ * "git am stops at patch 2/3, ...".  NULL for one that applies. */
+static char *repro_apply(struct run *r)
+{
+	if (r->out->checks[REPORT_CHECK_APPLY].status != REPORT_STATUS_FAIL)
+		return NULL;
+	for (guint i = 0; i < r->am->patches->len; i++) {
+		const struct am_patch *p = r->am->patches->pdata[i];
+
+		if (!p->applied)
+			return g_strdup_printf(
+				"git am stops at patch %u/%u, the first that "
+				"does not apply here",
+				p->number, r->am->patches->len);
+	}
+	return NULL;
+}
+
+static gboolean render(struct run *r, GError **error)
+{
+	struct pipeline_outcome *out = r->out;
+	struct report rep = { 0 };
+	g_autofree char *check_line = NULL;
+	g_autofree char *author = message_author(r->parent);
+	g_autofree char *distro_version = NULL;
+	g_autofree char *mbox_url = NULL;
+	g_autofree char *apply_what = NULL;
+	char base_tree[GIT_OID_HEXSZ + 1] = "";
+
+	progress(r, PIPELINE_STAGE_REPORT, NULL);
+	rep.bot_name = r->opts->bot_name;
+	rep.bot_address = r->opts->bot_address;
+	rep.author_name = r->parent->from_name;
+	rep.author_email = r->parent->from_email;
+	rep.list_address = r->opts->no_list || (out->not_tested &&
+						r->opts->not_tested_no_list) ?
+				   NULL :
+				   out->list;
+	rep.subject = r->parent->subject;
+	rep.parent_message_id = out->parent_message_id;
+	rep.parent_references = r->parent->references;
+	rep.version = r->series->version ? r->series->version : 1;
+	rep.date = r->opts->date ? r->opts->date :
+				   g_get_real_time() / G_USEC_PER_SEC;
+	rep.tree_name = out->tree_name;
+	rep.tree_description = out->tree_description;
+	rep.base_commit = out->base_commit;
+	rep.base_how = out->base_how;
+	rep.base_reason = out->base_reason;
+	rep.not_tested = out->not_tested;
+	rep.verdict = out->verdict;
+	rep.dirstat = out->dirstat;
+	for (int i = 0; i < REPORT_N_CHECKS; i++) {
+		rep.checks[i].status = out->checks[i].status;
+		rep.checks[i].reason = out->checks[i].reason;
+		rep.checks[i].summary = out->checks[i].summary;
+		rep.checks[i].detail = out->checks[i].detail;
+		rep.reproduce.checks[i].what = out->checks[i].repro_what;
+		rep.reproduce.checks[i].steps = out->checks[i].repro_steps;
+		rep.reproduce.checks[i].note = out->checks[i].repro_note;
+	}
+	repro_tree(r, &rep.reproduce, base_tree, &distro_version);
+	/* b4 finds the series on the list by a Message-ID it had */
+	if (!r->parent->message_id_synthesised)
+		rep.reproduce.message_id = out->parent_message_id;
+	if (r->opts->series_url && *r->opts->series_url) {
+		mbox_url = g_strconcat(r->opts->series_url, "/mbox", NULL);
+		rep.reproduce.mbox_url = mbox_url;
+	}
+	apply_what = repro_apply(r);
+	if (apply_what)
+		rep.reproduce.checks[REPORT_CHECK_APPLY].what = apply_what;
+	check_line = g_strdup_printf("armbot check --tree %s '<%s>'",
+				     out->tree_name, out->parent_message_id);
+	rep.reproduce.armbot_check = check_line;
+	rep.series_url = r->opts->series_url;
+	out->message_id = report_message_id(out->parent_message_id, rep.version,
+					    out->tree_name, rep.bot_address);
+	rep.message_id = out->message_id;
+	out->reply_body = report_render_body(&rep, error);
+	if (!out->reply_body)
+		return FALSE;
+	out->reply = report_render(&rep, error);
+	if (!out->reply)
+		return FALSE;
+	out->recipients = report_recipients(&rep);
+	write_log(r, "reply.eml", g_bytes_get_data(out->reply, NULL),
+		  g_bytes_get_size(out->reply));
+	return TRUE;
+}
+
+static gboolean make_log_dir(struct run *r, GError **error)
+{
+	g_autofree char *dir =
+		g_build_filename(r->out->log_dir, r->out->tree_name, NULL);
+
+	if (g_mkdir_with_parents(dir, 0755) != 0) {
+		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno),
+			    "cannot create '%s': %s", dir, g_strerror(errno));
+		return FALSE;
+	}
+	g_free(r->out->log_dir);
+	r->out->log_dir = g_steal_pointer(&dir);
+	return TRUE;
+}
+
+gboolean pipeline_check(struct store *st, gint64 series_id,
+			const struct pipeline_options *opts,
+			struct pipeline_outcome *out, GError **error)
+{
+	struct run r = { 0 };
+	gint64 t0 = g_get_monotonic_time();
+	gboolean ok = FALSE;
+
+	memset(out, 0, sizeof(*out));
+	out->series_id = series_id;
+	r.opts = opts;
+	r.out = out;
+	r.subjects = g_ptr_array_new_with_free_func(g_free);
+	r.commits = g_array_new(FALSE, FALSE, sizeof(git_oid));
+
+	progress(&r, PIPELINE_STAGE_SERIES, NULL);
+	if (!load_series(&r, st, series_id, error))
+		goto out;
+	progress(&r, PIPELINE_STAGE_TREE, opts->tree_name);
+	r.tree = tree_open_or_default(opts->data_dir, opts->tree_name, error);
+	if (!r.tree)
+		goto out;
+	out->tree_name = g_strdup(r.tree->name);
+	out->tree_description = tree_description(r.tree);
+	out->tree_reason = g_strdup(opts->tree_reason ?
+					    opts->tree_reason :
+					    "the distro tree (default)");
+	if (!make_log_dir(&r, error) || !write_mbox(&r, st, error) ||
+	    !find_base(&r, error))
+		goto out;
+	if (r.guess.how == BASEGUESS_APPLIED) {
+		/* nothing to test: the commits are the series */
+		const char *why = "the series is applied already";
+		GString *d = g_string_new("The patches are commits of ");
+
+		g_string_append_printf(d, "%s already:\n", out->tree_name);
+		for (guint i = 0; i < out->applied_commits->len; i++)
+			g_string_append_printf(
+				d, "  %u/%u %s\n", i + 1,
+				out->applied_commits->len,
+				(char *)out->applied_commits->pdata[i]);
+		set_check(&out->checks[REPORT_CHECK_APPLY],
+			  REPORT_STATUS_SKIPPED, why, NULL,
+			  g_string_free(d, FALSE));
+		for (int k = REPORT_CHECK_SPARSE; k < REPORT_N_CHECKS; k++)
+			skip_check(&out->checks[k], why);
+		if (!dirstat(&r, error))
+			goto out;
+		ok = render(&r, error);
+		goto out;
+	}
+	if (!apply(&r, error) || !dirstat(&r, error))
+		goto out;
+
+	if (out->checks[REPORT_CHECK_APPLY].status != REPORT_STATUS_OK) {
+		const char *why = "the series does not apply";
+
+		if (!out->base_known) {
+			/* at the head of a tree the series was not written
+			 * for, a failure says nothing about the series */
+			struct pipeline_check *c =
+				&out->checks[REPORT_CHECK_APPLY];
+
+			if (r.guess.prerequisites_missing) {
+				out->not_tested = g_strdup_printf(
+					"%u of its prerequisite patches are in "
+					"no branch of %s, and without them it "
+					"does not apply at its base-commit (%s)",
+					r.guess.prerequisites_missing,
+					out->tree_name,
+					c->summary ? c->summary :
+						     "does not apply");
+				why = "its prerequisite patches are missing";
+			} else {
+				out->not_tested = g_strdup_printf(
+					"its base is unknown and it does not "
+					"apply at the head of %s (%s)",
+					r.tree->head_branch ?
+						r.tree->head_branch :
+						out->tree_name,
+					c->summary ? c->summary :
+						     "does not apply");
+				why = "the base of the series is unknown";
+			}
+			g_free(c->reason);
+			c->reason = g_strdup(why);
+			c->status = REPORT_STATUS_SKIPPED;
+		}
+		skip_check(&out->checks[REPORT_CHECK_SPARSE], why);
+		skip_check(&out->checks[REPORT_CHECK_BUILD], why);
+		skip_check(&out->checks[REPORT_CHECK_BOOT], why);
+		skip_check(&out->checks[REPORT_CHECK_RUNTIME_PM], why);
+	} else {
+		if (!opts->sparse)
+			skip_check(&out->checks[REPORT_CHECK_SPARSE],
+				   "--no-sparse");
+		else if (!sparse(&r, error))
+			goto out;
+		if (!opts->boot) {
+			skip_check(&out->checks[REPORT_CHECK_BUILD],
+				   "--no-boot");
+			skip_check(&out->checks[REPORT_CHECK_BOOT],
+				   "--no-boot");
+			skip_check(&out->checks[REPORT_CHECK_RUNTIME_PM],
+				   "--no-boot");
+		} else if (!boot(&r, error)) {
+			goto out;
+		}
+	}
+	ok = render(&r, error);
+out:
+	out->seconds = (g_get_monotonic_time() - t0) / 1e6;
+	g_clear_pointer(&r.series, store_series_free);
+	g_clear_pointer(&r.parent, message_free);
+	g_clear_pointer(&r.am, am_series_free);
+	g_clear_pointer(&r.tree, tree_free);
+	baseguess_result_clear(&r.guess);
+	g_free(r.mbox_path);
+	g_ptr_array_unref(r.subjects);
+	g_array_unref(r.commits);
+	return ok;
+}
+
+void pipeline_outcome_clear(struct pipeline_outcome *out)
+{
+	g_free(out->tree_name);
+	g_free(out->tree_description);
+	g_free(out->tree_reason);
+	g_free(out->base_commit);
+	g_free(out->head_commit);
+	g_free(out->base_reason);
+	g_free(out->not_tested);
+	if (out->applied_commits)
+		g_ptr_array_unref(out->applied_commits);
+	g_clear_pointer(&out->verdict, dirstat_verdict_free);
+	g_free(out->verdict_json);
+	g_free(out->dirstat);
+	for (int i = 0; i < REPORT_N_CHECKS; i++) {
+		g_free(out->checks[i].reason);
+		g_free(out->checks[i].summary);
+		g_free(out->checks[i].detail);
+		g_free(out->checks[i].repro_what);
+		if (out->checks[i].repro_steps)
+			g_ptr_array_unref(out->checks[i].repro_steps);
+		g_free(out->checks[i].repro_note);
+	}
+	g_free(out->log_dir);
+	g_free(out->message_id);
+	g_free(out->parent_message_id);
+	g_free(out->list);
+	g_free(out->author_email);
+	if (out->recipients)
+		g_ptr_array_unref(out->recipients);
+	if (out->reply)
+		g_bytes_unref(out->reply);
+	g_free(out->reply_body);
+	memset(out, 0, sizeof(*out));
+}

@@ -1,0 +1,124 @@
+/* The checks of one series on one tree, and the reply they make: what
+ * `armbot check` prints and what the daemon's workers send.
+ *
+ *   series (from the store) -> mbox -> am into the tree's object database
+ *   -> signed dirstat and arch/arm verdict -> sparse at base and head
+ *   -> build, boot and the runtime-PM KUnit suite at base and head
+ *   -> the reply (bot/daemon/report.h)
+ *
+ * Every stage writes its full log under DATA/logs/series-ID/TREE/; the
+ * outcome holds what the reply says.  Nothing here sends mail or changes
+ * a series' state: the caller (bot/daemon/worker.c, bot/cli/cmd-check.c) does. */
+#pragma once
+
+#include <glib.h>
+
+#include "bot/daemon/report.h"
+#include "bot/store/store.h"
+#include "kernel/diff/dirstat-verdict.h"
+
+#define PIPELINE_ERROR pipeline_error_quark()
+GQuark pipeline_error_quark(void);
+
+/* The stages, in order, as progress reports them. */
+enum pipeline_stage {
+	PIPELINE_STAGE_SERIES,
+	PIPELINE_STAGE_TREE,
+	PIPELINE_STAGE_BASE,
+	PIPELINE_STAGE_APPLY,
+	PIPELINE_STAGE_DIRSTAT,
+	PIPELINE_STAGE_SPARSE,
+	PIPELINE_STAGE_BOOT_BASE,
+	PIPELINE_STAGE_BOOT_HEAD,
+	PIPELINE_STAGE_REPORT,
+	PIPELINE_N_STAGES,
+};
+
+/* "apply", "sparse", "boot (base)"...  Static. */
+const char *pipeline_stage_name(enum pipeline_stage stage);
+
+/* @detail may be NULL ("allmodconfig", "2/5"). */
+typedef void (*pipeline_progress_fn)(enum pipeline_stage stage,
+				     const char *detail, gpointer user_data);
+
+struct pipeline_options {
+	const char *data_dir;
+	const char *tree_name; /* NULL: the distro tree */
+	const char *tree_reason; /* why this tree, for the report; NULL:
+				    "the distro tree (default)" */
+	gboolean sparse; /* run sparse */
+	gboolean boot; /* build, boot and run the runtime-PM suite */
+	gboolean per_patch; /* sparse after each patch */
+	/* sparse's configs (make targets); NULL: the tree's or the default */
+	const char *const *sparse_configs;
+	gboolean no_list; /* reply to the author only, not Cc the list */
+	/* a series that was not tested (unknown base): reply to the author
+	 * only even when no_list is FALSE */
+	gboolean not_tested_no_list;
+	guint jobs; /* make -j; 0: the number of cores */
+	guint boot_timeout_s; /* 0: the default */
+	const char *bot_name; /* "armbot" */
+	const char *bot_address; /* "armbot@localhost" */
+	const char *series_url; /* the series' public page, or NULL */
+	gint64 date; /* the reply's Date; 0: now */
+	pipeline_progress_fn progress; /* may be NULL */
+	gpointer user_data;
+};
+
+/* One check's outcome (owned strings, unlike struct report_check). */
+struct pipeline_check {
+	enum report_status status;
+	char *reason, *summary, *detail;
+	double seconds;
+	/* how a reader reproduces it without armbot, for a check that is
+	 * not ok (struct report_repro_check); NULL otherwise.  The steps
+	 * (struct kbuild_step) may be shared with another check. */
+	char *repro_what;
+	GPtrArray *repro_steps;
+	char *repro_note;
+};
+
+struct pipeline_outcome {
+	gint64 series_id;
+	char *tree_name;
+	char *tree_description;
+	char *tree_reason;
+	char *base_commit; /* hex, or NULL when nothing was applied */
+	char *head_commit;
+	enum report_base base_how;
+	char *base_reason; /* how the base was found, or why not */
+	/* the base is known (base-commit:, blob ids, or already applied):
+	 * only then is an apply failure the series' own */
+	gboolean base_known;
+	/* why the series was not tested, or NULL: already applied, or an
+	 * unknown base and no apply at the head */
+	char *not_tested;
+	GPtrArray *applied_commits; /* char *: already applied, per patch */
+	struct dirstat_verdict *verdict;
+	char *verdict_json;
+	char *dirstat; /* the signed dirstat as text */
+	struct pipeline_check checks[REPORT_N_CHECKS];
+	char *log_dir; /* DATA/logs/series-ID/TREE */
+	/* the reply */
+	char *message_id; /* without angle brackets */
+	char *parent_message_id;
+	char *list; /* the list address it is Cc'd to, or NULL */
+	char *author_email;
+	GPtrArray *recipients; /* char *: To and Cc, for the envelope */
+	GBytes *reply; /* the whole message */
+	char *reply_body; /* its body alone, for printing */
+	double seconds;
+};
+
+/* Does any check of @out say FAIL or WARN? */
+gboolean pipeline_outcome_has_problems(const struct pipeline_outcome *out);
+
+/* Run every check of series @series_id of @st as @opts asks and make the
+ * reply.  FALSE with @error only when the checks could not run (no such
+ * series or tree, a broken store, a sandbox that cannot be set up, a
+ * missing tool): what the series does is the outcome. */
+gboolean pipeline_check(struct store *st, gint64 series_id,
+			const struct pipeline_options *opts,
+			struct pipeline_outcome *out, GError **error);
+
+void pipeline_outcome_clear(struct pipeline_outcome *out);

@@ -1,0 +1,134 @@
+/* The sources' cursors and done names (bot/store/sources.h). */
+#include "bot/store/sources.h"
+
+#include "bot/store/part.h"
+
+static const char *const migrations[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE source_cursors ("
+	" source TEXT NOT NULL,"
+	" key TEXT NOT NULL,"
+	" value TEXT NOT NULL,"
+	" updated INTEGER NOT NULL,"
+	" PRIMARY KEY (source, key));"
+	"CREATE TABLE source_done ("
+	" source TEXT NOT NULL,"
+	" name TEXT NOT NULL,"
+	" PRIMARY KEY (source, name)) WITHOUT ROWID;",
+};
+
+const struct store_part store_part_sources = {
+	.name = "sources",
+	.migrations = migrations,
+	.n_migrations = G_N_ELEMENTS(migrations),
+};
+
+static const char sql_get[] =
+	"SELECT value FROM source_cursors WHERE source = ?1 AND key = ?2";
+static const char sql_set[] =
+	"INSERT OR REPLACE INTO source_cursors (source, key, value, updated)"
+	" VALUES (?1, ?2, ?3, ?4)";
+static const char sql_unset[] =
+	"DELETE FROM source_cursors WHERE source = ?1 AND key = ?2";
+static const char sql_done[] =
+	"SELECT 1 FROM source_done WHERE source = ?1 AND name = ?2";
+static const char sql_mark_done[] =
+	"INSERT OR IGNORE INTO source_done (source, name) VALUES (?1, ?2)";
+static const char sql_forget[] = "DELETE FROM source_done WHERE source = ?1";
+
+gboolean store_sources_get(struct store *st, const char *source,
+			   const char *key, char **out, GError **error)
+{
+	sqlite3_stmt *s = store_statement(st, sql_get, error);
+	gboolean row;
+
+	*out = NULL;
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, source);
+	store_bind_text(s, 2, key);
+	if (!store_step_row(st, s, &row, error))
+		return FALSE;
+	if (row) {
+		*out = store_column_text(s, 0);
+		sqlite3_reset(s);
+	}
+	return TRUE;
+}
+
+gboolean store_sources_get_int(struct store *st, const char *source,
+			       const char *key, gint64 fallback, gint64 *out,
+			       GError **error)
+{
+	g_autofree char *v = NULL;
+
+	if (!store_sources_get(st, source, key, &v, error))
+		return FALSE;
+	if (!v ||
+	    !g_ascii_string_to_signed(v, 10, G_MININT64, G_MAXINT64, out, NULL))
+		*out = fallback;
+	return TRUE;
+}
+
+gboolean store_sources_set(struct store *st, const char *source,
+			   const char *key, const char *value, GError **error)
+{
+	sqlite3_stmt *s =
+		store_statement(st, value ? sql_set : sql_unset, error);
+
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, source);
+	store_bind_text(s, 2, key);
+	if (value) {
+		store_bind_text(s, 3, value);
+		sqlite3_bind_int64(s, 4, g_get_real_time() / G_USEC_PER_SEC);
+	}
+	return store_step_done(st, s, error);
+}
+
+gboolean store_sources_set_int(struct store *st, const char *source,
+			       const char *key, gint64 value, GError **error)
+{
+	g_autofree char *v = g_strdup_printf("%" G_GINT64_FORMAT, value);
+
+	return store_sources_set(st, source, key, v, error);
+}
+
+gboolean store_sources_done(struct store *st, const char *source,
+			    const char *name, gboolean *out, GError **error)
+{
+	sqlite3_stmt *s = store_statement(st, sql_done, error);
+
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, source);
+	store_bind_text(s, 2, name);
+	if (!store_step_row(st, s, out, error))
+		return FALSE;
+	sqlite3_reset(s);
+	return TRUE;
+}
+
+gboolean store_sources_mark_done(struct store *st, const char *source,
+				 const char *name, GError **error)
+{
+	sqlite3_stmt *s = store_statement(st, sql_mark_done, error);
+
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, source);
+	store_bind_text(s, 2, name);
+	return store_step_done(st, s, error);
+}
+
+gboolean store_sources_forget(struct store *st, const char *source,
+			      GError **error)
+{
+	sqlite3_stmt *s = store_statement(st, sql_forget, error);
+
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, source);
+	return store_step_done(st, s, error);
+}

@@ -1,0 +1,986 @@
+#include "bot/store/store.h"
+
+#include <sqlite3.h>
+#include <string.h>
+
+#include "bot/store/part.h"
+#include "mailparse/subject.h"
+
+G_DEFINE_QUARK(store - error - quark, store_error)
+
+/* Schema migrations: entry N takes user_version N to N + 1.  Append only;
+ * never edit a migration that has shipped. */
+static const char *const migrations[] = {
+	/* 0 -> 1: messages, rejects, series */
+	"CREATE TABLE messages ("
+	" id INTEGER PRIMARY KEY,"
+	" message_id TEXT NOT NULL UNIQUE,"
+	" raw BLOB NOT NULL,"
+	" kind TEXT NOT NULL,"
+	" subject TEXT NOT NULL,"
+	" clean_subject TEXT NOT NULL,"
+	" from_email TEXT NOT NULL,"
+	" author TEXT NOT NULL,"
+	" date INTEGER NOT NULL,"
+	" received INTEGER NOT NULL,"
+	" in_reply_to TEXT,"
+	" refs TEXT,"
+	" has_version INTEGER NOT NULL, version INTEGER NOT NULL,"
+	" version_minor INTEGER NOT NULL,"
+	" has_index INTEGER NOT NULL, idx INTEGER NOT NULL,"
+	" total INTEGER NOT NULL, rfc INTEGER NOT NULL,"
+	" base_commit TEXT, change_id TEXT, list_id TEXT, source TEXT);"
+	"CREATE INDEX messages_in_reply_to ON messages(in_reply_to);"
+	"CREATE TABLE rejects ("
+	" id INTEGER PRIMARY KEY,"
+	" sha256 TEXT NOT NULL UNIQUE,"
+	" raw BLOB NOT NULL,"
+	" source TEXT, reason TEXT NOT NULL, received INTEGER NOT NULL);"
+	/* state: incomplete, ready, superseded, then the later stages
+	 * (applying, checking, reported, failed) */
+	"CREATE TABLE series ("
+	" id INTEGER PRIMARY KEY,"
+	" state TEXT NOT NULL,"
+	" expired INTEGER NOT NULL DEFAULT 0,"
+	" version INTEGER NOT NULL, version_minor INTEGER NOT NULL,"
+	" total INTEGER NOT NULL, received INTEGER NOT NULL,"
+	" rfc INTEGER NOT NULL,"
+	" subject TEXT NOT NULL, author TEXT NOT NULL,"
+	" cover TEXT, base_commit TEXT,"
+	" supersedes INTEGER, partial_of INTEGER,"
+	" first_date INTEGER NOT NULL, last_activity INTEGER NOT NULL,"
+	" reason TEXT, updated INTEGER NOT NULL);"
+	/* position 0 is the cover letter, then patches in apply order */
+	"CREATE TABLE series_members ("
+	" series_id INTEGER NOT NULL REFERENCES series(id) ON DELETE CASCADE,"
+	" position INTEGER NOT NULL,"
+	" message_id TEXT NOT NULL,"
+	" PRIMARY KEY (series_id, position));"
+	"CREATE INDEX series_members_message ON series_members(message_id);",
+	/* 1 -> 2: the parts (bot/store/part.h) and their versions */
+	"CREATE TABLE store_parts ("
+	" name TEXT PRIMARY KEY, version INTEGER NOT NULL);",
+};
+
+/* The parts, migrated in this order after the core tables. */
+static const struct store_part *const parts[] = {
+	&store_part_pipeline, &store_part_sources, &store_part_trees,
+	&store_part_lists,    &store_part_web,
+};
+
+/* The named statements. */
+enum stmt {
+	STMT_BEGIN,
+	STMT_COMMIT,
+	STMT_ROLLBACK,
+	STMT_MESSAGE_INSERT,
+	STMT_MESSAGE_EXISTS,
+	STMT_MESSAGE_RAW,
+	STMT_MESSAGE_LOAD_ALL,
+	STMT_MESSAGE_REPLIES,
+	STMT_MESSAGE_COUNT,
+	STMT_REJECT_INSERT,
+	STMT_REJECT_COUNT,
+	STMT_MEMBERS_ALL,
+	STMT_SERIES_STATES,
+	STMT_SERIES_INSERT,
+	STMT_SERIES_UPDATE,
+	STMT_SERIES_DELETE,
+	STMT_MEMBERS_DELETE,
+	STMT_MEMBER_INSERT,
+	STMT_SERIES_LIST,
+	STMT_SERIES_GET,
+	STMT_SERIES_MEMBERS,
+	STMT_COUNT_
+};
+
+static const char *const statements[STMT_COUNT_] = {
+	[STMT_BEGIN] = "BEGIN IMMEDIATE",
+	[STMT_COMMIT] = "COMMIT",
+	[STMT_ROLLBACK] = "ROLLBACK",
+	[STMT_MESSAGE_INSERT] =
+		"INSERT OR IGNORE INTO messages (message_id, raw, kind,"
+		" subject, clean_subject, from_email, author, date, received,"
+		" in_reply_to, refs, has_version, version, version_minor,"
+		" has_index, idx, total, rfc, base_commit, change_id, list_id,"
+		" source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+		" ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+	[STMT_MESSAGE_EXISTS] = "SELECT 1 FROM messages WHERE message_id = ?1",
+	[STMT_MESSAGE_RAW] = "SELECT raw FROM messages WHERE message_id = ?1",
+	[STMT_MESSAGE_LOAD_ALL] =
+		"SELECT id, message_id, in_reply_to, refs, from_email, author,"
+		" date, received, kind, has_version, version, version_minor,"
+		" has_index, idx, total, rfc, clean_subject, base_commit,"
+		" change_id, subject FROM messages ORDER BY id",
+	[STMT_MESSAGE_REPLIES] =
+		"SELECT message_id FROM messages WHERE in_reply_to = ?1"
+		" AND kind = 'reply' ORDER BY date, id",
+	[STMT_MESSAGE_COUNT] = "SELECT count(*) FROM messages",
+	[STMT_REJECT_INSERT] =
+		"INSERT OR IGNORE INTO rejects (sha256, raw, source, reason,"
+		" received) VALUES (?1, ?2, ?3, ?4, ?5)",
+	[STMT_REJECT_COUNT] = "SELECT count(*) FROM rejects",
+	[STMT_MEMBERS_ALL] = "SELECT message_id, series_id FROM series_members",
+	[STMT_SERIES_STATES] = "SELECT id, state FROM series",
+	[STMT_SERIES_INSERT] =
+		"INSERT INTO series (state, version, version_minor, total,"
+		" received, rfc, subject, author, first_date, last_activity,"
+		" updated) VALUES ('incomplete', 1, 0, 1, 0, 0, '', '', 0, 0,"
+		" ?1)",
+	/* assembly decides incomplete/ready/superseded; a series that has
+	 * gone on to later stages keeps its state unless superseded when
+	 * it is not being worked on */
+	[STMT_SERIES_UPDATE] =
+		"UPDATE series SET state = CASE"
+		"  WHEN state IN ('incomplete', 'ready', 'superseded') THEN ?2"
+		"  WHEN ?2 = 'superseded' AND state NOT IN ('applying',"
+		"   'checking') THEN ?2"
+		"  ELSE state END,"
+		" expired = ?3, version = ?4, version_minor = ?5, total = ?6,"
+		" received = ?7, rfc = ?8, subject = ?9, author = ?10,"
+		" cover = ?11, base_commit = ?12, supersedes = ?13,"
+		" partial_of = ?14, first_date = ?15, last_activity = ?16,"
+		" updated = ?17 WHERE id = ?1",
+	[STMT_SERIES_DELETE] =
+		"DELETE FROM series WHERE id = ?1 AND state IN ('incomplete',"
+		" 'ready', 'superseded')",
+	[STMT_MEMBERS_DELETE] =
+		"DELETE FROM series_members WHERE series_id = ?1",
+	[STMT_MEMBER_INSERT] =
+		"INSERT INTO series_members (series_id, position, message_id)"
+		" VALUES (?1, ?2, ?3)",
+	[STMT_SERIES_LIST] =
+		"SELECT id, state, expired, version, version_minor, total,"
+		" received, rfc, subject, author, cover, base_commit,"
+		" supersedes, partial_of, first_date, last_activity"
+		" FROM series ORDER BY first_date, id",
+	[STMT_SERIES_GET] =
+		"SELECT id, state, expired, version, version_minor, total,"
+		" received, rfc, subject, author, cover, base_commit,"
+		" supersedes, partial_of, first_date, last_activity"
+		" FROM series WHERE id = ?1",
+	[STMT_SERIES_MEMBERS] =
+		"SELECT message_id FROM series_members WHERE series_id = ?1"
+		" AND position > 0 ORDER BY position",
+};
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *stmts[STMT_COUNT_];
+	GHashTable *part_stmts; /* SQL text address -> sqlite3_stmt */
+};
+
+static gboolean fail(struct store *st, GError **error, const char *what)
+{
+	g_set_error(error, STORE_ERROR, sqlite3_errcode(st->db), "%s: %s", what,
+		    sqlite3_errmsg(st->db));
+	return FALSE;
+}
+
+gboolean store_fail(struct store *st, GError **error, const char *what)
+{
+	return fail(st, error, what);
+}
+
+sqlite3 *store_db(struct store *st)
+{
+	return st->db;
+}
+
+sqlite3_stmt *store_statement(struct store *st, const char *sql, GError **error)
+{
+	sqlite3_stmt *s = g_hash_table_lookup(st->part_stmts, sql);
+
+	if (!s) {
+		if (sqlite3_prepare_v3(st->db, sql, -1,
+				       SQLITE_PREPARE_PERSISTENT, &s,
+				       NULL) != SQLITE_OK) {
+			fail(st, error, "cannot prepare statement");
+			return NULL;
+		}
+		g_hash_table_insert(st->part_stmts, (gpointer)sql, s);
+	}
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return s;
+}
+
+gboolean store_step_row(struct store *st, sqlite3_stmt *s, gboolean *row,
+			GError **error)
+{
+	int rc = sqlite3_step(s);
+
+	if (rc == SQLITE_ROW) {
+		*row = TRUE;
+		return TRUE;
+	}
+	sqlite3_reset(s);
+	*row = FALSE;
+	if (rc != SQLITE_DONE)
+		return fail(st, error, "cannot read the store");
+	return TRUE;
+}
+
+/* The prepared statement @id, reset and unbound, prepared on first use. */
+static sqlite3_stmt *stmt(struct store *st, enum stmt id, GError **error)
+{
+	sqlite3_stmt *s = st->stmts[id];
+
+	if (!s) {
+		if (sqlite3_prepare_v3(st->db, statements[id], -1,
+				       SQLITE_PREPARE_PERSISTENT, &s,
+				       NULL) != SQLITE_OK) {
+			fail(st, error, "cannot prepare statement");
+			return NULL;
+		}
+		st->stmts[id] = s;
+	}
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return s;
+}
+
+/* Run @id to completion (bindings already made). */
+static gboolean step_done(struct store *st, sqlite3_stmt *s, GError **error);
+
+GPtrArray *store_rows(struct store *st, sqlite3_stmt *s, store_row_fn read,
+		      GDestroyNotify free_fn, GError **error)
+{
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(free_fn);
+	gboolean row = TRUE;
+
+	while (row) {
+		if (!store_step_row(st, s, &row, error))
+			return NULL;
+		if (row)
+			g_ptr_array_add(out, read(s));
+	}
+	return g_steal_pointer(&out);
+}
+
+gboolean store_step_done(struct store *st, sqlite3_stmt *s, GError **error)
+{
+	return step_done(st, s, error);
+}
+
+static gboolean step_done(struct store *st, sqlite3_stmt *s, GError **error)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return fail(st, error, "cannot write the store");
+	return TRUE;
+}
+
+static gboolean exec_simple(struct store *st, enum stmt id, GError **error)
+{
+	sqlite3_stmt *s = stmt(st, id, error);
+
+	return s && step_done(st, s, error);
+}
+
+int store_schema_version(void)
+{
+	return G_N_ELEMENTS(migrations);
+}
+
+/* The schema version of @part (0 when it has none yet), or -1 with
+ * @error set.  Only asked once the core tables, store_parts among them,
+ * are current. */
+static int part_version(struct store *st, const struct store_part *part,
+			GError **error)
+{
+	sqlite3_stmt *s = NULL;
+	int version = 0;
+
+	if (sqlite3_prepare_v2(
+		    st->db, "SELECT version FROM store_parts WHERE name = ?1",
+		    -1, &s, NULL) != SQLITE_OK) {
+		fail(st, error, "cannot read the schema version");
+		return -1;
+	}
+	sqlite3_bind_text(s, 1, part->name, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		version = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (version > (int)part->n_migrations) {
+		g_set_error(error, STORE_ERROR, 0,
+			    "store schema of %s is version %d, newer than "
+			    "this armbot's %u",
+			    part->name, version, part->n_migrations);
+		return -1;
+	}
+	return version;
+}
+
+/* PRAGMA user_version, or -1 with @error set. */
+static int core_version(struct store *st, GError **error)
+{
+	sqlite3_stmt *s = NULL;
+	int version;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) !=
+		    SQLITE_OK ||
+	    sqlite3_step(s) != SQLITE_ROW) {
+		sqlite3_finalize(s);
+		fail(st, error, "cannot read the schema version");
+		return -1;
+	}
+	version = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (version > store_schema_version()) {
+		g_set_error(error, STORE_ERROR, 0,
+			    "store schema version %d is newer than this "
+			    "armbot's %d",
+			    version, store_schema_version());
+		return -1;
+	}
+	return version;
+}
+
+/* Is every migration applied?  FALSE with @error set on a read error. */
+static gboolean schema_current(struct store *st, gboolean *current,
+			       GError **error)
+{
+	int version = core_version(st, error);
+
+	if (version < 0)
+		return FALSE;
+	*current = version == store_schema_version();
+	for (guint i = 0; *current && i < G_N_ELEMENTS(parts); i++) {
+		version = part_version(st, parts[i], error);
+		if (version < 0)
+			return FALSE;
+		*current = version == (int)parts[i]->n_migrations;
+	}
+	return TRUE;
+}
+
+/* Apply what is missing; the caller holds the write lock. */
+static gboolean migrate_locked(struct store *st, GError **error)
+{
+	int version = core_version(st, error);
+
+	if (version < 0)
+		return FALSE;
+	for (; version < store_schema_version(); version++) {
+		g_autofree char *sql =
+			g_strdup_printf("%s PRAGMA user_version = %d;",
+					migrations[version], version + 1);
+
+		if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+			return fail(st, error, "cannot migrate the store");
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(parts); i++) {
+		const struct store_part *part = parts[i];
+		int v = part_version(st, part, error);
+
+		if (v < 0)
+			return FALSE;
+		for (; v < (int)part->n_migrations; v++) {
+			g_autofree char *sql = g_strdup_printf(
+				"%s INSERT OR REPLACE INTO store_parts"
+				" (name, version) VALUES ('%s', %d);",
+				part->migrations[v], part->name, v + 1);
+
+			if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) !=
+			    SQLITE_OK) {
+				fail(st, error, "cannot migrate the store");
+				g_prefix_error(error, "%s: ", part->name);
+				return FALSE;
+			}
+		}
+	}
+	return TRUE;
+}
+
+/* Bring the schema up to date.  Two processes may open a new store at
+ * once (the daemon and a command): the versions are read again and every
+ * migration applied under one write lock (BEGIN IMMEDIATE, which waits out
+ * the busy timeout), so the second finds the work done instead of failing
+ * on "table already exists".  A current store takes no lock at all. */
+static gboolean migrate(struct store *st, GError **error)
+{
+	gboolean current = FALSE;
+
+	if (!schema_current(st, &current, error))
+		return FALSE;
+	if (current)
+		return TRUE;
+	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return fail(st, error, "cannot lock the store to migrate it");
+	if (!migrate_locked(st, error)) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return FALSE;
+	}
+	if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		fail(st, error, "cannot migrate the store");
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static void finalize_statement(gpointer s)
+{
+	sqlite3_finalize(s);
+}
+
+struct store *store_open(const char *path, GError **error)
+{
+	g_autoptr(store) st = g_new0(struct store, 1);
+	int rc = SQLITE_OK;
+
+	st->part_stmts = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+					       NULL, finalize_statement);
+
+	if (sqlite3_open_v2(path, &st->db,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+			    NULL) != SQLITE_OK) {
+		fail(st, error, "cannot open the store");
+		g_prefix_error(error, "%s: ", path);
+		return NULL;
+	}
+	sqlite3_busy_timeout(st->db, 10000);
+	/* switching a new database to WAL can fail with SQLITE_BUSY at once,
+	 * without the busy handler, while another process creates it (seen
+	 * in CI: two `tree import` at once): try again for up to 10 s */
+	for (int i = 0; i < 100; i++) {
+		rc = sqlite3_exec(st->db,
+				  "PRAGMA journal_mode = WAL;"
+				  " PRAGMA foreign_keys = ON;"
+				  " PRAGMA synchronous = NORMAL;",
+				  NULL, NULL, NULL);
+		if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+			break;
+		g_usleep(100 * 1000);
+	}
+	if (rc != SQLITE_OK || !migrate(st, error)) {
+		if (error && !*error)
+			fail(st, error, "cannot set up the store");
+		g_prefix_error(error, "%s: ", path);
+		return NULL;
+	}
+	return g_steal_pointer(&st);
+}
+
+void store_free(struct store *st)
+{
+	if (!st)
+		return;
+	for (int i = 0; i < STMT_COUNT_; i++)
+		sqlite3_finalize(st->stmts[i]);
+	if (st->part_stmts)
+		g_hash_table_destroy(st->part_stmts);
+	sqlite3_close(st->db);
+	g_free(st);
+}
+
+gboolean store_begin(struct store *st, GError **error)
+{
+	return exec_simple(st, STMT_BEGIN, error);
+}
+
+gboolean store_commit(struct store *st, GError **error)
+{
+	return exec_simple(st, STMT_COMMIT, error);
+}
+
+void store_rollback(struct store *st)
+{
+	exec_simple(st, STMT_ROLLBACK, NULL);
+}
+
+void store_bind_text(sqlite3_stmt *s, int i, const char *text)
+{
+	if (text)
+		sqlite3_bind_text(s, i, text, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+char *store_column_text(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+
+	return t ? g_strdup((const char *)t) : NULL;
+}
+
+gboolean store_add_message(struct store *st, const struct message *msg,
+			   const struct series_message *info,
+			   const char *source, gboolean *added, GError **error)
+{
+	sqlite3_stmt *s = stmt(st, STMT_MESSAGE_INSERT, error);
+	g_autofree char *refs = NULL;
+	gsize len;
+	const void *raw = g_bytes_get_data(msg->raw, &len);
+
+	if (!s)
+		return FALSE;
+	if (msg->references->len) {
+		g_ptr_array_add(msg->references, NULL);
+		refs = g_strjoinv(" ", (char **)msg->references->pdata);
+		g_ptr_array_remove_index(msg->references,
+					 msg->references->len - 1);
+	}
+	store_bind_text(s, 1, msg->message_id);
+	sqlite3_bind_blob64(s, 2, raw ? raw : "", len, SQLITE_STATIC);
+	store_bind_text(s, 3, classify_kind_name(info->kind));
+	store_bind_text(s, 4, msg->subject);
+	store_bind_text(s, 5, info->subject);
+	store_bind_text(s, 6, msg->from_email);
+	store_bind_text(s, 7, info->author);
+	sqlite3_bind_int64(s, 8, msg->date);
+	sqlite3_bind_int64(s, 9, info->received);
+	store_bind_text(s, 10, msg->in_reply_to);
+	store_bind_text(s, 11, refs);
+	sqlite3_bind_int(s, 12, info->has_version);
+	sqlite3_bind_int(s, 13, info->version);
+	sqlite3_bind_int(s, 14, info->version_minor);
+	sqlite3_bind_int(s, 15, info->has_index);
+	sqlite3_bind_int(s, 16, info->index);
+	sqlite3_bind_int(s, 17, info->total);
+	sqlite3_bind_int(s, 18, info->rfc);
+	store_bind_text(s, 19, info->base_commit);
+	store_bind_text(s, 20, info->change_id);
+	store_bind_text(s, 21, message_header(msg, "List-Id"));
+	store_bind_text(s, 22, source);
+	if (!step_done(st, s, error))
+		return FALSE;
+	*added = sqlite3_changes(st->db) > 0;
+	return TRUE;
+}
+
+gboolean store_add_reject(struct store *st, GBytes *raw, const char *source,
+			  const char *reason, gboolean *added, GError **error)
+{
+	sqlite3_stmt *s = stmt(st, STMT_REJECT_INSERT, error);
+	g_autofree char *sum =
+		g_compute_checksum_for_bytes(G_CHECKSUM_SHA256, raw);
+	gsize len;
+	const void *data = g_bytes_get_data(raw, &len);
+
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, sum);
+	sqlite3_bind_blob64(s, 2, data ? data : "", len, SQLITE_STATIC);
+	store_bind_text(s, 3, source);
+	store_bind_text(s, 4, reason);
+	sqlite3_bind_int64(s, 5, g_get_real_time() / G_USEC_PER_SEC);
+	if (!step_done(st, s, error))
+		return FALSE;
+	*added = sqlite3_changes(st->db) > 0;
+	return TRUE;
+}
+
+gboolean store_has_message(struct store *st, const char *message_id,
+			   gboolean *out, GError **error)
+{
+	sqlite3_stmt *s = stmt(st, STMT_MESSAGE_EXISTS, error);
+	int rc;
+
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, message_id);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return fail(st, error, "cannot read the store");
+	*out = rc == SQLITE_ROW;
+	return TRUE;
+}
+
+GBytes *store_message_raw(struct store *st, const char *message_id,
+			  GError **error)
+{
+	sqlite3_stmt *s = stmt(st, STMT_MESSAGE_RAW, error);
+	GBytes *raw;
+
+	if (!s)
+		return NULL;
+	store_bind_text(s, 1, message_id);
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		sqlite3_reset(s);
+		g_set_error(error, STORE_ERROR, 0,
+			    "no message <%s> in the store", message_id);
+		return NULL;
+	}
+	raw = g_bytes_new(sqlite3_column_blob(s, 0),
+			  sqlite3_column_bytes(s, 0));
+	sqlite3_reset(s);
+	return raw;
+}
+
+GPtrArray *store_load_series_messages(struct store *st, GError **error)
+{
+	sqlite3_stmt *s = stmt(st, STMT_MESSAGE_LOAD_ALL, error);
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)series_message_free);
+	int rc;
+
+	if (!s)
+		return NULL;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct series_message *m = series_message_new();
+		const char *refs = (const char *)sqlite3_column_text(s, 3);
+
+		m->seq = sqlite3_column_int64(s, 0);
+		m->message_id = store_column_text(s, 1);
+		m->in_reply_to = store_column_text(s, 2);
+		if (refs && *refs) {
+			g_auto(GStrv) v = g_strsplit(refs, " ", -1);
+
+			m->references = g_ptr_array_new_with_free_func(g_free);
+			for (guint i = 0; v[i]; i++)
+				g_ptr_array_add(m->references,
+						g_steal_pointer(&v[i]));
+		}
+		m->from_email = store_column_text(s, 4);
+		m->author = store_column_text(s, 5);
+		m->date = sqlite3_column_int64(s, 6);
+		m->received = sqlite3_column_int64(s, 7);
+		m->kind = classify_kind_from_name(
+			(const char *)sqlite3_column_text(s, 8));
+		m->has_version = sqlite3_column_int(s, 9);
+		m->version = sqlite3_column_int(s, 10);
+		m->version_minor = sqlite3_column_int(s, 11);
+		m->has_index = sqlite3_column_int(s, 12);
+		m->index = sqlite3_column_int(s, 13);
+		m->total = sqlite3_column_int(s, 14);
+		m->rfc = sqlite3_column_int(s, 15);
+		m->subject = store_column_text(s, 16);
+		m->base_commit = store_column_text(s, 17);
+		m->change_id = store_column_text(s, 18);
+		/* RESEND has no column: read from the subject as stored, so
+		 * that mail stored before it counted is judged alike */
+		if (m->kind == CLASSIFY_PATCH || m->kind == CLASSIFY_COVER) {
+			struct subject_tags tags = SUBJECT_TAGS_INIT;
+
+			subject_tags_parse(
+				&tags,
+				(const char *)sqlite3_column_text(s, 19));
+			m->resend = tags.resend;
+			subject_tags_clear(&tags);
+		}
+		g_ptr_array_add(out, m);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		fail(st, error, "cannot read messages");
+		return NULL;
+	}
+	return g_steal_pointer(&out);
+}
+
+GPtrArray *store_replies(struct store *st, const char *message_id,
+			 GError **error)
+{
+	sqlite3_stmt *s = stmt(st, STMT_MESSAGE_REPLIES, error);
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(g_free);
+	int rc;
+
+	if (!s)
+		return NULL;
+	store_bind_text(s, 1, message_id);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		g_ptr_array_add(out, store_column_text(s, 0));
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		fail(st, error, "cannot read replies");
+		return NULL;
+	}
+	return g_steal_pointer(&out);
+}
+
+static const char *series_base_commit(const struct series *s)
+{
+	if (s->cover && s->cover->base_commit)
+		return s->cover->base_commit;
+	for (guint i = 0; i < s->patches->len; i++) {
+		struct series_message *p = s->patches->pdata[i];
+
+		if (p->base_commit)
+			return p->base_commit;
+	}
+	return NULL;
+}
+
+static gboolean write_members(struct store *st, gint64 id,
+			      const struct series *s, GError **error)
+{
+	g_autoptr(GPtrArray) order = series_apply_order(s);
+	sqlite3_stmt *q = stmt(st, STMT_MEMBERS_DELETE, error);
+
+	if (!q)
+		return FALSE;
+	sqlite3_bind_int64(q, 1, id);
+	if (!step_done(st, q, error))
+		return FALSE;
+	for (guint i = 0; i <= order->len; i++) {
+		const struct series_message *m = i ? order->pdata[i - 1] :
+						     s->cover;
+
+		if (!m)
+			continue;
+		if (!(q = stmt(st, STMT_MEMBER_INSERT, error)))
+			return FALSE;
+		sqlite3_bind_int64(q, 1, id);
+		sqlite3_bind_int(q, 2, i);
+		store_bind_text(q, 3, m->message_id);
+		if (!step_done(st, q, error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean store_save_assembly(struct store *st,
+			     const struct series_assembly *assembly,
+			     GError **error)
+{
+	g_autoptr(GHashTable) old_of =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autoptr(GHashTable)
+		unclaimed = g_hash_table_new(g_int64_hash, g_int64_equal);
+	g_autoptr(GArray) ids = g_array_new(FALSE, TRUE, sizeof(gint64));
+	g_autoptr(GArray) old_ids = g_array_new(FALSE, TRUE, sizeof(gint64));
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+	GPtrArray *all = assembly->series;
+	sqlite3_stmt *s;
+	int rc;
+
+	if (!(s = stmt(st, STMT_MEMBERS_ALL, error)))
+		return FALSE;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		g_hash_table_insert(
+			old_of, store_column_text(s, 0),
+			GSIZE_TO_POINTER(sqlite3_column_int64(s, 1)));
+	sqlite3_reset(s);
+	if (!(s = stmt(st, STMT_SERIES_STATES, error)))
+		return FALSE;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		g_array_append_val(old_ids,
+				   *(gint64[]){ sqlite3_column_int64(s, 0) });
+	sqlite3_reset(s);
+	for (guint i = 0; i < old_ids->len; i++)
+		g_hash_table_add(unclaimed, &g_array_index(old_ids, gint64, i));
+
+	/* first give every series an id: the smallest old id among its
+	 * members still unclaimed, else a new row */
+	g_array_set_size(ids, all->len);
+	for (guint i = 0; i < all->len; i++) {
+		const struct series *x = all->pdata[i];
+		gint64 best = 0;
+
+		for (guint j = 0; j <= x->patches->len; j++) {
+			const struct series_message *m =
+				j ? x->patches->pdata[j - 1] : x->cover;
+			gint64 old;
+
+			if (!m)
+				continue;
+			old = GPOINTER_TO_SIZE(
+				g_hash_table_lookup(old_of, m->message_id));
+			if (old && g_hash_table_contains(unclaimed, &old) &&
+			    (!best || old < best))
+				best = old;
+		}
+		if (best) {
+			g_hash_table_remove(unclaimed, &best);
+		} else {
+			if (!(s = stmt(st, STMT_SERIES_INSERT, error)))
+				return FALSE;
+			sqlite3_bind_int64(s, 1, now);
+			if (!step_done(st, s, error))
+				return FALSE;
+			best = sqlite3_last_insert_rowid(st->db);
+		}
+		g_array_index(ids, gint64, i) = best;
+	}
+	for (guint i = 0; i < all->len; i++) {
+		const struct series *x = all->pdata[i];
+		gint64 id = g_array_index(ids, gint64, i);
+
+		if (!(s = stmt(st, STMT_SERIES_UPDATE, error)))
+			return FALSE;
+		sqlite3_bind_int64(s, 1, id);
+		store_bind_text(s, 2, series_state_name(x->state));
+		sqlite3_bind_int(s, 3, x->expired);
+		sqlite3_bind_int(s, 4, x->version);
+		sqlite3_bind_int(s, 5, x->version_minor);
+		sqlite3_bind_int(s, 6, x->total);
+		sqlite3_bind_int(s, 7, x->patches->len);
+		sqlite3_bind_int(s, 8, x->rfc);
+		store_bind_text(s, 9, series_subject(x));
+		store_bind_text(s, 10, series_author(x));
+		store_bind_text(s, 11, x->cover ? x->cover->message_id : NULL);
+		store_bind_text(s, 12, series_base_commit(x));
+		if (x->supersedes)
+			sqlite3_bind_int64(
+				s, 13,
+				g_array_index(ids, gint64,
+					      x->supersedes->number));
+		if (x->partial_of)
+			sqlite3_bind_int64(
+				s, 14,
+				g_array_index(ids, gint64,
+					      x->partial_of->number));
+		sqlite3_bind_int64(s, 15, x->first_date);
+		sqlite3_bind_int64(s, 16, x->last_activity);
+		sqlite3_bind_int64(s, 17, now);
+		if (!step_done(st, s, error) ||
+		    !write_members(st, id, x, error))
+			return FALSE;
+	}
+	/* series whose messages all went elsewhere */
+	for (guint i = 0; i < old_ids->len; i++) {
+		gint64 *id = &g_array_index(old_ids, gint64, i);
+
+		if (!g_hash_table_contains(unclaimed, id))
+			continue;
+		if (!(s = stmt(st, STMT_SERIES_DELETE, error)))
+			return FALSE;
+		sqlite3_bind_int64(s, 1, *id);
+		if (!step_done(st, s, error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+void store_series_free(struct store_series *s)
+{
+	if (!s)
+		return;
+	g_free(s->state);
+	g_free(s->subject);
+	g_free(s->author);
+	g_free(s->cover);
+	g_free(s->base_commit);
+	g_clear_pointer(&s->patches, g_ptr_array_unref);
+	g_free(s);
+}
+
+static struct store_series *read_series(struct store *st, sqlite3_stmt *s,
+					GError **error)
+{
+	g_autoptr(store_series) out = g_new0(struct store_series, 1);
+	sqlite3_stmt *m;
+	int rc;
+
+	out->id = sqlite3_column_int64(s, 0);
+	out->state = store_column_text(s, 1);
+	out->expired = sqlite3_column_int(s, 2);
+	out->version = sqlite3_column_int(s, 3);
+	out->version_minor = sqlite3_column_int(s, 4);
+	out->total = sqlite3_column_int(s, 5);
+	out->received = sqlite3_column_int(s, 6);
+	out->rfc = sqlite3_column_int(s, 7);
+	out->subject = store_column_text(s, 8);
+	out->author = store_column_text(s, 9);
+	out->cover = store_column_text(s, 10);
+	out->base_commit = store_column_text(s, 11);
+	out->supersedes = sqlite3_column_int64(s, 12);
+	out->partial_of = sqlite3_column_int64(s, 13);
+	out->first_date = sqlite3_column_int64(s, 14);
+	out->last_activity = sqlite3_column_int64(s, 15);
+	out->patches = g_ptr_array_new_with_free_func(g_free);
+	if (!(m = stmt(st, STMT_SERIES_MEMBERS, error)))
+		return NULL;
+	sqlite3_bind_int64(m, 1, out->id);
+	while ((rc = sqlite3_step(m)) == SQLITE_ROW)
+		g_ptr_array_add(out->patches, store_column_text(m, 0));
+	sqlite3_reset(m);
+	if (rc != SQLITE_DONE) {
+		fail(st, error, "cannot read series members");
+		return NULL;
+	}
+	return g_steal_pointer(&out);
+}
+
+GPtrArray *store_list_series(struct store *st, GError **error)
+{
+	sqlite3_stmt *s = stmt(st, STMT_SERIES_LIST, error);
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)store_series_free);
+	int rc;
+
+	if (!s)
+		return NULL;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_series *x = read_series(st, s, error);
+
+		if (!x) {
+			sqlite3_reset(s);
+			return NULL;
+		}
+		g_ptr_array_add(out, x);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		fail(st, error, "cannot read series");
+		return NULL;
+	}
+	return g_steal_pointer(&out);
+}
+
+struct store_series *store_get_series(struct store *st, gint64 id,
+				      GError **error)
+{
+	sqlite3_stmt *s = stmt(st, STMT_SERIES_GET, error);
+	struct store_series *out;
+
+	if (!s)
+		return NULL;
+	sqlite3_bind_int64(s, 1, id);
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		sqlite3_reset(s);
+		g_set_error(error, STORE_ERROR, 0,
+			    "no series %" G_GINT64_FORMAT, id);
+		return NULL;
+	}
+	out = read_series(st, s, error);
+	sqlite3_reset(s);
+	return out;
+}
+
+static gboolean count(struct store *st, enum stmt id, gint64 *out,
+		      GError **error)
+{
+	sqlite3_stmt *s = stmt(st, id, error);
+
+	if (!s)
+		return FALSE;
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		sqlite3_reset(s);
+		return fail(st, error, "cannot count");
+	}
+	*out = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	return TRUE;
+}
+
+gboolean store_count(struct store *st, gint64 *messages, gint64 *rejects,
+		     GError **error)
+{
+	return count(st, STMT_MESSAGE_COUNT, messages, error) &&
+	       count(st, STMT_REJECT_COUNT, rejects, error);
+}
+
+static gpointer first_text_column(sqlite3_stmt *s)
+{
+	return store_column_text(s, 0);
+}
+
+GPtrArray *store_message_ids_since(struct store *st, gint64 since,
+				   GError **error)
+{
+	static const char sql[] = "SELECT message_id FROM messages"
+				  " WHERE received >= ?1 ORDER BY id";
+	sqlite3_stmt *s = store_statement(st, sql, error);
+
+	if (!s)
+		return NULL;
+	sqlite3_bind_int64(s, 1, since);
+	return store_rows(st, s, first_text_column, g_free, error);
+}

@@ -1,0 +1,62 @@
+#include "bot/web/escape.h"
+
+#include <string.h>
+
+static void append_char(GString *out, gunichar c)
+{
+	switch (c) {
+	case '&':
+		g_string_append(out, "&amp;");
+		return;
+	case '<':
+		g_string_append(out, "&lt;");
+		return;
+	case '>':
+		g_string_append(out, "&gt;");
+		return;
+	case '"':
+		g_string_append(out, "&quot;");
+		return;
+	case '\'':
+		g_string_append(out, "&#39;");
+		return;
+	}
+	/* XML 1.0 2.2: Char excludes most C0 controls and U+FFFE/U+FFFF;
+	 * DEL and C1 controls are allowed but HTML calls them errors */
+	if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') ||
+	    (c >= 0x7f && c < 0xa0) || c == 0xfffe || c == 0xffff)
+		c = 0xfffd;
+	g_string_append_unichar(out, c);
+}
+
+void web_escape_append_len(GString *out, const char *data, gsize len)
+{
+	const char *p = data;
+	const char *end = data + len;
+
+	while (p < end) {
+		gunichar c = g_utf8_get_char_validated(p, end - p);
+
+		if (c == (gunichar)-1 || c == (gunichar)-2) {
+			/* one byte that does not start a valid sequence */
+			g_string_append(out, "\xef\xbf\xbd");
+			p++;
+			continue;
+		}
+		append_char(out, c);
+		p = g_utf8_next_char(p);
+	}
+}
+
+void web_escape_append(GString *out, const char *s)
+{
+	if (s)
+		web_escape_append_len(out, s, strlen(s));
+}
+
+void web_escape_append_query(GString *out, const char *s)
+{
+	g_autofree char *q = g_uri_escape_string(s ? s : "", NULL, FALSE);
+
+	web_escape_append(out, q);
+}

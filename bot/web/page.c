@@ -1,0 +1,594 @@
+#include "bot/web/page.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bot/web/escape.h"
+#include "bot/web/svg.h"
+
+/* The tail of a check's log shown on the page. */
+#define LOG_MAX (256 * 1024)
+
+static const char style[] =
+	"body{font-family:sans-serif;margin:1em 2em;color:#222}"
+	"table{border-collapse:collapse}td,th{padding:2px 8px;"
+	"border-bottom:1px solid #ddd;text-align:left;vertical-align:top}"
+	"pre{background:#f6f6f6;padding:6px;overflow-x:auto;"
+	"white-space:pre-wrap}"
+	".ok{color:#1e7b34}.warn{color:#a66b00}.fail{color:#b3261e}"
+	".skipped{color:#777}.grows{color:#b3261e}.shrinks{color:#1e7b34}"
+	"nav a{margin-right:1em}.badge{font-size:90%;margin-right:4px}";
+
+void web_page_head(GString *out, const char *title)
+{
+	g_string_append(out, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+			     "<meta charset=\"utf-8\"><title>");
+	web_escape_append(out, title);
+	g_string_append_printf(
+		out,
+		" - armbot</title><style>%s</style>"
+		"<link rel=\"alternate\" type=\"application/atom+xml\" "
+		"title=\"armbot reports\" href=\"/feed.atom\"></head>\n"
+		"<body><nav><a href=\"/\">series</a><a href=\"/arch-arm\">"
+		"arch/arm</a><a href=\"/feed.atom\">feed</a>"
+		"<a href=\"/trees\">trees</a>"
+		"<a href=\"/api/series\">API</a><a href=\"/metrics\">"
+		"metrics</a></nav><main>\n",
+		style);
+}
+
+void web_page_foot(GString *out)
+{
+	g_string_append(out, "</main></body></html>\n");
+}
+
+char *web_page_time(gint64 t)
+{
+	g_autoptr(GDateTime) d = NULL;
+
+	if (!t || !(d = g_date_time_new_from_unix_utc(t)))
+		return g_strdup("");
+	return g_date_time_format(d, "%Y-%m-%d %H:%M UTC");
+}
+
+static void cell_time(GString *out, gint64 t)
+{
+	g_autofree char *s = web_page_time(t);
+
+	g_string_append(out, s);
+}
+
+/* "shrinks 212" in its colour, from the job's arch/arm figures. */
+static void verdict_badge(GString *out, const struct store_web_job *j)
+{
+	if (!j->has_net) {
+		g_string_append(out, "<span class=\"verdict none\">-</span>");
+		return;
+	}
+	g_string_append(out, "<span class=\"verdict ");
+	web_escape_append(out, j->verdict_kind);
+	g_string_append(out, "\" title=\"");
+	web_escape_append(out, j->verdict);
+	g_string_append(out, "\">");
+	web_escape_append(out, j->verdict_kind);
+	if (j->net)
+		g_string_append_printf(out, " %+" G_GINT64_FORMAT, j->net);
+	g_string_append_printf(out,
+			       " (+%" G_GINT64_FORMAT " -%" G_GINT64_FORMAT
+			       ")</span>",
+			       j->added, j->removed);
+}
+
+static void check_badges(GString *out, const struct store_web_job *j)
+{
+	for (guint i = 0; i < j->checks->len; i++) {
+		const struct store_web_check *c = j->checks->pdata[i];
+
+		g_string_append(out, "<span class=\"badge ");
+		web_escape_append(out, c->status);
+		g_string_append(out, "\" title=\"");
+		web_escape_append(out, c->summary);
+		g_string_append(out, "\">");
+		web_escape_append(out, c->name);
+		g_string_append(out, ":");
+		web_escape_append(out, c->status);
+		g_string_append(out, "</span>");
+	}
+}
+
+static void version_text(GString *out, const struct store_web_series *x)
+{
+	if (x->rfc)
+		g_string_append(out, "RFC ");
+	g_string_append_printf(out, "v%u", x->version);
+	if (x->version_minor)
+		g_string_append_printf(out, ".%u", x->version_minor);
+}
+
+static void select_menu(GString *out, const char *name, GPtrArray *values,
+			const char *chosen)
+{
+	g_string_append_printf(out,
+			       "<label>%s <select name=\"%s\"><option "
+			       "value=\"\">any</option>",
+			       name, name);
+	for (guint i = 0; i < values->len; i++) {
+		const char *v = values->pdata[i];
+
+		g_string_append(out, "<option value=\"");
+		web_escape_append(out, v);
+		g_string_append_printf(
+			out, "\"%s>",
+			chosen && !strcmp(chosen, v) ? " selected" : "");
+		web_escape_append(out, v);
+		g_string_append(out, "</option>");
+	}
+	g_string_append(out, "</select></label> ");
+}
+
+/* The query string of @f with @page, HTML-escaped for an href. */
+static void filter_query(GString *out, const struct store_web_filter *f,
+			 guint page)
+{
+	const char *names[] = { "list", "tree", "author", "state" };
+	const char *values[] = { f->list, f->tree, f->author, f->state };
+
+	g_string_append_printf(out, "?page=%u", page);
+	for (guint i = 0; i < G_N_ELEMENTS(names); i++)
+		if (values[i] && *values[i]) {
+			g_string_append_printf(out, "&amp;%s=", names[i]);
+			web_escape_append_query(out, values[i]);
+		}
+	if (f->per_page != 50)
+		g_string_append_printf(out, "&amp;per_page=%u", f->per_page);
+}
+
+guint web_page_index(struct store *st, const struct store_web_filter *filter,
+		     GString *out, GError **error)
+{
+	gint64 total = 0;
+	g_autoptr(GPtrArray)
+		rows = store_web_series_list(st, filter, &total, error);
+	g_autoptr(GPtrArray) states = NULL;
+	g_autoptr(GPtrArray) trees = NULL;
+	g_autoptr(GPtrArray) lists = NULL;
+	guint pages;
+
+	if (!rows || !(states = store_web_states(st, error)) ||
+	    !(trees = store_web_trees(st, error)) ||
+	    !(lists = store_web_lists(st, error)))
+		return 0;
+	pages = MAX(1, (total + filter->per_page - 1) / filter->per_page);
+	web_page_head(out, "series");
+	g_string_append(out, "<h1>Series</h1>\n<form method=\"get\" "
+			     "action=\"/\" id=\"filter\">");
+	select_menu(out, "state", states, filter->state);
+	select_menu(out, "tree", trees, filter->tree);
+	select_menu(out, "list", lists, filter->list);
+	g_string_append(out, "<label>author <input name=\"author\" value=\"");
+	web_escape_append(out, filter->author);
+	g_string_append(out, "\"></label> <button>filter</button></form>\n");
+	g_string_append_printf(out,
+			       "<p id=\"count\">%" G_GINT64_FORMAT
+			       " series, page %u of %u</p>\n",
+			       total, filter->page, pages);
+	g_string_append(out, "<table id=\"series\"><thead><tr><th>id</th>"
+			     "<th>subject</th><th>author</th><th>state</th>"
+			     "<th>version</th><th>parts</th><th>list</th>"
+			     "<th>arch/arm</th><th>checks</th><th>last activity"
+			     "</th></tr></thead><tbody>\n");
+	for (guint i = 0; i < rows->len; i++) {
+		const struct store_web_series *x = rows->pdata[i];
+
+		g_string_append_printf(
+			out,
+			"<tr class=\"series\" data-id=\"%" G_GINT64_FORMAT
+			"\"><td><a href=\"/series/%" G_GINT64_FORMAT
+			"\">%" G_GINT64_FORMAT "</a></td>"
+			"<td class=\"subject\"><a href=\"/series/%" G_GINT64_FORMAT
+			"\">",
+			x->id, x->id, x->id, x->id);
+		web_escape_append(out, x->subject);
+		g_string_append(out, "</a></td><td class=\"author\">");
+		web_escape_append(out, x->author);
+		g_string_append(out, "</td><td class=\"state\">");
+		web_escape_append(out, x->state);
+		g_string_append(out, "</td><td>");
+		version_text(out, x);
+		g_string_append_printf(out, "</td><td>%u/%u</td><td>",
+				       x->received, x->total);
+		web_escape_append(out, x->list);
+		g_string_append(out, "</td><td>");
+		for (guint j = 0; j < x->jobs->len; j++)
+			verdict_badge(out, x->jobs->pdata[j]);
+		g_string_append(out, "</td><td class=\"checks\">");
+		for (guint j = 0; j < x->jobs->len; j++) {
+			const struct store_web_job *job = x->jobs->pdata[j];
+
+			if (x->jobs->len > 1) {
+				web_escape_append(out, job->tree);
+				g_string_append(out, ": ");
+			}
+			check_badges(out, job);
+		}
+		g_string_append(out, "</td><td>");
+		cell_time(out, x->last_activity);
+		g_string_append(out, "</td></tr>\n");
+	}
+	g_string_append(out, "</tbody></table>\n<p class=\"pager\">");
+	if (filter->page > 1) {
+		g_string_append(out, "<a rel=\"prev\" href=\"/");
+		filter_query(out, filter, filter->page - 1);
+		g_string_append(out, "\">newer</a> ");
+	}
+	if (filter->page < pages) {
+		g_string_append(out, "<a rel=\"next\" href=\"/");
+		filter_query(out, filter, filter->page + 1);
+		g_string_append(out, "\">older</a>");
+	}
+	g_string_append(out, "</p>\n");
+	web_page_foot(out);
+	return 200;
+}
+
+static void series_link(GString *out, gint64 id)
+{
+	g_string_append_printf(out,
+			       "<a href=\"/series/%" G_GINT64_FORMAT
+			       "\">series %" G_GINT64_FORMAT "</a> ",
+			       id, id);
+}
+
+static void dt_text(GString *out, const char *name, const char *value)
+{
+	g_string_append_printf(out, "<dt>%s</dt><dd class=\"%s\">", name, name);
+	web_escape_append(out, value);
+	g_string_append(out, "</dd>");
+}
+
+/* The signed dirstat text ("%4s.%01d%% dir/" lines, bot/dirstat.h) as
+ * bars; a line that does not read as one is left out. */
+static void dirstat_chart(GString *out, const char *text, gint64 job)
+{
+	g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", 200);
+	g_autoptr(GArray)
+		bars = g_array_new(FALSE, FALSE, sizeof(struct web_svg_bar));
+	g_autofree char *id =
+		g_strdup_printf("dirstat-chart-%" G_GINT64_FORMAT, job);
+
+	for (guint i = 0; lines[i]; i++) {
+		char *pct = g_strstrip(lines[i]);
+		char *sep = strstr(pct, "% ");
+		char *end;
+		struct web_svg_bar b = { 0 };
+
+		if (!sep)
+			continue;
+		*sep = '\0';
+		b.value = g_ascii_strtod(pct, &end);
+		if (end == pct || *end)
+			continue;
+		b.label = sep + 2;
+		g_array_append_val(bars, b);
+	}
+	web_svg_hbars(out, "signed dirstat (% of lines, net)", id,
+		      (struct web_svg_bar *)bars->data, bars->len);
+}
+
+/* The check's log file, when it is a file under @data_dir: its last
+ * LOG_MAX bytes. */
+static void append_log(GString *out, const char *log_path, const char *data_dir)
+{
+	g_autofree char *real = NULL;
+	g_autofree char *root = NULL;
+	g_autofree char *data = NULL;
+	g_autoptr(GError) error = NULL;
+	gsize len;
+
+	if (!log_path || !*log_path || !data_dir)
+		return;
+	real = realpath(log_path, NULL);
+	root = realpath(data_dir, NULL);
+	if (!real || !root || !g_str_has_prefix(real, root) ||
+	    real[strlen(root)] != '/')
+		return;
+	if (!g_file_get_contents(real, &data, &len, &error)) {
+		g_string_append(out, "\n(log not readable: ");
+		web_escape_append(out, error->message);
+		g_string_append(out, ")\n");
+		return;
+	}
+	g_string_append(out, "\n");
+	if (len > LOG_MAX)
+		g_string_append(out, "(beginning of the log left out)\n");
+	web_escape_append_len(out, len > LOG_MAX ? data + len - LOG_MAX : data,
+			      MIN(len, LOG_MAX));
+}
+
+static void job_section(GString *out, const struct store_web_job *j,
+			const char *data_dir)
+{
+	g_string_append_printf(
+		out,
+		"<section class=\"job\" id=\"job-%" G_GINT64_FORMAT
+		"\"><h2>tree ",
+		j->id);
+	web_escape_append(out, j->tree);
+	g_string_append(out, "</h2><dl>");
+	dt_text(out, "job-state", j->state);
+	if (j->tree_reason)
+		dt_text(out, "tree-reason", j->tree_reason);
+	if (j->not_tested)
+		dt_text(out, "not-tested", j->not_tested);
+	if (j->reason)
+		dt_text(out, "reason", j->reason);
+	if (j->base_reason)
+		dt_text(out, "base-reason", j->base_reason);
+	if (j->base_commit) {
+		g_autofree char *base = g_strdup_printf(
+			"%s%s%s%s", j->base_commit, j->base_how ? " (" : "",
+			j->base_how ? j->base_how : "", j->base_how ? ")" : "");
+
+		dt_text(out, "base", base);
+	}
+	if (j->head_commit)
+		dt_text(out, "head", j->head_commit);
+	g_string_append(out, "<dt>queued</dt><dd>");
+	cell_time(out, j->queued);
+	g_string_append(out, "</dd><dt>finished</dt><dd>");
+	cell_time(out, j->finished);
+	g_string_append(out, "</dd></dl>\n<p class=\"verdict\">");
+	web_escape_append(out, j->verdict ? j->verdict : "no verdict yet");
+	g_string_append(out, "</p>\n");
+	if (j->dirstat) {
+		g_string_append(out, "<h3>signed dirstat</h3>\n");
+		dirstat_chart(out, j->dirstat, j->id);
+		g_string_append(out, "<pre class=\"dirstat\">");
+		web_escape_append(out, j->dirstat);
+		g_string_append(out, "</pre>\n");
+	}
+	g_string_append(out, "<h3>checks</h3><table class=\"checks\"><thead>"
+			     "<tr><th>check</th><th>result</th><th>summary"
+			     "</th><th>seconds</th></tr></thead><tbody>\n");
+	for (guint i = 0; i < j->checks->len; i++) {
+		const struct store_web_check *c = j->checks->pdata[i];
+		char secs[G_ASCII_DTOSTR_BUF_SIZE];
+
+		g_string_append(out, "<tr class=\"check\"><td>");
+		web_escape_append(out, c->name);
+		g_string_append(out, "</td><td class=\"status ");
+		web_escape_append(out, c->status);
+		g_string_append(out, "\">");
+		web_escape_append(out, c->status);
+		g_string_append(out, "</td><td>");
+		web_escape_append(out, c->summary);
+		g_string_append_printf(out, "</td><td>%s</td></tr>\n",
+				       g_ascii_formatd(secs, sizeof(secs),
+						       "%.1f", c->seconds));
+		if (c->detail || c->log_path) {
+			g_string_append(out, "<tr><td colspan=\"4\"><details>"
+					     "<summary>log</summary>"
+					     "<pre class=\"log\">");
+			web_escape_append(out, c->detail);
+			append_log(out, c->log_path, data_dir);
+			g_string_append(out, "</pre></details></td></tr>\n");
+		}
+	}
+	g_string_append(out, "</tbody></table>\n");
+	if (j->reply) {
+		const struct store_web_reply *r = j->reply;
+		gsize len;
+		const char *raw = g_bytes_get_data(r->raw, &len);
+
+		g_string_append(out, "<h3>reply</h3><dl>");
+		dt_text(out, "reply-state", r->state);
+		dt_text(out, "message-id", r->message_id);
+		if (r->last_error)
+			dt_text(out, "last-error", r->last_error);
+		g_string_append(out, "<dt>sent</dt><dd>");
+		cell_time(out, r->sent);
+		g_string_append(out, "</dd></dl><pre class=\"reply\">");
+		web_escape_append_len(out, raw ? raw : "", raw ? len : 0);
+		g_string_append(out, "</pre>\n");
+	}
+	g_string_append(out, "</section>\n");
+}
+
+guint web_page_series(struct store *st, gint64 id, const char *data_dir,
+		      GString *out, GError **error)
+{
+	gboolean found;
+	g_autoptr(store_web_series)
+		x = store_web_series_get(st, id, &found, error);
+	GString *v;
+
+	if (!x) {
+		if (found || (error && *error))
+			return 0;
+		web_page_error(out, 404, "no such series");
+		return 404;
+	}
+	web_page_head(out, x->subject);
+	g_string_append(out, "<h1 id=\"subject\">");
+	web_escape_append(out, x->subject);
+	g_string_append(out, "</h1>\n<dl>");
+	dt_text(out, "author", x->author);
+	dt_text(out, "state", x->state);
+	if (x->reason)
+		dt_text(out, "state-reason", x->reason);
+	v = g_string_new(NULL);
+	version_text(v, x);
+	g_string_append_printf(v, ", %u of %u parts", x->received, x->total);
+	if (x->expired)
+		g_string_append(v, ", stopped waiting for the rest");
+	dt_text(out, "version", v->str);
+	g_string_free(v, TRUE);
+	if (x->list)
+		dt_text(out, "list", x->list);
+	if (x->base_commit)
+		dt_text(out, "base-commit", x->base_commit);
+	g_string_append(out, "<dt>first seen</dt><dd>");
+	cell_time(out, x->first_date);
+	g_string_append(out, "</dd><dt>last activity</dt><dd>");
+	cell_time(out, x->last_activity);
+	g_string_append(out, "</dd>");
+	if (x->supersedes) {
+		g_string_append(out,
+				"<dt>supersedes</dt><dd id=\"supersedes\">");
+		series_link(out, x->supersedes);
+		g_string_append(out, "</dd>");
+	}
+	if (x->superseded_by->len) {
+		g_string_append(out, "<dt>superseded by</dt>"
+				     "<dd id=\"superseded-by\">");
+		for (guint i = 0; i < x->superseded_by->len; i++)
+			series_link(out,
+				    g_array_index(x->superseded_by, gint64, i));
+		g_string_append(out, "</dd>");
+	}
+	if (x->partial_of) {
+		g_string_append(out, "<dt>partial reroll of</dt>"
+				     "<dd id=\"partial-of\">");
+		series_link(out, x->partial_of);
+		g_string_append(out, "</dd>");
+	}
+	if (x->partials->len) {
+		g_string_append(out, "<dt>partial rerolls</dt><dd>");
+		for (guint i = 0; i < x->partials->len; i++)
+			series_link(out, g_array_index(x->partials, gint64, i));
+		g_string_append(out, "</dd>");
+	}
+	g_string_append(out, "</dl>\n<h2>parts</h2><table id=\"parts\"><thead>"
+			     "<tr><th>#</th><th>subject</th><th>author</th>"
+			     "<th>date</th><th>Message-ID</th></tr></thead>"
+			     "<tbody>\n");
+	for (guint i = 0; i < x->parts->len; i++) {
+		const struct store_web_part *p = x->parts->pdata[i];
+
+		g_string_append_printf(
+			out, "<tr class=\"part\"><td>%u</td><td>", p->position);
+		web_escape_append(out, p->subject);
+		g_string_append(out, "</td><td>");
+		web_escape_append(out, p->author);
+		g_string_append(out, "</td><td>");
+		cell_time(out, p->date);
+		g_string_append(out, "</td><td>");
+		web_escape_append(out, p->message_id);
+		g_string_append(out, "</td></tr>\n");
+	}
+	g_string_append(out, "</tbody></table>\n");
+	g_string_append_printf(
+		out,
+		"<p id=\"mbox\"><a href=\"/series/%" G_GINT64_FORMAT
+		"/mbox\">mbox</a>: the series as armbot "
+		"applies it, for <code>git am</code></p>\n",
+		id);
+	if (!x->jobs->len)
+		g_string_append(out,
+				"<p id=\"no-jobs\">not checked (yet)</p>\n");
+	for (guint i = 0; i < x->jobs->len; i++)
+		job_section(out, x->jobs->pdata[i], data_dir);
+	web_page_foot(out);
+	return 200;
+}
+
+guint web_page_arch_arm(struct store *st, GString *out, GError **error)
+{
+	g_autoptr(GArray) weeks = store_web_arch_weeks(st, 104, error);
+	g_autoptr(GPtrArray) dirs = NULL;
+	g_autoptr(GArray) bars = NULL;
+	g_autoptr(GPtrArray) labels = NULL;
+
+	if (!weeks || !(dirs = store_web_arch_dirs(st, 60, error)))
+		return 0;
+	bars = g_array_new(FALSE, FALSE, sizeof(struct web_svg_bar));
+	labels = g_ptr_array_new_with_free_func(g_free);
+	web_page_head(out, "arch/arm");
+	g_string_append(
+		out,
+		"<h1>arch/arm over time</h1>\n<p>Net lines added to arch/arm "
+		"by the series posted each week (the latest version of each "
+		"series, counted once). Green is code removed.</p>\n");
+	for (guint i = 0; i < weeks->len; i++) {
+		const struct store_web_week *w =
+			&g_array_index(weeks, struct store_web_week, i);
+		g_autoptr(GDateTime)
+			d = g_date_time_new_from_unix_utc(w->start);
+		struct web_svg_bar b = { 0 };
+
+		b.label = d ? g_date_time_format(d, "%Y-%m-%d") : g_strdup("?");
+		g_ptr_array_add(labels, (char *)b.label);
+		b.value = w->net;
+		b.note = g_strdup_printf("%+" G_GINT64_FORMAT
+					 " (+%" G_GINT64_FORMAT
+					 " -%" G_GINT64_FORMAT ", %u series)",
+					 w->net, w->added, w->removed,
+					 w->series);
+		g_ptr_array_add(labels, (char *)b.note);
+		g_array_append_val(bars, b);
+	}
+	web_svg_columns(out, "net arch/arm lines per week", "weeks-chart",
+			(struct web_svg_bar *)bars->data, bars->len);
+	g_string_append(out, "<table id=\"weeks\"><thead><tr><th>week of</th>"
+			     "<th>series</th><th>added</th><th>removed</th>"
+			     "<th>net</th></tr></thead><tbody>\n");
+	for (guint i = 0; i < weeks->len; i++) {
+		const struct store_web_week *w =
+			&g_array_index(weeks, struct store_web_week, i);
+
+		g_string_append_printf(
+			out,
+			"<tr class=\"week\"><td>%s</td><td>%u</td><td>+%" G_GINT64_FORMAT
+			"</td><td>-%" G_GINT64_FORMAT
+			"</td><td class=\"net\">%+" G_GINT64_FORMAT
+			"</td></tr>\n",
+			g_array_index(bars, struct web_svg_bar, i).label,
+			w->series, w->added, w->removed, w->net);
+	}
+	g_string_append(out, "</tbody></table>\n<h2>mach-* and plat-*</h2>\n");
+	g_array_set_size(bars, 0);
+	for (guint i = 0; i < dirs->len; i++) {
+		const struct store_web_dir *d = dirs->pdata[i];
+		struct web_svg_bar b = { d->path, d->net, NULL };
+
+		b.note = g_strdup_printf("%+" G_GINT64_FORMAT " (%u series)",
+					 d->net, d->series);
+		g_ptr_array_add(labels, (char *)b.note);
+		g_array_append_val(bars, b);
+	}
+	web_svg_hbars(out, "net lines per mach-* / plat-* directory",
+		      "dirs-chart", (struct web_svg_bar *)bars->data,
+		      bars->len);
+	g_string_append(out, "<table id=\"dirs\"><thead><tr><th>directory"
+			     "</th><th>series</th><th>added</th><th>removed"
+			     "</th><th>net</th></tr></thead><tbody>\n");
+	for (guint i = 0; i < dirs->len; i++) {
+		const struct store_web_dir *d = dirs->pdata[i];
+
+		g_string_append(out, "<tr class=\"dir\"><td>");
+		web_escape_append(out, d->path);
+		g_string_append_printf(
+			out,
+			"</td><td>%u</td><td>+%" G_GINT64_FORMAT
+			"</td><td>-%" G_GINT64_FORMAT
+			"</td><td class=\"net\">%+" G_GINT64_FORMAT
+			"</td></tr>\n",
+			d->series, d->added, d->removed, d->net);
+	}
+	g_string_append(out, "</tbody></table>\n");
+	web_page_foot(out);
+	return 200;
+}
+
+void web_page_error(GString *out, guint status, const char *text)
+{
+	g_autofree char *title = g_strdup_printf("%u", status);
+
+	web_page_head(out, title);
+	g_string_append_printf(out, "<h1>%u</h1><p id=\"error\">", status);
+	web_escape_append(out, text);
+	g_string_append(out, "</p>\n");
+	web_page_foot(out);
+}

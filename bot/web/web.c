@@ -1,0 +1,526 @@
+/* The web server: listening, limits, routing.  Pages, API, feed and
+ * metrics are written by bot/web/page.c, web-api.c, web-feed.c and
+ * web-metrics.c from the queries of bot/store/web.c. */
+#include "bot/web/web.h"
+
+#include <libsoup/soup.h>
+#include <string.h>
+
+#include "config/datadir.h"
+#include "bot/mail/series-mbox.h"
+#include "bot/store/web.h"
+#include "bot/web/api.h"
+#include "bot/web/feed.h"
+#include "bot/web/metrics.h"
+#include "bot/web/page.h"
+#include "bot/web/trees.h"
+
+/* Longest request target accepted (RFC 9112 3: servers should accept at
+ * least 8000 octets; nothing of ours needs more than this). */
+#define URI_MAX 4096
+/* Longest filter value (an author or a list name). */
+#define VALUE_MAX 256
+/* Seconds a connection may stay without progress: a client that sends
+ * its request a byte a minute is cut off, and others are not held up
+ * meanwhile (libsoup serves every connection asynchronously). */
+#define IDLE_SECONDS 30
+
+#define PER_PAGE_DEFAULT 50
+
+struct web_server {
+	char *data_dir;
+	char *store_path;
+	char *listen;
+	char *url;
+	guint port;
+	GMainContext *context;
+	/* owned by the thread iterating @context */
+	struct store *st;
+	SoupServer *soup;
+	struct web_metrics_counts counts;
+	/* thread mode */
+	GThread *thread;
+	GMainLoop *loop;
+	GMutex lock;
+	GCond cond;
+	gboolean started;
+	GError *start_error;
+};
+
+#define WEB_ERROR web_error_quark()
+
+G_DEFINE_QUARK(web - error - quark, web_error)
+
+static void set_headers(SoupServerMessage *msg)
+{
+	SoupMessageHeaders *h = soup_server_message_get_response_headers(msg);
+
+	/* defence in depth: even text that escaped escaping could neither
+	 * run a script nor load anything from elsewhere */
+	soup_message_headers_replace(
+		h, "Content-Security-Policy",
+		"default-src 'none'; style-src 'unsafe-inline'; "
+		"img-src 'self'; form-action 'self'; frame-ancestors 'none'");
+	soup_message_headers_replace(h, "X-Content-Type-Options", "nosniff");
+	soup_message_headers_replace(h, "Referrer-Policy", "no-referrer");
+	soup_message_headers_replace(h, "Cache-Control", "no-cache");
+}
+
+static void respond(SoupServerMessage *msg, guint status, const char *type,
+		    GString *body)
+{
+	gsize len = body->len;
+
+	set_headers(msg);
+	soup_server_message_set_status(msg, status, NULL);
+	soup_server_message_set_response(msg, type, SOUP_MEMORY_TAKE,
+					 g_string_free(body, FALSE), len);
+}
+
+#define HTML "text/html; charset=utf-8"
+#define JSON "application/json"
+
+static void respond_error(SoupServerMessage *msg, gboolean api, guint status,
+			  const char *text)
+{
+	GString *body = g_string_new(NULL);
+
+	if (api)
+		web_api_error(body, status, text);
+	else
+		web_page_error(body, status, text);
+	respond(msg, status, api ? JSON : HTML, body);
+}
+
+/* Called once the request's headers are read, before any body: refuse
+ * what a read-only server never needs, so that nothing large is read. */
+static void early(SoupServer *soup, SoupServerMessage *msg, const char *path,
+		  GHashTable *query, gpointer data)
+{
+	const char *method = soup_server_message_get_method(msg);
+	SoupMessageHeaders *h = soup_server_message_get_request_headers(msg);
+	g_autofree char *uri =
+		g_uri_to_string(soup_server_message_get_uri(msg));
+
+	if (method != SOUP_METHOD_GET && method != SOUP_METHOD_HEAD) {
+		/* RFC 9110 15.5.6: 405 carries Allow */
+		soup_message_headers_replace(
+			soup_server_message_get_response_headers(msg), "Allow",
+			"GET, HEAD");
+		respond_error(msg, FALSE, SOUP_STATUS_METHOD_NOT_ALLOWED,
+			      "this server is read-only: GET and HEAD only");
+		return;
+	}
+	if (soup_message_headers_get_encoding(h) != SOUP_ENCODING_NONE &&
+	    soup_message_headers_get_encoding(h) != SOUP_ENCODING_EOF) {
+		respond_error(msg, FALSE, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE,
+			      "requests carry no body here");
+		return;
+	}
+	if (strlen(uri) > URI_MAX)
+		respond_error(msg, FALSE, SOUP_STATUS_REQUEST_URI_TOO_LONG,
+			      "request target too long");
+}
+
+static gboolean valid_word(const char *v, gsize max, const char *extra)
+{
+	gsize n = strlen(v);
+
+	if (n > max)
+		return FALSE;
+	for (gsize i = 0; i < n; i++)
+		if (!g_ascii_isalnum(v[i]) && !strchr(extra, v[i]))
+			return FALSE;
+	return TRUE;
+}
+
+static gboolean number(const char *v, guint64 min, guint64 max, guint *out)
+{
+	guint64 n;
+
+	if (!g_ascii_string_to_unsigned(v, 10, min, max, &n, NULL))
+		return FALSE;
+	*out = n;
+	return TRUE;
+}
+
+/* The filter of `/` and `/api/series` from @query; FALSE with @error for
+ * a value that cannot be right. */
+static gboolean parse_filter(GHashTable *query, struct store_web_filter *f,
+			     GError **error)
+{
+	const char *v;
+
+	memset(f, 0, sizeof(*f));
+	f->page = 1;
+	f->per_page = PER_PAGE_DEFAULT;
+	if (!query)
+		return TRUE;
+	if ((v = g_hash_table_lookup(query, "page")) && *v &&
+	    !number(v, 1, 1000000, &f->page)) {
+		g_set_error(error, WEB_ERROR, 0, "bad page '%.20s'", v);
+		return FALSE;
+	}
+	if ((v = g_hash_table_lookup(query, "per_page")) && *v &&
+	    !number(v, 1, STORE_WEB_PER_PAGE_MAX, &f->per_page)) {
+		g_set_error(error, WEB_ERROR, 0, "per_page must be 1 to %d",
+			    STORE_WEB_PER_PAGE_MAX);
+		return FALSE;
+	}
+	f->state = g_hash_table_lookup(query, "state");
+	f->tree = g_hash_table_lookup(query, "tree");
+	f->author = g_hash_table_lookup(query, "author");
+	f->list = g_hash_table_lookup(query, "list");
+	if (f->state && !valid_word(f->state, 32, "-_")) {
+		g_set_error(error, WEB_ERROR, 0, "bad state");
+		return FALSE;
+	}
+	if (f->tree && !valid_word(f->tree, 64, "-_.")) {
+		g_set_error(error, WEB_ERROR, 0, "bad tree name");
+		return FALSE;
+	}
+	if ((f->author && (strlen(f->author) > VALUE_MAX ||
+			   !g_utf8_validate(f->author, -1, NULL))) ||
+	    (f->list && (strlen(f->list) > VALUE_MAX ||
+			 !g_utf8_validate(f->list, -1, NULL)))) {
+		g_set_error(error, WEB_ERROR, 0, "bad author or list");
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* "/series/123" -> 123, for @prefix "/series/"; 0 when not one. */
+static gint64 path_id(const char *path, const char *prefix)
+{
+	guint64 id;
+
+	if (!g_str_has_prefix(path, prefix) ||
+	    !g_ascii_string_to_unsigned(path + strlen(prefix), 10, 1,
+					G_MAXINT64, &id, NULL))
+		return 0;
+	return id;
+}
+
+/* "/series/123/mbox" -> 123; 0 when not one. */
+static gint64 path_mbox_id(const char *path)
+{
+	static const char prefix[] = "/series/", suffix[] = "/mbox";
+	g_autofree char *number = NULL;
+	gsize len = strlen(path);
+	guint64 id;
+
+	if (!g_str_has_prefix(path, prefix) ||
+	    !g_str_has_suffix(path, suffix) ||
+	    len <= strlen(prefix) + strlen(suffix))
+		return 0;
+	number = g_strndup(path + strlen(prefix),
+			   len - strlen(prefix) - strlen(suffix));
+	if (!g_ascii_string_to_unsigned(number, 10, 1, G_MAXINT64, &id, NULL))
+		return 0;
+	return id;
+}
+
+/* `/series/<id>/mbox`: the series as armbot applies it, for git am
+ * (series_mbox(): the reply's "To reproduce" pipes it into git am).  404
+ * (an HTML page) for a series that does not exist. */
+static guint series_mbox_body(struct store *st, gint64 id, GString *out,
+			      GError **error)
+{
+	gboolean found;
+	g_autoptr(store_web_series)
+		x = store_web_series_get(st, id, &found, error);
+
+	if (!x) {
+		if (found || (error && *error))
+			return 0;
+		web_page_error(out, 404, "no such series");
+		return 404;
+	}
+	return series_mbox(st, id, out, error) ? 200 : 0;
+}
+
+static void handle(SoupServer *soup, SoupServerMessage *msg, const char *path,
+		   GHashTable *query, gpointer data)
+{
+	struct web_server *ws = data;
+	GString *body = g_string_new(NULL);
+	g_autoptr(GError) error = NULL;
+	gboolean api = g_str_has_prefix(path, "/api/");
+	const char *type = api ? JSON : HTML;
+	struct store_web_filter filter;
+	guint status = 404;
+	gint64 id;
+
+	if (soup_server_message_get_status(msg)) {
+		/* answered by the early handler */
+		g_string_free(body, TRUE);
+		return;
+	}
+	if (!strcmp(path, "/") || !strcmp(path, "/api/series")) {
+		if (!parse_filter(query, &filter, &error)) {
+			g_string_free(body, TRUE);
+			respond_error(msg, api, SOUP_STATUS_BAD_REQUEST,
+				      error->message);
+			return;
+		}
+		status = api ? web_api_series_list(ws->st, &filter, body,
+						   &error) :
+			       web_page_index(ws->st, &filter, body, &error);
+	} else if ((id = path_id(path, "/series/"))) {
+		status =
+			web_page_series(ws->st, id, ws->data_dir, body, &error);
+	} else if ((id = path_mbox_id(path))) {
+		status = series_mbox_body(ws->st, id, body, &error);
+		/* RFC 4155: mail as it is, in whatever charset each
+		 * message has; served as data, never as a page */
+		if (status == 200)
+			type = "application/mbox";
+	} else if ((id = path_id(path, "/api/series/"))) {
+		status = web_api_series(ws->st, id, body, &error);
+	} else if (!strcmp(path, "/arch-arm")) {
+		status = web_page_arch_arm(ws->st, body, &error);
+	} else if (!strcmp(path, "/trees")) {
+		status = web_page_trees(ws->st, body, &error);
+	} else if (!strcmp(path, "/api/trees")) {
+		status = web_api_trees(ws->st, body, &error);
+	} else if (!strcmp(path, "/feed.atom")) {
+		status = web_feed_atom(ws->st, ws->url, body, &error);
+		type = "application/atom+xml; charset=utf-8";
+	} else if (!strcmp(path, "/metrics")) {
+		status = web_metrics(ws->st, &ws->counts, body, &error);
+		/* Prometheus text exposition format 0.0.4 */
+		type = "text/plain; version=0.0.4; charset=utf-8";
+	} else {
+		g_string_free(body, TRUE);
+		respond_error(msg, api, SOUP_STATUS_NOT_FOUND, "no such page");
+		return;
+	}
+	if (!status) {
+		g_printerr("armbot: web: %s: %s\n", path, error->message);
+		g_string_free(body, TRUE);
+		respond_error(msg, api, SOUP_STATUS_INTERNAL_SERVER_ERROR,
+			      "the store could not be read");
+		return;
+	}
+	respond(msg, status, type, body);
+}
+
+static void request_started(SoupServer *soup, SoupServerMessage *msg,
+			    gpointer data)
+{
+	GSocket *sock = soup_server_message_get_socket(msg);
+
+	/* GSocket sources honour the timeout: a read or write that makes no
+	 * progress for that long fails with G_IO_ERROR_TIMED_OUT and libsoup
+	 * closes the connection */
+	if (sock)
+		g_socket_set_timeout(sock, IDLE_SECONDS);
+}
+
+static void request_finished(SoupServer *soup, SoupServerMessage *msg,
+			     gpointer data)
+{
+	struct web_server *ws = data;
+	guint status = soup_server_message_get_status(msg);
+
+	if (status >= 200 && status < 600)
+		ws->counts.by_class[status / 100]++;
+}
+
+/* @listen ("ADDR:PORT", "[ADDR]:PORT", "localhost:PORT") as a socket
+ * address; host names other than localhost are refused, as binding to
+ * one of several resolved addresses would surprise. */
+static GSocketAddress *parse_listen(const char *listen, GError **error)
+{
+	g_autoptr(GSocketConnectable) where = NULL;
+	g_autoptr(GInetAddress) addr = NULL;
+	const char *host;
+	guint16 port;
+
+	where = g_network_address_parse(listen, 0, error);
+	if (!where) {
+		g_prefix_error(error, "bad listen address '%s': ", listen);
+		return NULL;
+	}
+	host = g_network_address_get_hostname(G_NETWORK_ADDRESS(where));
+	port = g_network_address_get_port(G_NETWORK_ADDRESS(where));
+	if (!strchr(listen, ':') || g_str_has_suffix(listen, "]")) {
+		g_set_error(error, WEB_ERROR, 0,
+			    "listen address '%s' has no port", listen);
+		return NULL;
+	}
+	if (!g_ascii_strcasecmp(host, "localhost"))
+		host = "127.0.0.1";
+	addr = g_inet_address_new_from_string(host);
+	if (!addr) {
+		g_set_error(error, WEB_ERROR, 0,
+			    "listen address '%s' is not an IP address", listen);
+		return NULL;
+	}
+	return g_inet_socket_address_new(addr, port);
+}
+
+/* In the thread that iterates @ws->context, with it thread-default. */
+static gboolean setup(struct web_server *ws, GError **error)
+{
+	g_autoptr(GSocketAddress) addr = parse_listen(ws->listen, error);
+	GSList *uris;
+	g_autofree char *host = NULL;
+
+	if (!addr)
+		return FALSE;
+	if (!(ws->st = store_web_open(ws->store_path, error)))
+		return FALSE;
+	ws->soup = soup_server_new("server-header", "armbot ", NULL);
+	soup_server_add_early_handler(ws->soup, NULL, early, ws, NULL);
+	soup_server_add_handler(ws->soup, NULL, handle, ws, NULL);
+	g_signal_connect(ws->soup, "request-started",
+			 G_CALLBACK(request_started), ws);
+	g_signal_connect(ws->soup, "request-finished",
+			 G_CALLBACK(request_finished), ws);
+	if (!soup_server_listen(ws->soup, addr, 0, error)) {
+		g_prefix_error(error, "cannot listen on %s: ", ws->listen);
+		return FALSE;
+	}
+	uris = soup_server_get_uris(ws->soup);
+	if (uris) {
+		ws->port = g_uri_get_port(uris->data);
+		host = g_strdup(g_uri_get_host(uris->data));
+	}
+	g_slist_free_full(uris, (GDestroyNotify)g_uri_unref);
+	if (!ws->url) {
+		gboolean v6 = host && strchr(host, ':');
+
+		ws->url = g_strdup_printf("http://%s%s%s:%u", v6 ? "[" : "",
+					  host ? host : "127.0.0.1",
+					  v6 ? "]" : "", ws->port);
+	}
+	return TRUE;
+}
+
+static void teardown(struct web_server *ws)
+{
+	if (ws->soup) {
+		soup_server_disconnect(ws->soup);
+		g_clear_object(&ws->soup);
+	}
+	g_clear_pointer(&ws->st, store_free);
+}
+
+static gpointer serve_thread(gpointer data)
+{
+	struct web_server *ws = data;
+	g_autoptr(GError) error = NULL;
+	gboolean ok;
+
+	g_main_context_push_thread_default(ws->context);
+	ok = setup(ws, &error);
+	g_mutex_lock(&ws->lock);
+	ws->start_error = g_steal_pointer(&error);
+	ws->started = TRUE;
+	g_cond_signal(&ws->cond);
+	g_mutex_unlock(&ws->lock);
+	if (ok)
+		g_main_loop_run(ws->loop);
+	teardown(ws);
+	/* let libsoup's last idle callbacks and sources go */
+	while (g_main_context_iteration(ws->context, FALSE))
+		;
+	g_main_context_pop_thread_default(ws->context);
+	return NULL;
+}
+
+static void server_free_fields(struct web_server *ws)
+{
+	g_free(ws->data_dir);
+	g_free(ws->store_path);
+	g_free(ws->listen);
+	g_free(ws->url);
+	g_clear_pointer(&ws->loop, g_main_loop_unref);
+	g_clear_pointer(&ws->context, g_main_context_unref);
+	g_clear_error(&ws->start_error);
+	g_mutex_clear(&ws->lock);
+	g_cond_clear(&ws->cond);
+	g_free(ws);
+}
+
+struct web_server *web_server_start(const char *data_dir, const char *listen,
+				    const char *public_url,
+				    GMainContext *context, GError **error)
+{
+	struct web_server *ws = g_new0(struct web_server, 1);
+	g_autofree char *dir = datadir_ensure(data_dir, NULL, error);
+
+	g_mutex_init(&ws->lock);
+	g_cond_init(&ws->cond);
+	if (!dir) {
+		server_free_fields(ws);
+		return NULL;
+	}
+	ws->data_dir = g_strdup(dir);
+	ws->store_path = g_build_filename(dir, "store.sqlite", NULL);
+	ws->listen = g_strdup(listen ? listen : WEB_DEFAULT_LISTEN);
+	if (public_url && *public_url) {
+		ws->url = g_strdup(public_url);
+		/* links are written as url + "/path" */
+		while (g_str_has_suffix(ws->url, "/"))
+			ws->url[strlen(ws->url) - 1] = '\0';
+	}
+	if (context) {
+		gboolean ok;
+
+		ws->context = g_main_context_ref(context);
+		g_main_context_push_thread_default(context);
+		ok = setup(ws, error);
+		g_main_context_pop_thread_default(context);
+		if (!ok) {
+			teardown(ws);
+			server_free_fields(ws);
+			return NULL;
+		}
+		return ws;
+	}
+	ws->context = g_main_context_new();
+	ws->loop = g_main_loop_new(ws->context, FALSE);
+	ws->thread = g_thread_new("armbot-web", serve_thread, ws);
+	g_mutex_lock(&ws->lock);
+	while (!ws->started)
+		g_cond_wait(&ws->cond, &ws->lock);
+	g_mutex_unlock(&ws->lock);
+	if (ws->start_error) {
+		g_thread_join(ws->thread);
+		g_propagate_error(error, g_steal_pointer(&ws->start_error));
+		server_free_fields(ws);
+		return NULL;
+	}
+	return ws;
+}
+
+guint web_server_port(const struct web_server *server)
+{
+	return server->port;
+}
+
+const char *web_server_url(const struct web_server *server)
+{
+	return server->url;
+}
+
+static gboolean quit_loop(gpointer data)
+{
+	g_main_loop_quit(data);
+	return G_SOURCE_REMOVE;
+}
+
+void web_server_free(struct web_server *ws)
+{
+	if (!ws)
+		return;
+	if (ws->thread) {
+		g_main_context_invoke(ws->context, quit_loop, ws->loop);
+		g_thread_join(ws->thread);
+	} else {
+		teardown(ws);
+	}
+	server_free_fields(ws);
+}

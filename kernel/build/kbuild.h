@@ -1,0 +1,160 @@
+/* Kernel builds: one out-of-tree build directory (make O=) per (tree,
+ * config) under the data dir, so that a series on top of a tree rebuilds
+ * only what it touched.  ARCH=arm, CROSS_COMPILE=arm-linux-gnueabihf-,
+ * ccache (its directory under $ARMBOT_CACHE_DIR), -j<cores>, and every
+ * make runs in the sandbox with only the build dir and ccache writable. */
+#pragma once
+
+#include <glib.h>
+
+#include "kernel/build/runner.h"
+#include "kernel/build/sandbox.h"
+
+struct kbuild {
+	char *src_dir; /* the kernel tree (read-only to the build) */
+	char *build_dir; /* O=: <data>/kbuild/<tree>/<config> */
+	char *fragment; /* config fragment on top of allnoconfig; NULL for a
+			 * build configured by kbuild_configure_target() */
+	char *ccache_dir; /* NULL: no ccache */
+	guint jobs; /* 0: the number of cores */
+	int nice; /* niceness of the build (10: a shared machine) */
+	guint timeout_s; /* per make run; 0: none */
+	struct sandbox *sandbox; /* owned */
+};
+
+/* How one make run ended: an outcome.  @ok is FALSE for a failed build,
+ * whose output (head and tail, see runner.h) says why. */
+struct kbuild_result {
+	gboolean ok;
+	char *how; /* "exit status 2", "timed out after ..." */
+	GString *log;
+	double seconds;
+};
+
+/* The build directory for @tree_key and @config_name under @data_dir. */
+char *kbuild_dir(const char *data_dir, const char *tree_key,
+		 const char *config_name);
+
+/* A build of @src_dir in @build_dir (created) with @fragment (NULL: the
+ * build is configured with kbuild_configure_target()); ccache in
+ * @ccache_dir when not NULL.  NULL with @error when the sandbox cannot be
+ * set up or a directory cannot be created. */
+struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
+			  const char *fragment, const char *ccache_dir,
+			  GError **error);
+
+/* make in the build dir with @targets (NULL: the default) and extra
+ * NAME=VALUE @vars (may be NULL), e.g. C=1 for sparse, M=dir for an
+ * external module.  FALSE only when make cannot run. */
+gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
+		     const char *const *vars, struct kbuild_result *out,
+		     GError **error);
+
+/* Configure (allnoconfig + the fragment, when the fragment changed or
+ * there is no .config) and build the kernel image and modules. */
+gboolean kbuild_kernel(struct kbuild *kb, struct kbuild_result *out,
+		       GError **error);
+
+/* Configure the build dir from the tree's make target @target
+ * (allmodconfig, multi_v5_defconfig), then append @fragment (config lines,
+ * may be NULL) to the .config (Kconfig takes the last assignment of a
+ * symbol), `make olddefconfig` and `make prepare`: what single objects
+ * (make DIR/FILE.o) need.  Done once per build dir: the stamp
+ * BUILD/armbot-configured records @target and @fragment, and later runs
+ * rely on kbuild's own syncconfig and prepare.  *@configured is TRUE when
+ * it ran now; @out->ok FALSE when one of the makes failed (its log in
+ * @out; the stamp is not written). */
+gboolean kbuild_configure_target(struct kbuild *kb, const char *target,
+				 const char *fragment, gboolean *configured,
+				 struct kbuild_result *out, GError **error);
+
+/* Whether kbuild_configure_target() with these arguments has nothing to do
+ * (the build dir is warm). */
+gboolean kbuild_is_configured(struct kbuild *kb, const char *target,
+			      const char *fragment);
+
+/* Build the external module in @module_src against the build: its files
+ * are copied to <build>/armbot-ext/<name> (only the ones that changed, so
+ * that kbuild's timestamps stay meaningful).  On success @ko_out is the
+ * path of <name>.ko, newly allocated. */
+gboolean kbuild_external_module(struct kbuild *kb, const char *module_src,
+				const char *name, const char *config_symbol,
+				char **ko_out, struct kbuild_result *out,
+				GError **error);
+
+/* The kernel image to boot, newly allocated. */
+char *kbuild_image(const struct kbuild *kb);
+
+/* ---- what a reader runs ----
+ *
+ * A reply says how to reproduce a build without armbot: the same make
+ * command lines in the reader's kernel tree, with the build dir named
+ * "build" (O=build), without armbot's sandbox, ccache or environment, and
+ * with no path of armbot's data or cache dir.  They are derived from the
+ * argv that kbuild_make() runs, never written a second time. */
+
+/* One step of it: a shell command line, or a file to write first. */
+struct kbuild_step {
+	char *command; /* or NULL, and: */
+	char *file; /* the file, relative to the kernel tree */
+	char *text; /* its content */
+	gboolean append; /* added to the end of @file (>>) */
+};
+
+void kbuild_step_free(struct kbuild_step *step);
+
+/* A new array of struct kbuild_step; the add functions take ownership of
+ * their strings. */
+GPtrArray *kbuild_steps_new(void);
+void kbuild_steps_add_command(GPtrArray *steps, char *command);
+void kbuild_steps_add_file(GPtrArray *steps, char *file, char *text,
+			   gboolean append);
+
+/* Append @steps to @out as shell text: each command on a line after
+ * @indent, a file as `cat > FILE <<'EOF'`, its text and the delimiter (a
+ * here-document: neither is indented, the shell would keep it). */
+void kbuild_steps_format(GString *out, const GPtrArray *steps,
+			 const char *indent);
+
+/* @arg as a reader's shell word: the build dir written "build" and the
+ * kernel tree "." (relative to the kernel tree), or, with
+ * @from_build_dir (what make reads after it changed into O=),
+ * "$PWD/build" and "$PWD"; the rest quoted (runner_shell_word()).  Newly
+ * allocated. */
+char *kbuild_printable_word(const struct kbuild *kb, const char *arg,
+			    gboolean from_build_dir);
+
+/* Append shell word @word to the command @line after a space; with
+ * @may_break, a line that would pass 160 columns is continued first (a
+ * backslash, a newline, 4 spaces). */
+void kbuild_printable_append(GString *line, const char *word,
+			     gboolean may_break);
+
+/* The command line of kbuild_make(@kb, @targets, @vars) as a reader runs
+ * it in the kernel tree: O=build, -j$(nproc), no ccache wrapper, the
+ * other paths as kbuild_printable_word() writes them.  Newly allocated. */
+char *kbuild_make_printable(const struct kbuild *kb, const char *const *targets,
+			    const char *const *vars);
+
+/* The steps of kbuild_kernel() from a clean build dir: the fragment
+ * written to build/armbot.config, allnoconfig with it, the build.  NULL
+ * with @error when the fragment cannot be read. */
+GPtrArray *kbuild_kernel_steps(const struct kbuild *kb, GError **error);
+
+/* The steps of kbuild_configure_target(@target, @fragment): the make of
+ * @target, @fragment appended to build/.config, olddefconfig, prepare. */
+GPtrArray *kbuild_configure_target_steps(const struct kbuild *kb,
+					 const char *target,
+					 const char *fragment);
+
+/* The make of kbuild_external_module(@name, @config_symbol), printable
+ * (its sources are expected in build/armbot-ext/@name).  Newly
+ * allocated. */
+char *kbuild_external_module_printable(const struct kbuild *kb,
+				       const char *name,
+				       const char *config_symbol);
+
+void kbuild_result_clear(struct kbuild_result *result);
+void kbuild_free(struct kbuild *kb);
+typedef struct kbuild kbuild;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(kbuild, kbuild_free)

@@ -1,0 +1,343 @@
+/* Persistent worktrees for builds: bring a directory to a revision writing
+ * only what differs from the revision it holds, so that kbuild, which
+ * compares mtimes, rebuilds only what a series changed.  See
+ * kernel/tree/tree.h. */
+#include "kernel/tree/tree.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CHECKOUT_STATE ".armbot-checkout"
+#define CHECKOUT_GROUP "checkout"
+
+static gboolean set_errno_error(GError **error, const char *what,
+				const char *path)
+{
+	int saved = errno;
+
+	g_set_error(error, TREE_ERROR, TREE_ERROR_FAILED, "cannot %s '%s': %s",
+		    what, path, g_strerror(saved));
+	return FALSE;
+}
+
+/* Remove @path (a file, a symlink or a whole directory), ENOENT is fine:
+ * an interrupted checkout is redone from the same recorded commit. */
+static gboolean remove_path(const char *path, GError **error)
+{
+	GStatBuf st;
+
+	if (g_lstat(path, &st) < 0)
+		return errno == ENOENT ? TRUE :
+					 set_errno_error(error, "stat", path);
+	if (S_ISDIR(st.st_mode)) {
+		g_autoptr(GDir) dir = g_dir_open(path, 0, NULL);
+		const char *name;
+
+		while (dir && (name = g_dir_read_name(dir))) {
+			g_autofree char *child =
+				g_build_filename(path, name, NULL);
+
+			if (!remove_path(child, error))
+				return FALSE;
+		}
+		if (g_rmdir(path) < 0)
+			return set_errno_error(error, "remove", path);
+		return TRUE;
+	}
+	if (g_unlink(path) < 0 && errno != ENOENT)
+		return set_errno_error(error, "remove", path);
+	return TRUE;
+}
+
+/* Remove the directories above @path (relative to @root) that became
+ * empty, as git does when it deletes the last file of a directory. */
+static void prune_empty_parents(const char *root, const char *path)
+{
+	g_autofree char *rel = g_path_get_dirname(path);
+
+	while (strcmp(rel, ".") != 0) {
+		g_autofree char *full = g_build_filename(root, rel, NULL);
+		char *up;
+
+		if (g_rmdir(full) < 0)
+			return;
+		up = g_path_get_dirname(rel);
+		g_free(rel);
+		rel = up;
+	}
+}
+
+/* Create the directories leading to @path; a file or symlink in the way
+ * (a path that was a file in the old tree) is removed first. */
+static gboolean make_parents(const char *root, const char *path, GError **error)
+{
+	g_auto(GStrv) parts = g_strsplit(path, "/", -1);
+	g_autoptr(GString) cur = g_string_new(root);
+
+	for (guint i = 0; parts[i] && parts[i + 1]; i++) {
+		GStatBuf st;
+
+		g_string_append_c(cur, '/');
+		g_string_append(cur, parts[i]);
+		if (g_lstat(cur->str, &st) == 0) {
+			if (S_ISDIR(st.st_mode))
+				continue;
+			if (g_unlink(cur->str) < 0)
+				return set_errno_error(error, "remove",
+						       cur->str);
+		}
+		if (g_mkdir(cur->str, 0755) < 0 && errno != EEXIST)
+			return set_errno_error(error, "create", cur->str);
+	}
+	return TRUE;
+}
+
+/* Whether @path is safe to write under the checkout root: no empty, "."
+ * or ".." component and no ".git" (git's verify_path() refuses the same),
+ * so a hostile tree cannot write outside DIR. */
+static gboolean checkout_path_ok(const char *path, GError **error)
+{
+	g_auto(GStrv) parts = g_strsplit(path, "/", -1);
+
+	for (guint i = 0; parts[i]; i++)
+		if (!*parts[i] || !strcmp(parts[i], ".") ||
+		    !strcmp(parts[i], "..") ||
+		    !g_ascii_strcasecmp(parts[i], ".git")) {
+			g_set_error(error, TREE_ERROR, TREE_ERROR_INVALID,
+				    "refusing to check out '%s'", path);
+			return FALSE;
+		}
+	return TRUE;
+}
+
+/* Write blob @oid at @path under @root with git @mode.  The old entry is
+ * unlinked first: a new inode never writes through a symlink or a hard
+ * link, and a directory in the way goes too. */
+static gboolean write_entry(git_repository *repo, const char *root,
+			    const char *path, const git_oid *oid,
+			    git_filemode_t mode, GError **error)
+{
+	g_autofree char *full = g_build_filename(root, path, NULL);
+	g_autoptr(git_blob) blob = NULL;
+	const char *data;
+	gsize size;
+	GStatBuf st;
+	int fd;
+
+	if (mode == GIT_FILEMODE_COMMIT)
+		return TRUE; /* a submodule: nothing to write, like git */
+	if (!checkout_path_ok(path, error))
+		return FALSE;
+	if (git_blob_lookup(&blob, repo, oid) < 0) {
+		tree_set_git_error(error, path);
+		return FALSE;
+	}
+	data = git_blob_rawcontent(blob);
+	size = git_blob_rawsize(blob);
+	if (!make_parents(root, path, error))
+		return FALSE;
+	if (g_lstat(full, &st) == 0 && !remove_path(full, error))
+		return FALSE;
+	if (mode == GIT_FILEMODE_LINK) {
+		g_autofree char *target = g_strndup(data, size);
+
+		if (symlink(target, full) < 0)
+			return set_errno_error(error, "create", full);
+		return TRUE;
+	}
+	fd = open(full, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  mode == GIT_FILEMODE_BLOB_EXECUTABLE ? 0777 : 0666);
+	if (fd < 0)
+		return set_errno_error(error, "create", full);
+	while (size) {
+		ssize_t n = write(fd, data, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			set_errno_error(error, "write", full);
+			close(fd);
+			return FALSE;
+		}
+		data += n;
+		size -= n;
+	}
+	if (close(fd) < 0)
+		return set_errno_error(error, "write", full);
+	return TRUE;
+}
+
+struct full_walk {
+	git_repository *repo;
+	const char *root;
+	struct tree_checkout_stats *stats;
+	GError **error;
+};
+
+static int full_walk_cb(const char *parent, const git_tree_entry *entry,
+			void *payload)
+{
+	struct full_walk *w = payload;
+	g_autofree char *path = NULL;
+	git_filemode_t mode = git_tree_entry_filemode(entry);
+
+	if (mode == GIT_FILEMODE_TREE)
+		return 0;
+	path = g_strconcat(parent, git_tree_entry_name(entry), NULL);
+	if (!write_entry(w->repo, w->root, path, git_tree_entry_id(entry), mode,
+			 w->error))
+		return -1;
+	w->stats->written++;
+	return 0;
+}
+
+gboolean tree_checkout_current(const char *dir, git_oid *out, GError **error)
+{
+	g_autofree char *state = g_build_filename(dir, CHECKOUT_STATE, NULL);
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_autofree char *commit = NULL;
+
+	if (!g_key_file_load_from_file(kf, state, G_KEY_FILE_NONE, NULL) ||
+	    !(commit = g_key_file_get_string(kf, CHECKOUT_GROUP, "commit",
+					     NULL))) {
+		g_set_error(error, TREE_ERROR, TREE_ERROR_NOT_FOUND,
+			    "'%s' holds no checkout", dir);
+		return FALSE;
+	}
+	if (git_oid_fromstr(out, commit) < 0) {
+		g_set_error(error, TREE_ERROR, TREE_ERROR_INVALID,
+			    "'%s': bad commit '%s'", state, commit);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* Record that @dir holds @commit of @tree. */
+static gboolean save_state(const struct tree *tree, const char *dir,
+			   const git_oid *commit, GError **error)
+{
+	g_autofree char *state = g_build_filename(dir, CHECKOUT_STATE, NULL);
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), commit);
+	g_key_file_set_string(kf, CHECKOUT_GROUP, "tree", tree->name);
+	g_key_file_set_string(kf, CHECKOUT_GROUP, "commit", hex);
+	return g_key_file_save_to_file(kf, state, error);
+}
+
+/* Apply the differences between @old_tree and @new_tree to @dir: every
+ * removal first (a file may become a directory), then the writes. */
+static gboolean checkout_diff(struct tree *tree, git_tree *old_tree,
+			      git_tree *new_tree, const char *dir,
+			      struct tree_checkout_stats *stats, GError **error)
+{
+	g_autoptr(git_diff) diff = NULL;
+	git_diff_options opts;
+	size_t n;
+
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+
+	/* a type change (file <-> symlink) is one delta to rewrite */
+	opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
+	if (git_diff_tree_to_tree(&diff, tree->repo, old_tree, new_tree,
+				  &opts) < 0) {
+		tree_set_git_error(error, "cannot diff the trees");
+		return FALSE;
+	}
+	n = git_diff_num_deltas(diff);
+	for (size_t i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		g_autofree char *full = NULL;
+
+		if (d->status != GIT_DELTA_DELETED)
+			continue;
+		if (!checkout_path_ok(d->old_file.path, error))
+			return FALSE;
+		full = g_build_filename(dir, d->old_file.path, NULL);
+		if (!remove_path(full, error))
+			return FALSE;
+		prune_empty_parents(dir, d->old_file.path);
+		stats->removed++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		if (d->status == GIT_DELTA_DELETED)
+			continue;
+		if (d->status == GIT_DELTA_MODIFIED &&
+		    git_oid_equal(&d->old_file.id, &d->new_file.id) &&
+		    d->old_file.mode != GIT_FILEMODE_LINK &&
+		    d->new_file.mode != GIT_FILEMODE_LINK) {
+			/* only the execute bit changed: chmod keeps the
+			 * content's mtime, as git's checkout does */
+			g_autofree char *full =
+				g_build_filename(dir, d->new_file.path, NULL);
+
+			if (checkout_path_ok(d->new_file.path, NULL) &&
+			    g_chmod(full,
+				    d->new_file.mode ==
+						    GIT_FILEMODE_BLOB_EXECUTABLE ?
+					    0755 :
+					    0644) == 0) {
+				stats->mode_changed++;
+				continue;
+			}
+		}
+		if (!write_entry(tree->repo, dir, d->new_file.path,
+				 &d->new_file.id, d->new_file.mode, error))
+			return FALSE;
+		stats->written++;
+	}
+	return TRUE;
+}
+
+gboolean tree_checkout(struct tree *tree, const char *rev, const char *dir,
+		       struct tree_checkout_stats *out, GError **error)
+{
+	struct tree_checkout_stats stats = { 0 };
+	g_autoptr(git_commit) commit = NULL;
+	g_autoptr(git_commit) old_commit = NULL;
+	g_autoptr(git_tree) new_tree = NULL;
+	g_autoptr(git_tree) old_tree = NULL;
+	g_autoptr(GError) local = NULL;
+	git_oid id, old_id;
+
+	if (!tree_resolve(tree, rev, &id, error))
+		return FALSE;
+	if (git_commit_lookup(&commit, tree->repo, &id) < 0 ||
+	    git_commit_tree(&new_tree, commit) < 0) {
+		tree_set_git_error(error, rev ? rev : "HEAD");
+		return FALSE;
+	}
+	if (g_mkdir_with_parents(dir, 0755) < 0)
+		return set_errno_error(error, "create", dir);
+	/* a recorded commit this tree does not have (another tree's, or
+	 * garbage) means a full checkout, as with no state at all */
+	if (tree_checkout_current(dir, &old_id, &local) &&
+	    git_commit_lookup(&old_commit, tree->repo, &old_id) == 0 &&
+	    git_commit_tree(&old_tree, old_commit) == 0) {
+		if (!checkout_diff(tree, old_tree, new_tree, dir, &stats,
+				   error))
+			return FALSE;
+	} else {
+		struct full_walk walk = { tree->repo, dir, &stats, error };
+
+		stats.full = TRUE;
+		if (git_tree_walk(new_tree, GIT_TREEWALK_PRE, full_walk_cb,
+				  &walk) < 0) {
+			if (error && !*error)
+				tree_set_git_error(error, dir);
+			return FALSE;
+		}
+	}
+	if (!save_state(tree, dir, &id, error))
+		return FALSE;
+	if (out)
+		*out = stats;
+	return TRUE;
+}

@@ -1,0 +1,331 @@
+/* The tree model: named bare repositories in DATA/trees/ with a key file
+ * each.  See kernel/tree/tree.h. */
+#include "kernel/tree/tree.h"
+
+#include "kernel/tree/rmtree.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TREE_GROUP "tree"
+
+G_DEFINE_QUARK(armbot - tree - error - quark, tree_error)
+
+/* libgit2 wants one git_libgit2_init() before any other call; it is never
+ * shut down (its globals stay reachable until exit). */
+static void tree_libgit2_init(void)
+{
+	static gsize done;
+
+	if (g_once_init_enter(&done)) {
+		git_libgit2_init();
+		g_once_init_leave(&done, 1);
+	}
+}
+
+void tree_set_git_error(GError **error, const char *what)
+{
+	const git_error *e = git_error_last();
+
+	g_set_error(error, TREE_ERROR, TREE_ERROR_GIT, "%s: %s", what,
+		    e && e->message ? e->message : "unknown libgit2 error");
+}
+
+gboolean tree_progress_wanted(void)
+{
+	return isatty(STDERR_FILENO);
+}
+
+void tree_discard(struct tree *tree)
+{
+	if (!tree)
+		return;
+	/* only a tree that was never saved: never a configured one */
+	if (!g_file_test(tree->conf_path, G_FILE_TEST_EXISTS))
+		rmtree(tree->dir);
+	tree_free(tree);
+}
+
+void tree_free(struct tree *tree)
+{
+	if (!tree)
+		return;
+	g_free(tree->name);
+	g_free(tree->dir);
+	g_free(tree->git_dir);
+	g_free(tree->conf_path);
+	g_free(tree->url);
+	g_strfreev(tree->branches);
+	g_free(tree->head_branch);
+	g_free(tree->version);
+	git_repository_free(tree->repo);
+	g_free(tree);
+}
+
+gboolean tree_name_valid(const char *name)
+{
+	if (!name || !*name || name[0] == '.' || strlen(name) > 100)
+		return FALSE;
+	for (const char *p = name; *p; p++)
+		if (!g_ascii_isalnum(*p) && !strchr("._-", *p))
+			return FALSE;
+	return TRUE;
+}
+
+static struct tree *tree_new(const char *data_dir, const char *name)
+{
+	struct tree *tree = g_new0(struct tree, 1);
+
+	tree->name = g_strdup(name);
+	tree->dir = g_build_filename(data_dir, "trees", name, NULL);
+	tree->git_dir = g_build_filename(tree->dir, "repo.git", NULL);
+	tree->conf_path = g_build_filename(tree->dir, "tree.conf", NULL);
+	return tree;
+}
+
+static const char *tree_kind_name(enum tree_kind kind)
+{
+	return kind == TREE_KIND_DISTRO ? "distro" : "git";
+}
+
+/* tree_new() for a name that is valid, with libgit2 initialised; NULL with
+ * @error set for an invalid name. */
+static struct tree *tree_new_named(const char *data_dir, const char *name,
+				   GError **error)
+{
+	if (!tree_name_valid(name)) {
+		g_set_error(error, TREE_ERROR, TREE_ERROR_INVALID,
+			    "invalid tree name '%s'", name ? name : "");
+		return NULL;
+	}
+	tree_libgit2_init();
+	return tree_new(data_dir, name);
+}
+
+struct tree *tree_open(const char *data_dir, const char *name, GError **error)
+{
+	g_autoptr(kernel_tree) tree = NULL;
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_autoptr(GError) local = NULL;
+	g_autofree char *kind = NULL;
+
+	tree = tree_new_named(data_dir, name, error);
+	if (!tree)
+		return NULL;
+	if (!g_key_file_load_from_file(kf, tree->conf_path, G_KEY_FILE_NONE,
+				       &local)) {
+		if (g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+			g_set_error(error, TREE_ERROR, TREE_ERROR_NOT_FOUND,
+				    "no such tree '%s'", name);
+		else
+			g_set_error(error, TREE_ERROR, TREE_ERROR_INVALID,
+				    "cannot read '%s': %s", tree->conf_path,
+				    local->message);
+		return NULL;
+	}
+	kind = g_key_file_get_string(kf, TREE_GROUP, "kind", NULL);
+	if (!g_strcmp0(kind, "distro")) {
+		tree->kind = TREE_KIND_DISTRO;
+	} else if (!g_strcmp0(kind, "git")) {
+		tree->kind = TREE_KIND_GIT;
+	} else {
+		g_set_error(error, TREE_ERROR, TREE_ERROR_INVALID,
+			    "'%s': unknown tree kind '%s'", tree->conf_path,
+			    kind ? kind : "");
+		return NULL;
+	}
+	tree->url = g_key_file_get_string(kf, TREE_GROUP, "url", NULL);
+	tree->branches = g_key_file_get_string_list(kf, TREE_GROUP, "branches",
+						    NULL, NULL);
+	if (!tree->branches)
+		tree->branches = g_new0(char *, 1);
+	tree->head_branch = g_key_file_get_string(kf, TREE_GROUP, "head", NULL);
+	tree->version = g_key_file_get_string(kf, TREE_GROUP, "version", NULL);
+	if (!tree->head_branch) {
+		g_set_error(error, TREE_ERROR, TREE_ERROR_INVALID,
+			    "'%s': no head branch", tree->conf_path);
+		return NULL;
+	}
+	if (git_repository_open_bare(&tree->repo, tree->git_dir) < 0) {
+		tree_set_git_error(error, tree->git_dir);
+		return NULL;
+	}
+	return g_steal_pointer(&tree);
+}
+
+gboolean tree_save(const struct tree *tree, GError **error)
+{
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_autoptr(GError) local = NULL;
+
+	/* keep keys this version does not know (later configuration) */
+	g_key_file_load_from_file(kf, tree->conf_path, G_KEY_FILE_KEEP_COMMENTS,
+				  NULL);
+	g_key_file_set_string(kf, TREE_GROUP, "kind",
+			      tree_kind_name(tree->kind));
+	if (tree->url)
+		g_key_file_set_string(kf, TREE_GROUP, "url", tree->url);
+	g_key_file_set_string_list(
+		kf, TREE_GROUP, "branches", (const char *const *)tree->branches,
+		tree->branches ? g_strv_length(tree->branches) : 0);
+	if (tree->head_branch)
+		g_key_file_set_string(kf, TREE_GROUP, "head",
+				      tree->head_branch);
+	if (tree->version)
+		g_key_file_set_string(kf, TREE_GROUP, "version", tree->version);
+	if (!g_key_file_save_to_file(kf, tree->conf_path, &local)) {
+		g_set_error(error, TREE_ERROR, TREE_ERROR_FAILED,
+			    "cannot write '%s': %s", tree->conf_path,
+			    local->message);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+struct tree *tree_create(const char *data_dir, const char *name,
+			 enum tree_kind kind, GError **error)
+{
+	g_autoptr(kernel_tree) tree = NULL;
+
+	tree = tree_new_named(data_dir, name, error);
+	if (!tree)
+		return NULL;
+	if (g_file_test(tree->conf_path, G_FILE_TEST_EXISTS)) {
+		g_set_error(error, TREE_ERROR, TREE_ERROR_EXISTS,
+			    "tree '%s' already exists", name);
+		return NULL;
+	}
+	if (g_mkdir_with_parents(tree->dir, 0755) < 0) {
+		int saved = errno;
+
+		g_set_error(error, TREE_ERROR, TREE_ERROR_FAILED,
+			    "cannot create '%s': %s", tree->dir,
+			    g_strerror(saved));
+		return NULL;
+	}
+	/* a half-made tree (no tree.conf) of an interrupted add is reused */
+	if (git_repository_init(&tree->repo, tree->git_dir, 1) < 0) {
+		tree_set_git_error(error, tree->git_dir);
+		return NULL;
+	}
+	tree->kind = kind;
+	tree->branches = g_new0(char *, 1);
+	return g_steal_pointer(&tree);
+}
+
+static int tree_name_cmp(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **tree_list(const char *data_dir, GError **error)
+{
+	g_autofree char *path = g_build_filename(data_dir, "trees", NULL);
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GError) local = NULL;
+	g_autoptr(GDir) dir = g_dir_open(path, 0, &local);
+	const char *name;
+
+	if (!dir) {
+		if (!g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
+			g_propagate_error(error, g_steal_pointer(&local));
+			return NULL;
+		}
+	} else {
+		while ((name = g_dir_read_name(dir))) {
+			g_autofree char *conf =
+				g_build_filename(path, name, "tree.conf", NULL);
+
+			if (tree_name_valid(name) &&
+			    g_file_test(conf, G_FILE_TEST_IS_REGULAR))
+				g_ptr_array_add(names, g_strdup(name));
+		}
+	}
+	g_ptr_array_sort(names, tree_name_cmp);
+	g_ptr_array_add(names, NULL);
+	return (char **)g_ptr_array_free(g_steal_pointer(&names), FALSE);
+}
+
+char *tree_head_ref(const struct tree *tree)
+{
+	return g_strconcat("refs/heads/", tree->head_branch, NULL);
+}
+
+gboolean tree_head(struct tree *tree, git_oid *out, GError **error)
+{
+	g_autofree char *ref = tree_head_ref(tree);
+
+	if (git_reference_name_to_id(out, tree->repo, ref) < 0) {
+		g_set_error(error, TREE_ERROR, TREE_ERROR_NOT_FOUND,
+			    "tree '%s' has no branch '%s'", tree->name,
+			    tree->head_branch);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean tree_resolve(struct tree *tree, const char *rev, git_oid *out,
+		      GError **error)
+{
+	g_autoptr(git_object) obj = NULL;
+	g_autoptr(git_object) commit = NULL;
+
+	if (!rev)
+		return tree_head(tree, out, error);
+	if (git_revparse_single(&obj, tree->repo, rev) < 0 ||
+	    git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0) {
+		g_set_error(error, TREE_ERROR, TREE_ERROR_NOT_FOUND,
+			    "tree '%s' has no revision '%s'", tree->name, rev);
+		return FALSE;
+	}
+	git_oid_cpy(out, git_object_id(commit));
+	return TRUE;
+}
+
+gboolean tree_has_commit(struct tree *tree, const git_oid *oid)
+{
+	g_autoptr(git_commit) commit = NULL;
+
+	return git_commit_lookup(&commit, tree->repo, oid) == 0;
+}
+
+struct tree *tree_open_default(const char *data_dir, GError **error)
+{
+	g_autoptr(kernel_tree) tree = NULL;
+	g_autoptr(GError) local = NULL;
+	g_autofree char *installed = NULL;
+	const char *tarball;
+
+	tree = tree_open(data_dir, TREE_DISTRO_NAME, &local);
+	if (!tree &&
+	    !g_error_matches(local, TREE_ERROR, TREE_ERROR_NOT_FOUND)) {
+		g_propagate_error(error, g_steal_pointer(&local));
+		return NULL;
+	}
+	g_clear_error(&local);
+	installed = tree_package_version(TREE_DISTRO_PACKAGE, &local);
+	if (tree && (!installed || !g_strcmp0(installed, tree->version)))
+		return g_steal_pointer(&tree);
+	if (!installed) {
+		g_propagate_prefixed_error(
+			error, g_steal_pointer(&local),
+			"cannot import the distro tree (run 'make deps'): ");
+		return NULL;
+	}
+	g_clear_pointer(&tree, tree_free);
+	/* tests point this at a small tarball of their own */
+	tarball = g_getenv("ARMBOT_DISTRO_TARBALL");
+	return tree_import_distro(data_dir,
+				  tarball && *tarball ? tarball : NULL,
+				  installed, NULL, error);
+}
+
+struct tree *tree_open_or_default(const char *data_dir, const char *name,
+				  GError **error)
+{
+	if (!name || !strcmp(name, TREE_DISTRO_NAME))
+		return tree_open_default(data_dir, error);
+	return tree_open(data_dir, name, error);
+}
