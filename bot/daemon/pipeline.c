@@ -958,6 +958,148 @@ static gboolean make_log_dir(struct run *r, GError **error)
 	return TRUE;
 }
 
+/* The checks, in the order they run: each fills report checks of its own
+ * (the reply's lines) and may need a clean apply before it.  A check
+ * that cannot run says why in each of its lines; one that the options
+ * turn off says which option.  New checks (more boards, other runners)
+ * are new rows. */
+struct check_op {
+	const char *name; /* for a reader of the table */
+	gboolean (*run)(struct run *r, GError **error);
+	/* the report checks it fills, ended by REPORT_N_CHECKS */
+	enum report_check_kind fills[REPORT_N_CHECKS + 1];
+	/* runs only when the series applied cleanly */
+	gboolean needs_apply;
+	/* is it turned off by @opts?  The option that did it, or NULL */
+	const char *(*off)(const struct pipeline_options *opts);
+};
+
+static const char *sparse_off(const struct pipeline_options *opts)
+{
+	return opts->sparse ? NULL : "--no-sparse";
+}
+
+static const char *boot_off(const struct pipeline_options *opts)
+{
+	return opts->boot ? NULL : "--no-boot";
+}
+
+static const struct check_op check_ops[] = {
+	{
+		.name = "apply",
+		.run = apply,
+		.fills = { REPORT_CHECK_APPLY, REPORT_N_CHECKS },
+	},
+	{
+		/* the dirstat of what applied, also of a partial apply: no
+		 * line of its own, the verdict heads the reply */
+		.name = "dirstat",
+		.run = dirstat,
+		.fills = { REPORT_N_CHECKS },
+	},
+	{
+		.name = "sparse",
+		.run = sparse,
+		.fills = { REPORT_CHECK_SPARSE, REPORT_N_CHECKS },
+		.needs_apply = TRUE,
+		.off = sparse_off,
+	},
+	{
+		.name = "boot",
+		.run = boot,
+		.fills = { REPORT_CHECK_BUILD, REPORT_CHECK_BOOT,
+			   REPORT_CHECK_RUNTIME_PM, REPORT_N_CHECKS },
+		.needs_apply = TRUE,
+		.off = boot_off,
+	},
+};
+
+static void skip_op(struct run *r, const struct check_op *op, const char *why)
+{
+	for (const enum report_check_kind *k = op->fills; *k != REPORT_N_CHECKS;
+	     k++)
+		skip_check(&r->out->checks[*k], why);
+}
+
+/* After an apply that failed: why the checks that need one do not run,
+ * and, at the head of a tree the series was not written for (the base
+ * unknown), why the series counts as not tested. */
+static const char *apply_failed(struct run *r)
+{
+	struct pipeline_outcome *out = r->out;
+	struct pipeline_check *c = &out->checks[REPORT_CHECK_APPLY];
+	const char *why;
+
+	if (out->base_known)
+		return "the series does not apply";
+	/* a failure there says nothing about the series */
+	if (r->guess.prerequisites_missing) {
+		out->not_tested = g_strdup_printf(
+			"%u of its prerequisite patches are in no branch of "
+			"%s, and without them it does not apply at its "
+			"base-commit (%s)",
+			r->guess.prerequisites_missing, out->tree_name,
+			c->summary ? c->summary : "does not apply");
+		why = "its prerequisite patches are missing";
+	} else {
+		out->not_tested = g_strdup_printf(
+			"its base is unknown and it does not apply at the "
+			"head of %s (%s)",
+			r->tree->head_branch ? r->tree->head_branch :
+					       out->tree_name,
+			c->summary ? c->summary : "does not apply");
+		why = "the base of the series is unknown";
+	}
+	g_free(c->reason);
+	c->reason = g_strdup(why);
+	c->status = REPORT_STATUS_SKIPPED;
+	return why;
+}
+
+/* A series whose patches are commits of the tree already: nothing to
+ * test, the dirstat of those commits and the list of them. */
+static gboolean already_applied(struct run *r, GError **error)
+{
+	struct pipeline_outcome *out = r->out;
+	const char *why = "the series is applied already";
+	GString *d = g_string_new("The patches are commits of ");
+
+	g_string_append_printf(d, "%s already:\n", out->tree_name);
+	for (guint i = 0; i < out->applied_commits->len; i++)
+		g_string_append_printf(d, "  %u/%u %s\n", i + 1,
+				       out->applied_commits->len,
+				       (char *)out->applied_commits->pdata[i]);
+	set_check(&out->checks[REPORT_CHECK_APPLY], REPORT_STATUS_SKIPPED, why,
+		  NULL, g_string_free(d, FALSE));
+	for (int k = REPORT_CHECK_SPARSE; k < REPORT_N_CHECKS; k++)
+		skip_check(&out->checks[k], why);
+	return dirstat(r, error);
+}
+
+/* Every row of check_ops in turn.  FALSE only when a check could not run
+ * at all (the error); what the series does is in the outcome. */
+static gboolean run_checks(struct run *r, GError **error)
+{
+	const char *not_applied = NULL;
+
+	for (gsize i = 0; i < G_N_ELEMENTS(check_ops); i++) {
+		const struct check_op *op = &check_ops[i];
+		const char *off = op->off ? op->off(r->opts) : NULL;
+
+		if (op->needs_apply && !not_applied &&
+		    r->out->checks[REPORT_CHECK_APPLY].status !=
+			    REPORT_STATUS_OK)
+			not_applied = apply_failed(r);
+		if (op->needs_apply && not_applied)
+			skip_op(r, op, not_applied);
+		else if (off)
+			skip_op(r, op, off);
+		else if (!op->run(r, error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
 gboolean pipeline_check(struct store *st, gint64 series_id,
 			const struct pipeline_options *opts,
 			struct pipeline_outcome *out, GError **error)
@@ -988,85 +1130,9 @@ gboolean pipeline_check(struct store *st, gint64 series_id,
 	if (!make_log_dir(&r, error) || !write_mbox(&r, st, error) ||
 	    !find_base(&r, error))
 		goto out;
-	if (r.guess.how == BASEGUESS_APPLIED) {
-		/* nothing to test: the commits are the series */
-		const char *why = "the series is applied already";
-		GString *d = g_string_new("The patches are commits of ");
-
-		g_string_append_printf(d, "%s already:\n", out->tree_name);
-		for (guint i = 0; i < out->applied_commits->len; i++)
-			g_string_append_printf(
-				d, "  %u/%u %s\n", i + 1,
-				out->applied_commits->len,
-				(char *)out->applied_commits->pdata[i]);
-		set_check(&out->checks[REPORT_CHECK_APPLY],
-			  REPORT_STATUS_SKIPPED, why, NULL,
-			  g_string_free(d, FALSE));
-		for (int k = REPORT_CHECK_SPARSE; k < REPORT_N_CHECKS; k++)
-			skip_check(&out->checks[k], why);
-		if (!dirstat(&r, error))
-			goto out;
-		ok = render(&r, error);
+	if (r.guess.how == BASEGUESS_APPLIED ? !already_applied(&r, error) :
+					       !run_checks(&r, error))
 		goto out;
-	}
-	if (!apply(&r, error) || !dirstat(&r, error))
-		goto out;
-
-	if (out->checks[REPORT_CHECK_APPLY].status != REPORT_STATUS_OK) {
-		const char *why = "the series does not apply";
-
-		if (!out->base_known) {
-			/* at the head of a tree the series was not written
-			 * for, a failure says nothing about the series */
-			struct pipeline_check *c =
-				&out->checks[REPORT_CHECK_APPLY];
-
-			if (r.guess.prerequisites_missing) {
-				out->not_tested = g_strdup_printf(
-					"%u of its prerequisite patches are in "
-					"no branch of %s, and without them it "
-					"does not apply at its base-commit (%s)",
-					r.guess.prerequisites_missing,
-					out->tree_name,
-					c->summary ? c->summary :
-						     "does not apply");
-				why = "its prerequisite patches are missing";
-			} else {
-				out->not_tested = g_strdup_printf(
-					"its base is unknown and it does not "
-					"apply at the head of %s (%s)",
-					r.tree->head_branch ?
-						r.tree->head_branch :
-						out->tree_name,
-					c->summary ? c->summary :
-						     "does not apply");
-				why = "the base of the series is unknown";
-			}
-			g_free(c->reason);
-			c->reason = g_strdup(why);
-			c->status = REPORT_STATUS_SKIPPED;
-		}
-		skip_check(&out->checks[REPORT_CHECK_SPARSE], why);
-		skip_check(&out->checks[REPORT_CHECK_BUILD], why);
-		skip_check(&out->checks[REPORT_CHECK_BOOT], why);
-		skip_check(&out->checks[REPORT_CHECK_RUNTIME_PM], why);
-	} else {
-		if (!opts->sparse)
-			skip_check(&out->checks[REPORT_CHECK_SPARSE],
-				   "--no-sparse");
-		else if (!sparse(&r, error))
-			goto out;
-		if (!opts->boot) {
-			skip_check(&out->checks[REPORT_CHECK_BUILD],
-				   "--no-boot");
-			skip_check(&out->checks[REPORT_CHECK_BOOT],
-				   "--no-boot");
-			skip_check(&out->checks[REPORT_CHECK_RUNTIME_PM],
-				   "--no-boot");
-		} else if (!boot(&r, error)) {
-			goto out;
-		}
-	}
 	ok = render(&r, error);
 out:
 	out->seconds = (g_get_monotonic_time() - t0) / 1e6;
