@@ -1,6 +1,9 @@
-# armbot: one binary, built from the modules of bot/ mailparse/ kernel/
-# qemu/ config/.  `make deps` installs what the project needs, `make` builds
-# ./armbot, `make check` does both and runs every test through prove.
+# armbot: two programs built from one library of the modules of bot/
+# mailparse/ kernel/ qemu/ config/ (their layers: README, "Architecture"):
+# ./armbot, the lean front that runs `armbot dirstat` itself and execs
+# ./armbot-core for every other command.  `make deps` installs what the
+# project needs, `make` builds both, `make check` does both and runs every
+# test through prove.
 
 # Every Debian package the project needs, in one place.  `make deps` installs
 # the ones that are missing.  postfix is only the tests' SMTP server
