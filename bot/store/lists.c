@@ -1,7 +1,7 @@
 /* The store part "lists": see bot/store/lists.h. */
 #include "bot/store/lists.h"
 
-#include "bot/store/part.h"
+#include "bot/store/db.h"
 
 static const char *const migrations[] = {
 	/* 0 -> 1 */

@@ -7,7 +7,10 @@
 
 #include <glib.h>
 
-#include "bot/store/store.h"
+#include "bot/store/db.h"
+
+/* The part's tables, listed in bot/store/store.c. */
+extern const struct store_part store_part_lists;
 
 /* States of a list: "subscribe-pending" (the request is queued or sent,
  * no confirmation yet), "subscribed" (the list's confirmation was

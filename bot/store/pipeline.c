@@ -4,7 +4,7 @@
  * loses nothing and sends nothing twice (see bot/pipeline-store.h). */
 #include "bot/store/pipeline.h"
 
-#include "bot/store/part.h"
+#include "bot/store/db.h"
 
 static const char *const migrations[] = {
 	/* 0 -> 1 */

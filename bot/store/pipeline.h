@@ -14,7 +14,10 @@
 
 #include <glib.h>
 
-#include "bot/store/store.h"
+#include "bot/store/db.h"
+
+/* The part's tables, listed in bot/store/store.c. */
+extern const struct store_part store_part_pipeline;
 
 /* The series that message @message_id is part of (its newest when
  * several), or 0. */

@@ -1,7 +1,7 @@
 /* The sources' cursors and done names (bot/store/sources.h). */
 #include "bot/store/sources.h"
 
-#include "bot/store/part.h"
+#include "bot/store/db.h"
 
 static const char *const migrations[] = {
 	/* 0 -> 1 */

@@ -1,12 +1,13 @@
 #include "bot/store/store.h"
 
-#include <sqlite3.h>
 #include <string.h>
 
-#include "bot/store/part.h"
+#include "bot/store/lists.h"
+#include "bot/store/pipeline.h"
+#include "bot/store/sources.h"
+#include "bot/store/trees.h"
+#include "bot/store/web.h"
 #include "mailparse/subject.h"
-
-G_DEFINE_QUARK(store - error - quark, store_error)
 
 /* Schema migrations: entry N takes user_version N to N + 1.  Append only;
  * never edit a migration that has shipped. */
@@ -57,7 +58,7 @@ static const char *const migrations[] = {
 	" message_id TEXT NOT NULL,"
 	" PRIMARY KEY (series_id, position));"
 	"CREATE INDEX series_members_message ON series_members(message_id);",
-	/* 1 -> 2: the parts (bot/store/part.h) and their versions */
+	/* 1 -> 2: the parts (bot/store/db.h) and their versions */
 	"CREATE TABLE store_parts ("
 	" name TEXT PRIMARY KEY, version INTEGER NOT NULL);",
 };
@@ -70,9 +71,6 @@ static const struct store_part *const parts[] = {
 
 /* The named statements. */
 enum stmt {
-	STMT_BEGIN,
-	STMT_COMMIT,
-	STMT_ROLLBACK,
 	STMT_MESSAGE_INSERT,
 	STMT_MESSAGE_EXISTS,
 	STMT_MESSAGE_RAW,
@@ -95,9 +93,6 @@ enum stmt {
 };
 
 static const char *const statements[STMT_COUNT_] = {
-	[STMT_BEGIN] = "BEGIN IMMEDIATE",
-	[STMT_COMMIT] = "COMMIT",
-	[STMT_ROLLBACK] = "ROLLBACK",
 	[STMT_MESSAGE_INSERT] =
 		"INSERT OR IGNORE INTO messages (message_id, raw, kind,"
 		" subject, clean_subject, from_email, author, date, received,"
@@ -164,120 +159,10 @@ static const char *const statements[STMT_COUNT_] = {
 		" AND position > 0 ORDER BY position",
 };
 
-struct store {
-	sqlite3 *db;
-	sqlite3_stmt *stmts[STMT_COUNT_];
-	GHashTable *part_stmts; /* SQL text address -> sqlite3_stmt */
-};
-
-static gboolean fail(struct store *st, GError **error, const char *what)
-{
-	g_set_error(error, STORE_ERROR, sqlite3_errcode(st->db), "%s: %s", what,
-		    sqlite3_errmsg(st->db));
-	return FALSE;
-}
-
-gboolean store_fail(struct store *st, GError **error, const char *what)
-{
-	return fail(st, error, what);
-}
-
-sqlite3 *store_db(struct store *st)
-{
-	return st->db;
-}
-
-sqlite3_stmt *store_statement(struct store *st, const char *sql, GError **error)
-{
-	sqlite3_stmt *s = g_hash_table_lookup(st->part_stmts, sql);
-
-	if (!s) {
-		if (sqlite3_prepare_v3(st->db, sql, -1,
-				       SQLITE_PREPARE_PERSISTENT, &s,
-				       NULL) != SQLITE_OK) {
-			fail(st, error, "cannot prepare statement");
-			return NULL;
-		}
-		g_hash_table_insert(st->part_stmts, (gpointer)sql, s);
-	}
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
-	return s;
-}
-
-gboolean store_step_row(struct store *st, sqlite3_stmt *s, gboolean *row,
-			GError **error)
-{
-	int rc = sqlite3_step(s);
-
-	if (rc == SQLITE_ROW) {
-		*row = TRUE;
-		return TRUE;
-	}
-	sqlite3_reset(s);
-	*row = FALSE;
-	if (rc != SQLITE_DONE)
-		return fail(st, error, "cannot read the store");
-	return TRUE;
-}
-
 /* The prepared statement @id, reset and unbound, prepared on first use. */
 static sqlite3_stmt *stmt(struct store *st, enum stmt id, GError **error)
 {
-	sqlite3_stmt *s = st->stmts[id];
-
-	if (!s) {
-		if (sqlite3_prepare_v3(st->db, statements[id], -1,
-				       SQLITE_PREPARE_PERSISTENT, &s,
-				       NULL) != SQLITE_OK) {
-			fail(st, error, "cannot prepare statement");
-			return NULL;
-		}
-		st->stmts[id] = s;
-	}
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
-	return s;
-}
-
-/* Run @id to completion (bindings already made). */
-static gboolean step_done(struct store *st, sqlite3_stmt *s, GError **error);
-
-GPtrArray *store_rows(struct store *st, sqlite3_stmt *s, store_row_fn read,
-		      GDestroyNotify free_fn, GError **error)
-{
-	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(free_fn);
-	gboolean row = TRUE;
-
-	while (row) {
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (row)
-			g_ptr_array_add(out, read(s));
-	}
-	return g_steal_pointer(&out);
-}
-
-gboolean store_step_done(struct store *st, sqlite3_stmt *s, GError **error)
-{
-	return step_done(st, s, error);
-}
-
-static gboolean step_done(struct store *st, sqlite3_stmt *s, GError **error)
-{
-	int rc = sqlite3_step(s);
-
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return fail(st, error, "cannot write the store");
-	return TRUE;
-}
-
-static gboolean exec_simple(struct store *st, enum stmt id, GError **error)
-{
-	sqlite3_stmt *s = stmt(st, id, error);
-
-	return s && step_done(st, s, error);
+	return store_statement(st, statements[id], error);
 }
 
 int store_schema_version(void)
@@ -285,227 +170,32 @@ int store_schema_version(void)
 	return G_N_ELEMENTS(migrations);
 }
 
-/* The schema version of @part (0 when it has none yet), or -1 with
- * @error set.  Only asked once the core tables, store_parts among them,
- * are current. */
-static int part_version(struct store *st, const struct store_part *part,
-			GError **error)
-{
-	sqlite3_stmt *s = NULL;
-	int version = 0;
-
-	if (sqlite3_prepare_v2(
-		    st->db, "SELECT version FROM store_parts WHERE name = ?1",
-		    -1, &s, NULL) != SQLITE_OK) {
-		fail(st, error, "cannot read the schema version");
-		return -1;
-	}
-	sqlite3_bind_text(s, 1, part->name, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		version = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	if (version > (int)part->n_migrations) {
-		g_set_error(error, STORE_ERROR, 0,
-			    "store schema of %s is version %d, newer than "
-			    "this armbot's %u",
-			    part->name, version, part->n_migrations);
-		return -1;
-	}
-	return version;
-}
-
-/* PRAGMA user_version, or -1 with @error set. */
-static int core_version(struct store *st, GError **error)
-{
-	sqlite3_stmt *s = NULL;
-	int version;
-
-	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) !=
-		    SQLITE_OK ||
-	    sqlite3_step(s) != SQLITE_ROW) {
-		sqlite3_finalize(s);
-		fail(st, error, "cannot read the schema version");
-		return -1;
-	}
-	version = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	if (version > store_schema_version()) {
-		g_set_error(error, STORE_ERROR, 0,
-			    "store schema version %d is newer than this "
-			    "armbot's %d",
-			    version, store_schema_version());
-		return -1;
-	}
-	return version;
-}
-
-/* Is every migration applied?  FALSE with @error set on a read error. */
-static gboolean schema_current(struct store *st, gboolean *current,
-			       GError **error)
-{
-	int version = core_version(st, error);
-
-	if (version < 0)
-		return FALSE;
-	*current = version == store_schema_version();
-	for (guint i = 0; *current && i < G_N_ELEMENTS(parts); i++) {
-		version = part_version(st, parts[i], error);
-		if (version < 0)
-			return FALSE;
-		*current = version == (int)parts[i]->n_migrations;
-	}
-	return TRUE;
-}
-
-/* Apply what is missing; the caller holds the write lock. */
-static gboolean migrate_locked(struct store *st, GError **error)
-{
-	int version = core_version(st, error);
-
-	if (version < 0)
-		return FALSE;
-	for (; version < store_schema_version(); version++) {
-		g_autofree char *sql =
-			g_strdup_printf("%s PRAGMA user_version = %d;",
-					migrations[version], version + 1);
-
-		if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-			return fail(st, error, "cannot migrate the store");
-	}
-	for (guint i = 0; i < G_N_ELEMENTS(parts); i++) {
-		const struct store_part *part = parts[i];
-		int v = part_version(st, part, error);
-
-		if (v < 0)
-			return FALSE;
-		for (; v < (int)part->n_migrations; v++) {
-			g_autofree char *sql = g_strdup_printf(
-				"%s INSERT OR REPLACE INTO store_parts"
-				" (name, version) VALUES ('%s', %d);",
-				part->migrations[v], part->name, v + 1);
-
-			if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) !=
-			    SQLITE_OK) {
-				fail(st, error, "cannot migrate the store");
-				g_prefix_error(error, "%s: ", part->name);
-				return FALSE;
-			}
-		}
-	}
-	return TRUE;
-}
-
-/* Bring the schema up to date.  Two processes may open a new store at
- * once (the daemon and a command): the versions are read again and every
- * migration applied under one write lock (BEGIN IMMEDIATE, which waits out
- * the busy timeout), so the second finds the work done instead of failing
- * on "table already exists".  A current store takes no lock at all. */
-static gboolean migrate(struct store *st, GError **error)
-{
-	gboolean current = FALSE;
-
-	if (!schema_current(st, &current, error))
-		return FALSE;
-	if (current)
-		return TRUE;
-	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
-	    SQLITE_OK)
-		return fail(st, error, "cannot lock the store to migrate it");
-	if (!migrate_locked(st, error)) {
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-		return FALSE;
-	}
-	if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		fail(st, error, "cannot migrate the store");
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-		return FALSE;
-	}
-	return TRUE;
-}
-
-static void finalize_statement(gpointer s)
-{
-	sqlite3_finalize(s);
-}
-
 struct store *store_open(const char *path, GError **error)
 {
-	g_autoptr(store) st = g_new0(struct store, 1);
-	int rc = SQLITE_OK;
+	static const struct store_schema schema = {
+		.migrations = migrations,
+		.n_migrations = G_N_ELEMENTS(migrations),
+		.parts = parts,
+		.n_parts = G_N_ELEMENTS(parts),
+	};
 
-	st->part_stmts = g_hash_table_new_full(g_direct_hash, g_direct_equal,
-					       NULL, finalize_statement);
+	return store_db_open(path, &schema, error);
+}
 
-	if (sqlite3_open_v2(path, &st->db,
-			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-			    NULL) != SQLITE_OK) {
-		fail(st, error, "cannot open the store");
-		g_prefix_error(error, "%s: ", path);
+struct store *store_open_query_only(const char *path, GError **error)
+{
+	g_autoptr(store) st = store_open(path, error);
+
+	if (!st)
 		return NULL;
-	}
-	sqlite3_busy_timeout(st->db, 10000);
-	/* switching a new database to WAL can fail with SQLITE_BUSY at once,
-	 * without the busy handler, while another process creates it (seen
-	 * in CI: two `tree import` at once): try again for up to 10 s */
-	for (int i = 0; i < 100; i++) {
-		rc = sqlite3_exec(st->db,
-				  "PRAGMA journal_mode = WAL;"
-				  " PRAGMA foreign_keys = ON;"
-				  " PRAGMA synchronous = NORMAL;",
-				  NULL, NULL, NULL);
-		if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
-			break;
-		g_usleep(100 * 1000);
-	}
-	if (rc != SQLITE_OK || !migrate(st, error)) {
-		if (error && !*error)
-			fail(st, error, "cannot set up the store");
-		g_prefix_error(error, "%s: ", path);
+	/* SQLite: "PRAGMA query_only" makes every write on this connection
+	 * fail with SQLITE_READONLY */
+	if (sqlite3_exec(store_db(st), "PRAGMA query_only = ON", NULL, NULL,
+			 NULL) != SQLITE_OK) {
+		store_fail(st, error, "cannot make the store read-only");
 		return NULL;
 	}
 	return g_steal_pointer(&st);
-}
-
-void store_free(struct store *st)
-{
-	if (!st)
-		return;
-	for (int i = 0; i < STMT_COUNT_; i++)
-		sqlite3_finalize(st->stmts[i]);
-	if (st->part_stmts)
-		g_hash_table_destroy(st->part_stmts);
-	sqlite3_close(st->db);
-	g_free(st);
-}
-
-gboolean store_begin(struct store *st, GError **error)
-{
-	return exec_simple(st, STMT_BEGIN, error);
-}
-
-gboolean store_commit(struct store *st, GError **error)
-{
-	return exec_simple(st, STMT_COMMIT, error);
-}
-
-void store_rollback(struct store *st)
-{
-	exec_simple(st, STMT_ROLLBACK, NULL);
-}
-
-void store_bind_text(sqlite3_stmt *s, int i, const char *text)
-{
-	if (text)
-		sqlite3_bind_text(s, i, text, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(s, i);
-}
-
-char *store_column_text(sqlite3_stmt *s, int i)
-{
-	const unsigned char *t = sqlite3_column_text(s, i);
-
-	return t ? g_strdup((const char *)t) : NULL;
 }
 
 gboolean store_add_message(struct store *st, const struct message *msg,
@@ -547,9 +237,9 @@ gboolean store_add_message(struct store *st, const struct message *msg,
 	store_bind_text(s, 20, info->change_id);
 	store_bind_text(s, 21, message_header(msg, "List-Id"));
 	store_bind_text(s, 22, source);
-	if (!step_done(st, s, error))
+	if (!store_step_done(st, s, error))
 		return FALSE;
-	*added = sqlite3_changes(st->db) > 0;
+	*added = sqlite3_changes(store_db(st)) > 0;
 	return TRUE;
 }
 
@@ -569,9 +259,9 @@ gboolean store_add_reject(struct store *st, GBytes *raw, const char *source,
 	store_bind_text(s, 3, source);
 	store_bind_text(s, 4, reason);
 	sqlite3_bind_int64(s, 5, g_get_real_time() / G_USEC_PER_SEC);
-	if (!step_done(st, s, error))
+	if (!store_step_done(st, s, error))
 		return FALSE;
-	*added = sqlite3_changes(st->db) > 0;
+	*added = sqlite3_changes(store_db(st)) > 0;
 	return TRUE;
 }
 
@@ -587,7 +277,7 @@ gboolean store_has_message(struct store *st, const char *message_id,
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return fail(st, error, "cannot read the store");
+		return store_fail(st, error, "cannot read the store");
 	*out = rc == SQLITE_ROW;
 	return TRUE;
 }
@@ -668,7 +358,7 @@ GPtrArray *store_load_series_messages(struct store *st, GError **error)
 	}
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE) {
-		fail(st, error, "cannot read messages");
+		store_fail(st, error, "cannot read messages");
 		return NULL;
 	}
 	return g_steal_pointer(&out);
@@ -688,7 +378,7 @@ GPtrArray *store_replies(struct store *st, const char *message_id,
 		g_ptr_array_add(out, store_column_text(s, 0));
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE) {
-		fail(st, error, "cannot read replies");
+		store_fail(st, error, "cannot read replies");
 		return NULL;
 	}
 	return g_steal_pointer(&out);
@@ -716,7 +406,7 @@ static gboolean write_members(struct store *st, gint64 id,
 	if (!q)
 		return FALSE;
 	sqlite3_bind_int64(q, 1, id);
-	if (!step_done(st, q, error))
+	if (!store_step_done(st, q, error))
 		return FALSE;
 	for (guint i = 0; i <= order->len; i++) {
 		const struct series_message *m = i ? order->pdata[i - 1] :
@@ -729,7 +419,7 @@ static gboolean write_members(struct store *st, gint64 id,
 		sqlite3_bind_int64(q, 1, id);
 		sqlite3_bind_int(q, 2, i);
 		store_bind_text(q, 3, m->message_id);
-		if (!step_done(st, q, error))
+		if (!store_step_done(st, q, error))
 			return FALSE;
 	}
 	return TRUE;
@@ -792,9 +482,9 @@ gboolean store_save_assembly(struct store *st,
 			if (!(s = stmt(st, STMT_SERIES_INSERT, error)))
 				return FALSE;
 			sqlite3_bind_int64(s, 1, now);
-			if (!step_done(st, s, error))
+			if (!store_step_done(st, s, error))
 				return FALSE;
-			best = sqlite3_last_insert_rowid(st->db);
+			best = sqlite3_last_insert_rowid(store_db(st));
 		}
 		g_array_index(ids, gint64, i) = best;
 	}
@@ -829,7 +519,7 @@ gboolean store_save_assembly(struct store *st,
 		sqlite3_bind_int64(s, 15, x->first_date);
 		sqlite3_bind_int64(s, 16, x->last_activity);
 		sqlite3_bind_int64(s, 17, now);
-		if (!step_done(st, s, error) ||
+		if (!store_step_done(st, s, error) ||
 		    !write_members(st, id, x, error))
 			return FALSE;
 	}
@@ -842,7 +532,7 @@ gboolean store_save_assembly(struct store *st,
 		if (!(s = stmt(st, STMT_SERIES_DELETE, error)))
 			return FALSE;
 		sqlite3_bind_int64(s, 1, *id);
-		if (!step_done(st, s, error))
+		if (!store_step_done(st, s, error))
 			return FALSE;
 	}
 	return TRUE;
@@ -892,7 +582,7 @@ static struct store_series *read_series(struct store *st, sqlite3_stmt *s,
 		g_ptr_array_add(out->patches, store_column_text(m, 0));
 	sqlite3_reset(m);
 	if (rc != SQLITE_DONE) {
-		fail(st, error, "cannot read series members");
+		store_fail(st, error, "cannot read series members");
 		return NULL;
 	}
 	return g_steal_pointer(&out);
@@ -918,7 +608,7 @@ GPtrArray *store_list_series(struct store *st, GError **error)
 	}
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE) {
-		fail(st, error, "cannot read series");
+		store_fail(st, error, "cannot read series");
 		return NULL;
 	}
 	return g_steal_pointer(&out);
@@ -953,7 +643,7 @@ static gboolean count(struct store *st, enum stmt id, gint64 *out,
 		return FALSE;
 	if (sqlite3_step(s) != SQLITE_ROW) {
 		sqlite3_reset(s);
-		return fail(st, error, "cannot count");
+		return store_fail(st, error, "cannot count");
 	}
 	*out = sqlite3_column_int64(s, 0);
 	sqlite3_reset(s);

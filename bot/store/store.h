@@ -1,28 +1,27 @@
 /* The store: one SQLite database (WAL) with every message as received, the
  * series assembled from them and their state.  Every SQL statement of
- * armbot is in bot/store/store.c, as a named statement; the schema is versioned
- * with PRAGMA user_version and migrated forward on open. */
+ * armbot is in bot/store/, as a named statement: the core tables
+ * (messages, rejects, series) here in store.c, the other tables in the
+ * parts beside it (bot/store/db.h).  The schema is versioned with PRAGMA
+ * user_version and the store_parts table and migrated forward on open. */
 #pragma once
 
 #include <glib.h>
 
+#include "bot/store/db.h"
 #include "mailparse/message.h"
 #include "mailparse/series.h"
 
-typedef struct store store;
-
-/* Open (creating and migrating as needed) the store at @path.  Returns NULL
- * with @error set. */
+/* Open (creating and migrating as needed) the store at @path, with every
+ * part.  Returns NULL with @error set. */
 struct store *store_open(const char *path, GError **error);
-void store_free(struct store *st);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(store, store_free)
+
+/* The same, then the connection is set query_only so that nothing done
+ * through it can write (the web's).  NULL with @error set. */
+struct store *store_open_query_only(const char *path, GError **error);
 
 /* The schema version this build writes. */
 int store_schema_version(void);
-
-gboolean store_begin(struct store *st, GError **error);
-gboolean store_commit(struct store *st, GError **error);
-void store_rollback(struct store *st);
 
 /* Keep @msg with what the assembler needs of it (@info).  *@added is FALSE
  * when a message with the same Message-ID is already stored (it is then

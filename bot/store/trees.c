@@ -1,7 +1,7 @@
 /* The store part "trees": see bot/store/trees.h. */
 #include "bot/store/trees.h"
 
-#include "bot/store/part.h"
+#include "bot/store/db.h"
 
 static const char *const migrations[] = {
 	/* 0 -> 1 */

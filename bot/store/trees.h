@@ -7,7 +7,10 @@
 
 #include <glib.h>
 
-#include "bot/store/store.h"
+#include "bot/store/db.h"
+
+/* The part's tables, listed in bot/store/store.c. */
+extern const struct store_part store_part_trees;
 
 /* A tree registered in the store. */
 struct store_tree {

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "bot/store/part.h"
+#include "bot/store/db.h"
 
 /* The web reads a message's List-Id per series on every list page; the
  * messages table keeps the raw mail before that column, so reading it
@@ -24,22 +24,6 @@ const struct store_part store_part_web = {
 	.migrations = migrations,
 	.n_migrations = G_N_ELEMENTS(migrations),
 };
-
-struct store *store_web_open(const char *path, GError **error)
-{
-	g_autoptr(store) st = store_open(path, error);
-
-	if (!st)
-		return NULL;
-	/* SQLite: "PRAGMA query_only" makes every write on this connection
-	 * fail with SQLITE_READONLY */
-	if (sqlite3_exec(store_db(st), "PRAGMA query_only = ON", NULL, NULL,
-			 NULL) != SQLITE_OK) {
-		store_fail(st, error, "cannot make the store read-only");
-		return NULL;
-	}
-	return g_steal_pointer(&st);
-}
 
 static void check_free(struct store_web_check *c)
 {

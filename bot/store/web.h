@@ -6,12 +6,10 @@
 
 #include <glib.h>
 
-#include "bot/store/store.h"
+#include "bot/store/db.h"
 
-/* Open the store at @path for reading only: created and migrated first
- * when needed, then the connection is set query_only so that nothing the
- * web does can write.  NULL with @error set. */
-struct store *store_web_open(const char *path, GError **error);
+/* The part's tables, listed in bot/store/store.c. */
+extern const struct store_part store_part_web;
 
 #define STORE_WEB_PER_PAGE_MAX 200
 

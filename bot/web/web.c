@@ -8,6 +8,7 @@
 
 #include "config/datadir.h"
 #include "bot/mail/series-mbox.h"
+#include "bot/store/store.h"
 #include "bot/store/web.h"
 #include "bot/web/api.h"
 #include "bot/web/feed.h"
@@ -369,7 +370,7 @@ static gboolean setup(struct web_server *ws, GError **error)
 
 	if (!addr)
 		return FALSE;
-	if (!(ws->st = store_web_open(ws->store_path, error)))
+	if (!(ws->st = store_open_query_only(ws->store_path, error)))
 		return FALSE;
 	ws->soup = soup_server_new("server-header", "armbot ", NULL);
 	soup_server_add_early_handler(ws->soup, NULL, early, ws, NULL);

@@ -3,7 +3,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "bot/store/part.h"
+#include "bot/store/db.h"
+#include "bot/store/store.h"
 #include "bot/store/pipeline.h"
 
 struct fixture {

@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "kernel/tree/rmtree.h"
-#include "bot/store/part.h"
+#include "bot/store/db.h"
+#include "bot/store/store.h"
 #include "bot/store/trees.h"
 #include "scratch.h"
 

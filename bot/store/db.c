@@ -1,0 +1,323 @@
+/* The store's connection: see bot/store/db.h. */
+#include "bot/store/db.h"
+
+G_DEFINE_QUARK(store - error - quark, store_error)
+
+struct store {
+	sqlite3 *db;
+	GHashTable *stmts; /* SQL text address -> sqlite3_stmt */
+};
+
+/* The transactions' statements, cached as every other. */
+static const char sql_begin[] = "BEGIN IMMEDIATE";
+static const char sql_commit[] = "COMMIT";
+static const char sql_rollback[] = "ROLLBACK";
+
+gboolean store_fail(struct store *st, GError **error, const char *what)
+{
+	g_set_error(error, STORE_ERROR, sqlite3_errcode(st->db), "%s: %s", what,
+		    sqlite3_errmsg(st->db));
+	return FALSE;
+}
+
+sqlite3 *store_db(struct store *st)
+{
+	return st->db;
+}
+
+sqlite3_stmt *store_statement(struct store *st, const char *sql, GError **error)
+{
+	sqlite3_stmt *s = g_hash_table_lookup(st->stmts, sql);
+
+	if (!s) {
+		if (sqlite3_prepare_v3(st->db, sql, -1,
+				       SQLITE_PREPARE_PERSISTENT, &s,
+				       NULL) != SQLITE_OK) {
+			store_fail(st, error, "cannot prepare statement");
+			return NULL;
+		}
+		g_hash_table_insert(st->stmts, (gpointer)sql, s);
+	}
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return s;
+}
+
+gboolean store_step_row(struct store *st, sqlite3_stmt *s, gboolean *row,
+			GError **error)
+{
+	int rc = sqlite3_step(s);
+
+	if (rc == SQLITE_ROW) {
+		*row = TRUE;
+		return TRUE;
+	}
+	sqlite3_reset(s);
+	*row = FALSE;
+	if (rc != SQLITE_DONE)
+		return store_fail(st, error, "cannot read the store");
+	return TRUE;
+}
+
+GPtrArray *store_rows(struct store *st, sqlite3_stmt *s, store_row_fn read,
+		      GDestroyNotify free_fn, GError **error)
+{
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(free_fn);
+	gboolean row = TRUE;
+
+	while (row) {
+		if (!store_step_row(st, s, &row, error))
+			return NULL;
+		if (row)
+			g_ptr_array_add(out, read(s));
+	}
+	return g_steal_pointer(&out);
+}
+
+gboolean store_step_done(struct store *st, sqlite3_stmt *s, GError **error)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return store_fail(st, error, "cannot write the store");
+	return TRUE;
+}
+
+static gboolean exec_simple(struct store *st, const char *sql, GError **error)
+{
+	sqlite3_stmt *s = store_statement(st, sql, error);
+
+	return s && store_step_done(st, s, error);
+}
+
+gboolean store_begin(struct store *st, GError **error)
+{
+	return exec_simple(st, sql_begin, error);
+}
+
+gboolean store_commit(struct store *st, GError **error)
+{
+	return exec_simple(st, sql_commit, error);
+}
+
+void store_rollback(struct store *st)
+{
+	exec_simple(st, sql_rollback, NULL);
+}
+
+void store_bind_text(sqlite3_stmt *s, int i, const char *text)
+{
+	if (text)
+		sqlite3_bind_text(s, i, text, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+char *store_column_text(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+
+	return t ? g_strdup((const char *)t) : NULL;
+}
+
+/* The schema version of @part (0 when it has none yet), or -1 with
+ * @error set.  Only asked once the core tables, store_parts among them,
+ * are current. */
+static int part_version(struct store *st, const struct store_part *part,
+			GError **error)
+{
+	sqlite3_stmt *s = NULL;
+	int version = 0;
+
+	if (sqlite3_prepare_v2(
+		    st->db, "SELECT version FROM store_parts WHERE name = ?1",
+		    -1, &s, NULL) != SQLITE_OK) {
+		store_fail(st, error, "cannot read the schema version");
+		return -1;
+	}
+	sqlite3_bind_text(s, 1, part->name, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		version = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (version > (int)part->n_migrations) {
+		g_set_error(error, STORE_ERROR, 0,
+			    "store schema of %s is version %d, newer than "
+			    "this armbot's %u",
+			    part->name, version, part->n_migrations);
+		return -1;
+	}
+	return version;
+}
+
+/* PRAGMA user_version, the version of the core tables, or -1 with @error
+ * set. */
+static int core_version(struct store *st, const struct store_schema *schema,
+			GError **error)
+{
+	sqlite3_stmt *s = NULL;
+	int version;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) !=
+		    SQLITE_OK ||
+	    sqlite3_step(s) != SQLITE_ROW) {
+		sqlite3_finalize(s);
+		store_fail(st, error, "cannot read the schema version");
+		return -1;
+	}
+	version = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	if (version > (int)schema->n_migrations) {
+		g_set_error(error, STORE_ERROR, 0,
+			    "store schema version %d is newer than this "
+			    "armbot's %d",
+			    version, (int)schema->n_migrations);
+		return -1;
+	}
+	return version;
+}
+
+/* Is every migration applied?  FALSE with @error set on a read error. */
+static gboolean schema_current(struct store *st,
+			       const struct store_schema *schema,
+			       gboolean *current, GError **error)
+{
+	int version = core_version(st, schema, error);
+
+	if (version < 0)
+		return FALSE;
+	*current = version == (int)schema->n_migrations;
+	for (guint i = 0; *current && i < schema->n_parts; i++) {
+		version = part_version(st, schema->parts[i], error);
+		if (version < 0)
+			return FALSE;
+		*current = version == (int)schema->parts[i]->n_migrations;
+	}
+	return TRUE;
+}
+
+/* Apply what is missing; the caller holds the write lock. */
+static gboolean migrate_locked(struct store *st,
+			       const struct store_schema *schema,
+			       GError **error)
+{
+	int version = core_version(st, schema, error);
+
+	if (version < 0)
+		return FALSE;
+	for (; version < (int)schema->n_migrations; version++) {
+		g_autofree char *sql = g_strdup_printf(
+			"%s PRAGMA user_version = %d;",
+			schema->migrations[version], version + 1);
+
+		if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+			return store_fail(st, error,
+					  "cannot migrate the store");
+	}
+	for (guint i = 0; i < schema->n_parts; i++) {
+		const struct store_part *part = schema->parts[i];
+		int v = part_version(st, part, error);
+
+		if (v < 0)
+			return FALSE;
+		for (; v < (int)part->n_migrations; v++) {
+			g_autofree char *sql = g_strdup_printf(
+				"%s INSERT OR REPLACE INTO store_parts"
+				" (name, version) VALUES ('%s', %d);",
+				part->migrations[v], part->name, v + 1);
+
+			if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) !=
+			    SQLITE_OK) {
+				store_fail(st, error,
+					   "cannot migrate the store");
+				g_prefix_error(error, "%s: ", part->name);
+				return FALSE;
+			}
+		}
+	}
+	return TRUE;
+}
+
+/* Bring the schema up to date.  Two processes may open a new store at
+ * once (the daemon and a command): the versions are read again and every
+ * migration applied under one write lock (BEGIN IMMEDIATE, which waits out
+ * the busy timeout), so the second finds the work done instead of failing
+ * on "table already exists".  A current store takes no lock at all. */
+static gboolean migrate(struct store *st, const struct store_schema *schema,
+			GError **error)
+{
+	gboolean current = FALSE;
+
+	if (!schema_current(st, schema, &current, error))
+		return FALSE;
+	if (current)
+		return TRUE;
+	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return store_fail(st, error,
+				  "cannot lock the store to migrate it");
+	if (!migrate_locked(st, schema, error)) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return FALSE;
+	}
+	if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		store_fail(st, error, "cannot migrate the store");
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static void finalize_statement(gpointer s)
+{
+	sqlite3_finalize(s);
+}
+
+struct store *store_db_open(const char *path, const struct store_schema *schema,
+			    GError **error)
+{
+	g_autoptr(store) st = g_new0(struct store, 1);
+	int rc = SQLITE_OK;
+
+	st->stmts = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+					  finalize_statement);
+
+	if (sqlite3_open_v2(path, &st->db,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+			    NULL) != SQLITE_OK) {
+		store_fail(st, error, "cannot open the store");
+		g_prefix_error(error, "%s: ", path);
+		return NULL;
+	}
+	sqlite3_busy_timeout(st->db, 10000);
+	/* switching a new database to WAL can fail with SQLITE_BUSY at once,
+	 * without the busy handler, while another process creates it (seen
+	 * in CI: two `tree import` at once): try again for up to 10 s */
+	for (int i = 0; i < 100; i++) {
+		rc = sqlite3_exec(st->db,
+				  "PRAGMA journal_mode = WAL;"
+				  " PRAGMA foreign_keys = ON;"
+				  " PRAGMA synchronous = NORMAL;",
+				  NULL, NULL, NULL);
+		if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+			break;
+		g_usleep(100 * 1000);
+	}
+	if (rc != SQLITE_OK || !migrate(st, schema, error)) {
+		if (error && !*error)
+			store_fail(st, error, "cannot set up the store");
+		g_prefix_error(error, "%s: ", path);
+		return NULL;
+	}
+	return g_steal_pointer(&st);
+}
+
+void store_free(struct store *st)
+{
+	if (!st)
+		return;
+	if (st->stmts)
+		g_hash_table_destroy(st->stmts);
+	sqlite3_close(st->db);
+	g_free(st);
+}
