@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config/keyfile.h"
+#include "config/policy.h"
 #include "kernel/tree/tree.h"
 
 void treefile_free(struct treefile *tf)
@@ -22,47 +23,6 @@ void treefile_free(struct treefile *tf)
 	g_strfreev(tf->maintainers);
 	g_strfreev(tf->sparse_configs);
 	g_free(tf);
-}
-
-void treefile_read_policy(struct keyfile *k, const char *group,
-			  struct config_policy *p)
-{
-	g_auto(GStrv) checks = keyfile_list(k, group, "checks");
-	g_autofree char *reply = keyfile_string(k, group, "reply", NULL);
-	g_autofree char *reply_to = keyfile_string(k, group, "reply-to", NULL);
-	g_autofree char *unknown =
-		keyfile_string(k, group, "unknown-base", NULL);
-	g_autofree char *interval =
-		keyfile_string(k, group, "update-interval", NULL);
-	g_autofree char *bad = NULL;
-
-	if (checks &&
-	    !config_parse_checks((const char *const *)checks, &p->checks, &bad))
-		keyfile_error(k, group, "checks",
-			      "unknown check '%s' (apply, dirstat, sparse, "
-			      "boot, rpm, all, none)",
-			      bad);
-	if (reply && !config_parse_reply(reply, &p->reply))
-		keyfile_error(k, group, "reply",
-			      "reply must be always, problems or never, not "
-			      "'%s'",
-			      reply);
-	if (reply_to && !config_parse_reply_to(reply_to, &p->reply_to))
-		keyfile_error(k, group, "reply-to",
-			      "reply-to must be list or author, not '%s'",
-			      reply_to);
-	p->rfc = keyfile_bool(k, group, "rfc", p->rfc);
-	if (unknown && !config_parse_unknown_base(unknown, &p->unknown_base))
-		keyfile_error(k, group, "unknown-base",
-			      "unknown-base must be silent, author or list, "
-			      "not '%s'",
-			      unknown);
-	if (interval && !config_parse_duration(interval, &p->update_interval))
-		keyfile_error(k, group, "update-interval",
-			      "update-interval must be a duration such as "
-			      "30m, 6h, 1d or 3600 (seconds), or never, not "
-			      "'%s'",
-			      interval);
 }
 
 static const char *const tree_keys[] = {
@@ -225,7 +185,7 @@ static struct treefile *read_tree(struct keyfile *k, const char *name,
 				      configs[i]);
 	tf->sparse_configs = configs ? g_steal_pointer(&configs) :
 				       g_new0(char *, 1);
-	treefile_read_policy(k, "tree", &tf->policy);
+	config_policy_read(k, "tree", &tf->policy);
 	read_patterns(k, tf);
 	return g_steal_pointer(&tf);
 }

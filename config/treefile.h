@@ -26,7 +26,7 @@
 
 #include <glib.h>
 
-#include "config/config.h"
+#include "config/policy.h"
 #include "kernel/tree/maintainers.h"
 
 struct treefile {
@@ -78,12 +78,3 @@ GPtrArray *treefile_load_dir(const char *dir,
 /* The distro tree as a tree file: no paths (it takes what no other tree
  * takes), the defaults' policy. */
 struct treefile *treefile_new_distro(const struct config_policy *defaults);
-
-struct keyfile;
-
-/* Read the policy keys (checks, reply, reply-to, rfc, update-interval) of
- * @group of @k over
- * the values already in @p; errors go to @k.  armbot.conf's [defaults]
- * are read with it too. */
-void treefile_read_policy(struct keyfile *k, const char *group,
-			  struct config_policy *p);
