@@ -10,6 +10,7 @@
 
 #include "config/datadir.h"
 #include "kernel/build/sandbox.h"
+#include "kernel/tree/checkout.h"
 #include "qemu/initramfs.h"
 
 #define RPM_TEST_MODULE "rpm_test"

@@ -5,6 +5,7 @@
 
 #include "bot/cli/command.h"
 #include "kernel/patch/am.h"
+#include "kernel/tree/import.h"
 #include "kernel/tree/tree.h"
 
 /* "Name <email>" into its parts; FALSE when malformed */

@@ -17,6 +17,8 @@
 #include "kernel/build/runner.h"
 #include "kernel/patch/am.h"
 #include "kernel/build/kbuild.h"
+#include "kernel/tree/checkout.h"
+#include "kernel/tree/import.h"
 #include "kernel/tree/tree.h"
 #include "qemu/boot.h"
 #include "qemu/ktap.h"

@@ -13,6 +13,7 @@
 #include "bot/cli/command.h"
 #include "kernel/patch/am.h"
 #include "kernel/build/sparse-check.h"
+#include "kernel/tree/import.h"
 #include "kernel/tree/tree.h"
 
 enum { SPARSE_RAN = 0, SPARSE_NOT_APPLIED = 1, SPARSE_ERROR = 2 };

@@ -15,6 +15,7 @@
 #include "kernel/git/repo.h"
 #include "kernel/diff/patchstat.h"
 #include "kernel/build/sparse-check.h"
+#include "kernel/tree/import.h"
 #include "kernel/tree/tree.h"
 #include "kernel/diff/treediff.h"
 #include "mailparse/mailbox.h"

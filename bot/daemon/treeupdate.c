@@ -8,6 +8,8 @@
 #include "bot/store/trees.h"
 #include "kernel/base/baseguess.h"
 #include "kernel/base/baseindex.h"
+#include "kernel/tree/fetch.h"
+#include "kernel/tree/import.h"
 
 /* One attempt, from its start to its record. */
 struct attempt {

@@ -24,6 +24,7 @@
 
 #include "bot/store/store.h"
 #include "config/treefile.h"
+#include "kernel/tree/import.h"
 #include "kernel/tree/tree.h"
 
 /* The seconds between two progress lines of a fetch in the log. */

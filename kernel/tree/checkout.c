@@ -1,8 +1,8 @@
 /* Persistent worktrees for builds: bring a directory to a revision writing
  * only what differs from the revision it holds, so that kbuild, which
  * compares mtimes, rebuilds only what a series changed.  See
- * kernel/tree/tree.h. */
-#include "kernel/tree/tree.h"
+ * kernel/tree/checkout.h. */
+#include "kernel/tree/checkout.h"
 
 #include <errno.h>
 #include <fcntl.h>

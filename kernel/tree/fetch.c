@@ -5,8 +5,8 @@
  * (all heads when no branch is named), so that a series' base-commit and
  * the branch heads are local objects.  A fetch holds the flock(2) of
  * DATA/trees/NAME/fetch.lock, and one that fails puts back any branch it
- * moved.  See kernel/tree/tree.h. */
-#include "kernel/tree/tree.h"
+ * moved.  See kernel/tree/fetch.h. */
+#include "kernel/tree/fetch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
+
+#include "kernel/tree/import.h"
 
 void tree_head_free(struct tree_head *head)
 {

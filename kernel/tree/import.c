@@ -8,7 +8,7 @@
  * rename; the tree objects are built from the paths in memory, sorted the
  * way git sorts tree entries, and go into the same pack.  The result is the
  * tree `git add -A -f && git write-tree` gives for the extracted files. */
-#include "kernel/tree/tree.h"
+#include "kernel/tree/import.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -1192,4 +1192,43 @@ struct tree *tree_import_distro(const char *data_dir, const char *tarball,
 				    error);
 	close(lock); /* releases the lock */
 	return tree;
+}
+
+struct tree *tree_open_default(const char *data_dir, GError **error)
+{
+	g_autoptr(kernel_tree) tree = NULL;
+	g_autoptr(GError) local = NULL;
+	g_autofree char *installed = NULL;
+	const char *tarball;
+
+	tree = tree_open(data_dir, TREE_DISTRO_NAME, &local);
+	if (!tree &&
+	    !g_error_matches(local, TREE_ERROR, TREE_ERROR_NOT_FOUND)) {
+		g_propagate_error(error, g_steal_pointer(&local));
+		return NULL;
+	}
+	g_clear_error(&local);
+	installed = tree_package_version(TREE_DISTRO_PACKAGE, &local);
+	if (tree && (!installed || !g_strcmp0(installed, tree->version)))
+		return g_steal_pointer(&tree);
+	if (!installed) {
+		g_propagate_prefixed_error(
+			error, g_steal_pointer(&local),
+			"cannot import the distro tree (run 'make deps'): ");
+		return NULL;
+	}
+	g_clear_pointer(&tree, tree_free);
+	/* tests point this at a small tarball of their own */
+	tarball = g_getenv("ARMBOT_DISTRO_TARBALL");
+	return tree_import_distro(data_dir,
+				  tarball && *tarball ? tarball : NULL,
+				  installed, NULL, error);
+}
+
+struct tree *tree_open_or_default(const char *data_dir, const char *name,
+				  GError **error)
+{
+	if (!name || !strcmp(name, TREE_DISTRO_NAME))
+		return tree_open_default(data_dir, error);
+	return tree_open(data_dir, name, error);
 }

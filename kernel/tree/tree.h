@@ -5,14 +5,14 @@
  * distro tarball, or a git URL/path and its branches).  Later per-tree
  * configuration (paths owned, lists, checks) adds keys to that file.
  *
- * The default tree is the distro tree TREE_DISTRO_NAME, imported from
- * Debian's linux-source-6.1 tarball (kernel/tree/import.c) on first use by
- * tree_open_default().  Other trees are added and fetched with libgit2
- * (kernel/tree/fetch.c).  kernel/tree/checkout.c brings a persistent
+ * This is the model every other file of kernel/tree/ builds on: the
+ * default tree is the distro tree TREE_DISTRO_NAME, imported from
+ * Debian's linux-source-6.1 tarball on first use by tree_open_default()
+ * (kernel/tree/import.h).  Other trees are added and fetched with libgit2
+ * (kernel/tree/fetch.h).  kernel/tree/checkout.h brings a persistent
  * directory to a revision for builds. */
 #pragma once
 
-#include <gio/gio.h>
 #include <git2.h>
 #include <glib.h>
 
@@ -78,19 +78,6 @@ gboolean tree_name_valid(const char *name);
  * with TREE_ERROR_NOT_FOUND when there is no such tree. */
 struct tree *tree_open(const char *data_dir, const char *name, GError **error);
 
-/* Open the distro tree, importing the installed linux-source-6.1 tarball
- * first when the tree is missing or the installed package version differs
- * from the last import (progress on stderr when it is a terminal).  If the
- * package is not installed but the tree exists, the tree is opened as is.
- * Every command that needs "the tree" by default calls this.  The tarball
- * is $ARMBOT_DISTRO_TARBALL when set (tests), else TREE_DISTRO_TARBALL. */
-struct tree *tree_open_default(const char *data_dir, GError **error);
-
-/* Open @name, or the default tree (importing it if needed) when @name is
- * NULL or TREE_DISTRO_NAME. */
-struct tree *tree_open_or_default(const char *data_dir, const char *name,
-				  GError **error);
-
 /* The names of the trees of @data_dir, sorted.  Returns a new
  * NULL-terminated array (g_strfreev), empty when there are none. */
 char **tree_list(const char *data_dir, GError **error);
@@ -129,132 +116,3 @@ void tree_set_git_error(GError **error, const char *what);
 
 /* Whether stderr is a terminal (progress is shown only then). */
 gboolean tree_progress_wanted(void);
-
-/* ---- kernel/tree/import.c: source tarballs ---- */
-
-struct tree_import_result {
-	git_oid commit; /* the new commit, or the existing head if unchanged */
-	git_oid tree; /* its root tree */
-	guint files; /* blobs in the tarball (regular files and symlinks) */
-	guint objects_written; /* objects new to the repository */
-	gboolean unchanged; /* the tree already had this version */
-};
-
-/* Import @tarball (any format and compression libarchive reads) into
- * @repo as one commit on refs/heads/@branch whose parent is that branch's
- * previous tip, tagged refs/tags/@tag_prefix@version, with @version in
- * the message.  The first path component is stripped when every entry
- * shares it (linux-source-6.1/...).  Ignore rules are not applied: every
- * regular file and symlink is recorded with git's modes, exactly what `git
- * add -A -f` would stage.  Blobs and trees are written as one new pack.
- * When refs/tags/@tag_prefix@version exists already nothing is imported
- * and @out->unchanged is set. */
-gboolean tree_import_tarball(git_repository *repo, const char *tarball,
-			     const char *version, const char *branch,
-			     const char *tag_prefix,
-			     struct tree_import_result *out, GError **error);
-
-/* Compute only the root tree id @tarball would import to, without a
- * repository (no objects written): for checks and tests. */
-gboolean tree_import_tarball_tree_id(const char *tarball, git_oid *out,
-				     GError **error);
-
-/* The installed version of Debian package @package (from dpkg's status
- * file, or $ARMBOT_DPKG_STATUS), or NULL with TREE_ERROR_NOT_FOUND when
- * the package is not installed. */
-char *tree_package_version(const char *package, GError **error);
-
-/* Import the distro tree: create or open DATA/trees/distro-6.1 and import
- * @tarball (NULL: TREE_DISTRO_TARBALL) at @version (NULL: the installed
- * package's).  Returns the tree, or NULL. */
-struct tree *tree_import_distro(const char *data_dir, const char *tarball,
-				const char *version,
-				struct tree_import_result *out, GError **error);
-
-/* ---- kernel/tree/fetch.c: git trees ---- */
-
-/* One branch of a tree: refs/heads/@branch at @commit. */
-struct tree_head {
-	char *branch;
-	git_oid commit;
-};
-
-void tree_head_free(struct tree_head *head);
-
-/* The branches of @tree with their commits (struct tree_head *, owned),
- * sorted by name; empty for a repository without branches. */
-GPtrArray *tree_heads(struct tree *tree, GError **error);
-
-/* How far a fetch is, from libgit2's git_indexer_progress. */
-struct tree_fetch_stats {
-	guint total_objects; /* objects the remote sends (0: none needed) */
-	guint received_objects;
-	guint indexed_objects;
-	guint total_deltas; /* of those, deltas to resolve */
-	guint indexed_deltas;
-	guint64 received_bytes;
-	gboolean done; /* every object received and indexed */
-};
-
-typedef void (*tree_fetch_progress_fn)(const struct tree_fetch_stats *stats,
-				       gpointer user_data);
-
-struct tree_fetch_options {
-	/* Called while objects arrive, at most once per @progress_interval
-	 * (the first time one interval after they started), and once more
-	 * when they are all received and indexed (@stats->done).  NULL: a
-	 * progress line on stderr when it is a terminal. */
-	tree_fetch_progress_fn progress;
-	gpointer user_data;
-	gint64 progress_interval; /* microseconds; 0: 250 ms */
-	/* Once cancelled, the fetch stops at its next progress report and
-	 * fails with G_IO_ERROR_CANCELLED; no branch moves. */
-	GCancellable *cancellable;
-};
-
-#define TREE_FETCH_OPTIONS_INIT     \
-	{                           \
-		NULL, NULL, 0, NULL \
-	}
-
-/* Add tree @name fetched from @url (a URL, or a local path made absolute)
- * with @branches (NULL or empty: every branch; the remote's default branch
- * becomes the head), and fetch it.  @opts may be NULL (the defaults);
- * @stats (may be NULL) gets what was received, also when the fetch
- * failed.  Returns the tree, or NULL (and no tree is left behind). */
-struct tree *tree_add(const char *data_dir, const char *name, const char *url,
-		      const char *const *branches,
-		      const struct tree_fetch_options *opts,
-		      struct tree_fetch_stats *stats, GError **error);
-
-/* Fetch the tree's branches again (forced updates, like a mirror).  All or
- * nothing: when the fetch fails (the remote is gone, the connection
- * breaks, a ref cannot be written) every branch is left at, or put back
- * to, the commit it had.  One fetch of a tree at a time, across
- * processes: while another holds DATA/trees/NAME/fetch.lock this fails
- * with TREE_ERROR_BUSY.  The distro tree re-imports the tarball if the
- * package version changed (@opts and @stats are not used then). */
-gboolean tree_update(struct tree *tree, const struct tree_fetch_options *opts,
-		     struct tree_fetch_stats *stats, GError **error);
-
-/* ---- kernel/tree/checkout.c: persistent worktrees ---- */
-
-struct tree_checkout_stats {
-	guint written; /* files and symlinks written */
-	guint removed; /* paths removed */
-	guint mode_changed; /* files whose mode only was changed */
-	gboolean full; /* no previous state: everything was written */
-};
-
-/* Bring directory @dir (created if needed) to the tree of @rev: a first
- * checkout writes every path; later ones diff the recorded commit against
- * the new one and write or remove only the paths that differ, so untouched
- * files keep their mtime (kbuild rebuilds only what changed).  The state is
- * the key file DIR/.armbot-checkout.  Files not in either tree (build
- * output) are left alone. */
-gboolean tree_checkout(struct tree *tree, const char *rev, const char *dir,
-		       struct tree_checkout_stats *out, GError **error);
-
-/* The commit @dir was last brought to by tree_checkout(), or FALSE with
- * TREE_ERROR_NOT_FOUND when it has none. */
-gboolean tree_checkout_current(const char *dir, git_oid *out, GError **error);

@@ -6,6 +6,9 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "kernel/tree/checkout.h"
+#include "kernel/tree/fetch.h"
+#include "kernel/tree/import.h"
 #include "kernel/tree/rmtree.h"
 #include "kernel/tree/tree.h"
 #include "tests/unit/scratch.h"
