@@ -191,7 +191,8 @@ static struct treefile *read_tree(struct keyfile *k, const char *name,
 }
 
 /* Hand the errors of @k to @errors or, when NULL, the first to @error. */
-static gboolean report(struct keyfile *k, GPtrArray *errors, GError **error)
+static gboolean hand_errors(struct keyfile *k, GPtrArray *errors,
+			    GError **error)
 {
 	if (!k->errors->len)
 		return TRUE;
@@ -213,7 +214,7 @@ struct treefile *treefile_parse(const char *name, const char *origin,
 	g_autoptr(keyfile) k = keyfile_parse(origin, data, strlen(data));
 	g_autoptr(treefile) tf = read_tree(k, name, origin, "/", defaults);
 
-	if (!report(k, errors, error))
+	if (!hand_errors(k, errors, error))
 		return NULL;
 	return g_steal_pointer(&tf);
 }
@@ -245,7 +246,7 @@ struct treefile *treefile_load(const char *path,
 		base[strlen(base) - 5] = '\0';
 	tf = read_tree(k, base, origin, dir, defaults);
 	tf->path = g_strdup(path);
-	if (!report(k, errors, error))
+	if (!hand_errors(k, errors, error))
 		return NULL;
 	return g_steal_pointer(&tf);
 }

@@ -169,7 +169,7 @@ static const char *ascii_strcasestr(const char *hay, const char *needle)
 
 /* git's vreportf(): at most 4095 bytes, control characters but tab and
  * newline shown as '?', then a newline */
-static void report(struct mailinfo *mi, GString *msg)
+static void mi_report(struct mailinfo *mi, GString *msg)
 {
 	if (msg->len > 4095)
 		g_string_truncate(msg, 4095);
@@ -197,7 +197,7 @@ static void mi_error(struct mailinfo *mi, const char *fmt, ...)
 	va_start(ap, fmt);
 	g_string_append_vprintf(msg, fmt, ap);
 	va_end(ap);
-	report(mi, msg);
+	mi_report(mi, msg);
 }
 
 /* cleanup_space(): every run of whitespace becomes one space (in one pass:

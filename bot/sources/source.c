@@ -280,7 +280,7 @@ gboolean source_fetch(struct source *src, struct store *st,
 	return ok;
 }
 
-static void report(struct source *src, GError *error)
+static void note_error(struct source *src, GError *error)
 {
 	g_prefix_error(&error, "%s: ", src->key);
 	if (src->on_error)
@@ -303,13 +303,13 @@ static gpointer watch_thread(gpointer data)
 		GError *error = NULL;
 
 		if (!st && !(st = store_open(src->store_path, &error))) {
-			report(src, error);
+			note_error(src, error);
 		} else if (src->ops->fetch(src, st, &error) &&
 			   src->ops->wait(src, src->cancellable, &error)) {
 			backoff = 1;
 			continue;
 		} else if (error) {
-			report(src, error);
+			note_error(src, error);
 		}
 		if (source_cancelled(src))
 			break;
