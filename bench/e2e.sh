@@ -50,7 +50,7 @@ port = 0
 url = smtp://127.0.0.1:$SMTP_PORT
 starttls = never
 CONF
-"$ARMBOT" --data-dir "$BENCH" run --config "$TMP/armbot.conf" \
+"$ARMBOT" --data-dir "$BENCH" run --allow-root --config "$TMP/armbot.conf" \
 	> "$TMP/run.log" 2>&1 &
 BOT_PID=$!
 

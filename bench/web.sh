@@ -24,7 +24,8 @@ xz -dc "$WEEK" > "$TMP/week.mbox"
 "$ARMBOT" --data-dir "$TMP/data" ingest "$TMP/week.mbox" > /dev/null
 /usr/bin/python3 "$TOP/tests/lib/web-fill.py" "$ARMBOT" "$TMP/data" > /dev/null
 
-"$ARMBOT" --data-dir "$TMP/data" serve --listen 127.0.0.1:0 > "$TMP/serve.out" &
+"$ARMBOT" --data-dir "$TMP/data" serve --allow-root --listen 127.0.0.1:0 \
+	> "$TMP/serve.out" &
 PIDS="$PIDS $!"
 for i in $(seq 50); do
 	URL=$(sed -n 's/^serving //p' "$TMP/serve.out")

@@ -132,8 +132,8 @@ static const char *const smtp_keys[] = {
 static const char *const outbox_keys[] = { "maildir", NULL };
 static const char *const web_keys[] = { "listen", "port", "base-url", NULL };
 static const char *const defaults_keys[] = {
-	"checks", "reply", "reply-to", "list-cap", "rfc", "unknown-base",
-	"update-interval", NULL,
+	"checks", "reply",	  "reply-to",	     "list-cap",
+	"rfc",	  "unknown-base", "update-interval", NULL,
 };
 static const struct keyfile_group config_groups[] = {
 	{ "bot", bot_keys },   { "sources", sources_keys },
@@ -142,7 +142,7 @@ static const struct keyfile_group config_groups[] = {
 };
 
 static const char *const source_schemes[] = {
-	"imap://", "imaps://", "nntp://", "http://", "https://",
+	"imap://", "imaps://", "nntp://", "nntps://", "http://", "https://",
 };
 
 /* A host is given after the scheme of @url. */
@@ -151,6 +151,48 @@ static gboolean url_has_host(const char *url)
 	g_autoptr(GUri) uri = g_uri_parse(url, G_URI_FLAGS_NONE, NULL);
 
 	return uri && g_uri_get_host(uri) && *g_uri_get_host(uri);
+}
+
+/* The TLS options of an imap(s):// or nntp(s):// source (bot/sources/imap.c,
+ * bot/sources/nntp.c): tls= is only "no", which only a URL without
+ * implicit TLS can say, and ca-file= names a file.  FALSE when an error
+ * was reported (the URL named without its password). */
+static gboolean source_tls_options_ok(struct keyfile *k, const char *u)
+{
+	g_autoptr(GUri) uri = g_uri_parse(u, G_URI_FLAGS_HAS_PASSWORD, NULL);
+	g_autoptr(GHashTable) params = NULL;
+	g_autofree char *shown = NULL;
+	const char *tls, *ca;
+	gboolean ok = TRUE;
+
+	if (!uri || !g_uri_get_query(uri))
+		return TRUE;
+	params = g_uri_parse_params(g_uri_get_query(uri), -1, "&",
+				    G_URI_PARAMS_NONE, NULL);
+	if (!params)
+		return TRUE;
+	shown = g_uri_to_string_partial(uri, G_URI_HIDE_PASSWORD);
+	tls = g_hash_table_lookup(params, "tls");
+	ca = g_hash_table_lookup(params, "ca-file");
+	if (tls && strcmp(tls, "no")) {
+		keyfile_error(k, "sources", "urls",
+			      "source '%s': tls=%s: only tls=no (no STARTTLS, "
+			      "a password in clear) is known",
+			      shown, tls);
+		ok = FALSE;
+	} else if (tls && g_str_has_suffix(g_uri_get_scheme(uri), "s")) {
+		keyfile_error(k, "sources", "urls",
+			      "source '%s': tls=no, but %s:// is TLS from the "
+			      "first byte",
+			      shown, g_uri_get_scheme(uri));
+		ok = FALSE;
+	}
+	if (ca && !g_file_test(ca, G_FILE_TEST_IS_REGULAR)) {
+		keyfile_error(k, "sources", "urls",
+			      "source '%s': no such ca-file '%s'", shown, ca);
+		ok = FALSE;
+	}
+	return ok;
 }
 
 static void read_sources(struct keyfile *k, const char *dir,
@@ -186,22 +228,12 @@ static void read_sources(struct keyfile *k, const char *dir,
 			}
 			continue;
 		}
-		/* no source reads NNTP over TLS (RFC 4642): refused here
-		 * rather than passing the check and failing at run time */
-		if (g_str_has_prefix(u, "nntps://")) {
-			keyfile_error(k, "sources", "urls",
-				      "source '%s': nntps:// is not supported "
-				      "(no NNTP over TLS): use nntp:// or "
-				      "https://lore.kernel.org/LIST/",
-				      u);
-			continue;
-		}
 		for (guint j = 0; j < G_N_ELEMENTS(source_schemes); j++)
 			known = known || g_str_has_prefix(u, source_schemes[j]);
 		if (!known) {
 			keyfile_error(k, "sources", "urls",
 				      "source '%s': not maildir:PATH or an "
-				      "imap(s)://, nntp:// or http(s):// "
+				      "imap(s)://, nntp(s):// or http(s):// "
 				      "URL",
 				      u);
 			continue;
@@ -211,6 +243,10 @@ static void read_sources(struct keyfile *k, const char *dir,
 				      "source '%s': no host", u);
 			continue;
 		}
+		if ((g_str_has_prefix(u, "imap") ||
+		     g_str_has_prefix(u, "nntp")) &&
+		    !source_tls_options_ok(k, u))
+			continue;
 		g_strv_builder_add(out, u);
 	}
 	g_strfreev(c->sources);

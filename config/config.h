@@ -38,7 +38,7 @@ struct armbot_config {
 	/* [sources] */
 	char **sources; /* NULL-terminated, may be empty: "maildir:PATH"
 			 * (absolute), "imap://", "imaps://", "nntp://",
-			 * "http://", "https://" URLs (no "nntps://") */
+			 * "nntps://", "http://", "https://" URLs */
 
 	/* [smtp] */
 	char *smtp_url; /* "smtp://host[:port]" or "smtps://...", or NULL:

@@ -1,7 +1,8 @@
 /* armbot run: the daemon (bot/daemon/daemon.h) with the configuration of
  * --config, $ARMBOT_CONFIG or $XDG_CONFIG_HOME/armbot/armbot.conf, or the
  * embedded defaults.  An invalid configuration stops it before anything
- * starts: every error is printed, FILE:LINE first. */
+ * starts: every error is printed, FILE:LINE first.  It does not run as
+ * root without --allow-root (bot/cli/command.h). */
 #include <stdio.h>
 
 #include "bot/cli/command.h"
@@ -13,6 +14,7 @@ int cmd_run(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autofree char *config_path = NULL;
 	gint max_attempts = 3;
+	gboolean allow_root = FALSE;
 	GOptionEntry options[] = {
 		{ "max-attempts", 0, 0, G_OPTION_ARG_INT, &max_attempts,
 		  "give a series up after the bot stopped this many times "
@@ -23,6 +25,10 @@ int cmd_run(struct armbot_context *ctx, int argc, char **argv)
 		  "$XDG_CONFIG_HOME/armbot/armbot.conf when it exists, else "
 		  "the embedded defaults)",
 		  "FILE" },
+		{ "allow-root", 0, 0, G_OPTION_ARG_NONE, &allow_root,
+		  "run even as root (by default it refuses: run it as a "
+		  "service user)",
+		  NULL },
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(armbot_config) config = NULL;
@@ -44,6 +50,12 @@ int cmd_run(struct armbot_context *ctx, int argc, char **argv)
 				"usage: see 'armbot help run'\n");
 		return COMMAND_USAGE_ERROR;
 	}
+	/* before anything is made in the data dir */
+	if (!command_check_root("run",
+				"it reads mail from anyone and builds the "
+				"patches in it",
+				allow_root))
+		return 1;
 	path = config_find(config_path);
 	if (!config_check(path, errors)) {
 		for (guint i = 0; i < errors->len; i++)

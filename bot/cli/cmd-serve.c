@@ -1,5 +1,6 @@
 /* armbot serve: the read-only web interface alone, without processing
- * mail (bot/web/web.h). */
+ * mail (bot/web/web.h).  Like armbot run, not as root without --allow-root
+ * (bot/cli/command.h): it needs no privilege, only read access to the store. */
 #include <glib-unix.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@ int cmd_serve(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autofree char *listen = NULL;
 	g_autofree char *public_url = NULL;
+	gboolean allow_root = FALSE;
 	GOptionEntry options[] = {
 		{ "listen", 'l', 0, G_OPTION_ARG_STRING, &listen,
 		  "address and port to listen on (default " WEB_DEFAULT_LISTEN
@@ -26,6 +28,10 @@ int cmd_serve(struct armbot_context *ctx, int argc, char **argv)
 		  "base URL of the links in the Atom feed (default: the "
 		  "address listened on)",
 		  "URL" },
+		{ "allow-root", 0, 0, G_OPTION_ARG_NONE, &allow_root,
+		  "serve even as root (by default it refuses: run it as a "
+		  "service user)",
+		  NULL },
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GError) error = NULL;
@@ -49,6 +55,9 @@ int cmd_serve(struct armbot_context *ctx, int argc, char **argv)
 			argv[1]);
 		return COMMAND_USAGE_ERROR;
 	}
+	if (!command_check_root("serve", "it answers HTTP from anyone",
+				allow_root))
+		return 1;
 	loop = g_main_loop_new(NULL, FALSE);
 	server = web_server_start(command_data_dir(ctx), listen, public_url,
 				  g_main_context_default(), &error);

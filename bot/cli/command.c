@@ -2,6 +2,7 @@
 #include "bot/cli/command.h"
 
 #include <stdio.h>
+#include <unistd.h>
 
 #include "config/datadir.h"
 
@@ -46,6 +47,28 @@ gboolean command_parse_options(const char *name, const char *parameters,
 		return FALSE;
 	}
 	return TRUE;
+}
+
+gboolean command_check_root(const char *name, const char *why,
+			    gboolean allow_root)
+{
+	if (geteuid() != 0)
+		return TRUE;
+	if (allow_root) {
+		fprintf(stderr,
+			"warning: armbot %s running as root "
+			"(--allow-root)\n",
+			name);
+		return TRUE;
+	}
+	fprintf(stderr,
+		"error: armbot %s refuses to run as root: %s, and the files it "
+		"makes in the data dir would belong to root\n"
+		"hint: run it as a service user, e.g. 'sudo -u armbot armbot "
+		"%s' (README: Running as a service user), or pass "
+		"--allow-root to run it as root anyway\n",
+		name, why, name);
+	return FALSE;
 }
 
 /* Resolve the data dir once options are parsed; see bot/cli/command.h. */

@@ -54,6 +54,14 @@ gboolean command_parse_options(const char *name, const char *parameters,
 
 #define COMMAND_USAGE_ERROR 129
 
+/* The daemons (`armbot run`, `armbot serve`) do not run as root unless
+ * @allow_root (--allow-root): they take input from anyone (@why says
+ * what), and what they make in the data dir would be root's.  Returns
+ * FALSE after printing why and how to run command @name instead; with
+ * @allow_root, TRUE after a warning. */
+gboolean command_check_root(const char *name, const char *why,
+			    gboolean allow_root);
+
 /* The data directory for this run (see config/datadir.h), resolved after the
  * command's options are parsed.  Owned by @ctx. */
 const char *command_data_dir(struct armbot_context *ctx);

@@ -21,15 +21,13 @@
 #include "bot/sources/source.h"
 
 #include <gio/gio.h>
-#include <gnutls/gnutls.h>
-#include <gnutls/x509.h>
 #include <libetpan/libetpan.h>
 #include <poll.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "config/secretfile.h"
 #include "bot/sources/stream.h"
+#include "bot/sources/tls.h"
 #include "bot/store/sources.h"
 
 struct imap {
@@ -161,114 +159,14 @@ static void imap_disconnect(struct source *src)
 	}
 }
 
-/* Verify the certificate chain the server of @s presented against
- * @ca_file (PEM) or the system's trust store, and that it names @host. */
-static gboolean imap_verify(mailstream *s, const char *host,
-			    const char *ca_file, GError **error)
-{
-	gnutls_x509_trust_list_t tl = NULL;
-	gnutls_x509_crt_t *crts = NULL;
-	gnutls_typed_vdata_st data = { GNUTLS_DT_DNS_HOSTNAME,
-				       (unsigned char *)host, 0 };
-	gnutls_datum_t out = { NULL, 0 };
-	unsigned int status = 0, n = 0;
-	carray *chain;
-	gboolean ok = FALSE;
-	int r;
-
-	chain = mailstream_get_certificate_chain(s);
-	if (!chain || !carray_count(chain)) {
-		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_NETWORK,
-			    "imap %s: no server certificate", host);
-		goto done;
-	}
-	crts = g_new0(gnutls_x509_crt_t, carray_count(chain));
-	for (; n < carray_count(chain); n++) {
-		MMAPString *der = carray_get(chain, n);
-		gnutls_datum_t d = { (unsigned char *)der->str, der->len };
-
-		if (gnutls_x509_crt_init(&crts[n]) < 0 ||
-		    gnutls_x509_crt_import(crts[n], &d, GNUTLS_X509_FMT_DER) <
-			    0) {
-			n++;
-			g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_NETWORK,
-				    "imap %s: bad server certificate", host);
-			goto done;
-		}
-	}
-	if (gnutls_x509_trust_list_init(&tl, 0) < 0)
-		goto done;
-	r = ca_file ? gnutls_x509_trust_list_add_trust_file(
-			      tl, ca_file, NULL, GNUTLS_X509_FMT_PEM, 0, 0) :
-		      gnutls_x509_trust_list_add_system_trust(tl, 0, 0);
-	if (r <= 0) {
-		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
-			    "imap %s: no trusted CA in '%s'", host,
-			    ca_file ? ca_file : "the system trust store");
-		goto done;
-	}
-	r = gnutls_x509_trust_list_verify_crt2(tl, crts, n, &data, 1, 0,
-					       &status, NULL);
-	if (r < 0 || status) {
-		if (r >= 0)
-			gnutls_certificate_verification_status_print(
-				status, GNUTLS_CRT_X509, &out, 0);
-		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_NETWORK,
-			    "imap %s: server certificate not trusted, not "
-			    "logging in: %s",
-			    host,
-			    r < 0 ? gnutls_strerror(r) : (char *)out.data);
-		gnutls_free(out.data);
-		goto done;
-	}
-	ok = TRUE;
-done:
-	if (tl)
-		gnutls_x509_trust_list_deinit(tl, 1); /* and its CAs */
-	for (unsigned int i = 0; i < n; i++)
-		if (crts[i])
-			gnutls_x509_crt_deinit(crts[i]);
-	g_free(crts);
-	if (chain)
-		mailstream_certificate_chain_free(chain);
-	return ok;
-}
-
-/* SNI (RFC 6066 3): the host name, for servers with several names. */
-static void imap_ssl_context(struct mailstream_ssl_context *ctx, void *data)
-{
-	mailstream_ssl_set_server_name(ctx, data);
-}
-
 /* imaps://: TLS, then the certificate verified, and only then the
  * greeting read (mailimap_ssl_connect would read it before any check). */
 static int imap_ssl_connect(struct imap *im, GError **error)
 {
-	g_autoptr(GSocketClient) client = g_socket_client_new();
-	g_autoptr(GSocketConnection) conn = NULL;
-	mailstream *s;
-	int fd;
+	mailstream *s = source_tls_connect("imap", im->host, im->port,
+					   im->ca_file, 60, error);
 
-	g_socket_client_set_timeout(client, 60);
-	conn = g_socket_client_connect_to_host(client, im->host, im->port, NULL,
-					       NULL);
-	if (!conn)
-		return MAILIMAP_ERROR_CONNECTION_REFUSED;
-	/* libetpan owns its own descriptor; the GSocket closes the other */
-	fd = dup(g_socket_get_fd(g_socket_connection_get_socket(conn)));
-	if (fd < 0)
-		return MAILIMAP_ERROR_CONNECTION_REFUSED;
-	s = mailstream_ssl_open_with_callback_timeout(fd, 60, imap_ssl_context,
-						      im->host);
-	if (!s) {
-		close(fd);
-		return MAILIMAP_ERROR_SSL;
-	}
-	if (!imap_verify(s, im->host, im->ca_file, error)) {
-		mailstream_close(s);
-		return -1;
-	}
-	return mailimap_connect(im->session, s);
+	return s ? mailimap_connect(im->session, s) : -1;
 }
 
 static gboolean imap_connect(struct source *src, GError **error)
@@ -291,7 +189,7 @@ static gboolean imap_connect(struct source *src, GError **error)
 	    r != MAILIMAP_NO_ERROR_AUTHENTICATED)
 		goto fail_connect;
 	if (im->starttls &&
-	    (r = mailimap_socket_starttls(im->session)) != MAILIMAP_NO_ERROR) {
+	    (r = mailimap_starttls(im->session)) != MAILIMAP_NO_ERROR) {
 		imap_disconnect(src);
 		imap_fail(r, "STARTTLS", error);
 		g_prefix_error(error,
@@ -300,8 +198,9 @@ static gboolean imap_connect(struct source *src, GError **error)
 			       im->host, im->port);
 		return FALSE;
 	}
-	if (im->starttls && !imap_verify(im->session->imap_stream, im->host,
-					 im->ca_file, error)) {
+	if (im->starttls &&
+	    !source_tls_starttls(im->session->imap_stream, "imap", im->host,
+				 im->ca_file, 60, error)) {
 		imap_disconnect(src);
 		return FALSE;
 	}

@@ -1,5 +1,17 @@
-/* nntp://HOST[:PORT]/GROUP (bot/sources/source.h), with libetpan's newsnntp.
- * Query option: interval=SECONDS.
+/* nntp://[USER@]HOST[:PORT]/GROUP and nntps:// (bot/sources/source.h), with
+ * libetpan's newsnntp.  Query options: interval=SECONDS,
+ * password-file=PATH (the password, first line; instead of one in the
+ * URL), ca-file=PATH (PEM CAs to trust instead of the system's), tls=no
+ * (nntp:// only: no STARTTLS, a password in clear).
+ *
+ * TLS: nntps:// is TLS from the first byte (port 563); nntp:// asks the
+ * server's CAPABILITIES and uses STARTTLS (RFC 4642) when it is offered,
+ * with no fallback to clear once tried.  With a user, TLS is required:
+ * AUTHINFO (RFC 4643) never goes in clear unless the URL says ?tls=no.
+ * Either way the certificate chain and host name are verified
+ * (bot/sources/tls.h) before anything else is sent.  Without a user, a
+ * server that offers no STARTTLS is read in clear: a public group has no
+ * secret to keep.
  *
  * The cursor is the number of the last article stored: article numbers
  * only grow within a group (RFC 3977 6.1.1.2), so what is new is every
@@ -12,12 +24,21 @@
 #include <libetpan/libetpan.h>
 #include <string.h>
 
+#include "config/secretfile.h"
 #include "bot/sources/stream.h"
+#include "bot/sources/tls.h"
 #include "bot/store/sources.h"
+
+#define NNTP_TIMEOUT 60
 
 struct nntp {
 	char *host;
 	guint16 port;
+	gboolean tls; /* nntps:// */
+	gboolean starttls; /* nntp:// without ?tls=no */
+	char *ca_file;
+	char *user; /* NULL: no AUTHINFO */
+	char *password;
 	char *group;
 	newsnntp *session;
 };
@@ -61,37 +82,112 @@ static gboolean nntp_fail(int r, const char *what, GError **error)
 	return FALSE;
 }
 
+/* What goes into a command line: libetpan formats commands into 513
+ * bytes, so a long argument would be cut, and a CR or LF in one would
+ * end the command early and start another (RFC 3977 3.1: arguments are
+ * printable, a line at most 512 octets). */
+static gboolean nntp_arg_ok(const char *arg, gboolean spaces)
+{
+	if (strlen(arg) > 400)
+		return FALSE;
+	for (const char *p = arg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f ||
+		    (*p == ' ' && !spaces))
+			return FALSE;
+	return TRUE;
+}
+
 static gboolean nntp_open(struct source *src, const char *url, GError **error)
 {
 	struct nntp *nn = g_new0(struct nntp, 1);
 	g_autoptr(GUri) uri = NULL;
+	g_autofree char *file = NULL;
+	g_autofree char *tls = NULL;
 	GError *local = NULL;
 	const char *path;
 	int port;
 
 	source_set_priv(src, nn);
-	uri = g_uri_parse(url, G_URI_FLAGS_NONE, &local);
+	uri = g_uri_parse(url, G_URI_FLAGS_HAS_PASSWORD, &local);
 	if (!uri || !g_uri_get_host(uri) || !*g_uri_get_host(uri)) {
 		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
-			    "bad nntp URL '%s': %s", url,
+			    "bad nntp URL '%s': %s", source_url(src),
 			    local ? local->message : "no host");
 		g_clear_error(&local);
 		return FALSE;
 	}
+	nn->tls = !strcmp(g_uri_get_scheme(uri), "nntps");
 	nn->host = g_strdup(g_uri_get_host(uri));
 	port = g_uri_get_port(uri);
-	nn->port = port > 0 ? port : 119;
+	nn->port = port > 0 ? port : nn->tls ? 563 : 119;
 	path = g_uri_get_path(uri);
 	while (*path == '/')
 		path++;
 	if (!*path || strchr(path, '/')) {
 		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
 			    "nntp URL '%s' needs one group: nntp://HOST/GROUP",
-			    url);
+			    source_url(src));
+		return FALSE;
+	}
+	if (!nntp_arg_ok(path, FALSE)) {
+		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
+			    "nntp URL '%s': not a group name", source_url(src));
 		return FALSE;
 	}
 	nn->group = g_strdup(path);
+	nn->user = g_strdup(g_uri_get_user(uri));
+	nn->password = g_strdup(g_uri_get_password(uri));
+	nn->ca_file = source_url_option(url, "ca-file");
+	tls = source_url_option(url, "tls");
+	nn->starttls = !nn->tls && !(tls && !strcmp(tls, "no"));
+	file = source_url_option(url, "password-file");
+	if (file) {
+		char *text = secretfile_read(file, &local);
+
+		if (!text) {
+			g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
+				    "nntp password file: %s", local->message);
+			g_clear_error(&local);
+			return FALSE;
+		}
+		g_free(nn->password);
+		nn->password = g_strndup(text, strcspn(text, "\r\n"));
+		secretfile_free(text);
+	}
+	if (nn->user && !*nn->user)
+		g_clear_pointer(&nn->user, g_free);
+	if (!nn->user != !nn->password) {
+		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
+			    "nntp URL '%s' needs %s (AUTHINFO USER and PASS: "
+			    "nntp://USER@HOST/GROUP and the password in the "
+			    "URL or ?password-file=PATH)",
+			    source_url(src),
+			    nn->user ? "a password" : "a user");
+		return FALSE;
+	}
+	if (nn->user && (!nntp_arg_ok(nn->user, FALSE) ||
+			 !nntp_arg_ok(nn->password, TRUE))) {
+		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
+			    "nntp URL '%s': the user or password has a control "
+			    "character or is over 400 bytes",
+			    source_url(src));
+		return FALSE;
+	}
 	return TRUE;
+}
+
+/* Drop the connection without a word more (no QUIT): after a failure,
+ * perhaps to a server that is not trusted. */
+static void nntp_drop(struct nntp *nn)
+{
+	if (!nn->session)
+		return;
+	if (nn->session->nntp_stream) {
+		mailstream_close(nn->session->nntp_stream);
+		nn->session->nntp_stream = NULL;
+	}
+	newsnntp_free(nn->session);
+	nn->session = NULL;
 }
 
 static void nntp_disconnect(struct source *src)
@@ -99,30 +195,175 @@ static void nntp_disconnect(struct source *src)
 	struct nntp *nn = source_priv(src);
 
 	if (nn->session) {
-		newsnntp_free(nn->session);
+		newsnntp_free(nn->session); /* QUIT */
 		nn->session = NULL;
 	}
+}
+
+/* Send @command (without its CRLF) and read the status line (RFC 3977
+ * 3.2): its code in @code; its text stays in the session's buffer until
+ * the next read. */
+static gboolean nntp_command(struct nntp *nn, const char *command, int *code,
+			     const char **text, GError **error)
+{
+	mailstream *s = nn->session->nntp_stream;
+	g_autofree char *line = g_strconcat(command, "\r\n", NULL);
+	char *reply;
+
+	if (mailstream_write(s, line, strlen(line)) < 0 ||
+	    mailstream_flush(s) < 0 ||
+	    !(reply = mailstream_read_line_remove_eol(
+		      s, nn->session->nntp_stream_buffer)))
+		return nntp_fail(NEWSNNTP_ERROR_STREAM, command, error);
+	if (!g_ascii_isdigit(reply[0]) || !g_ascii_isdigit(reply[1]) ||
+	    !g_ascii_isdigit(reply[2]) || (reply[3] && reply[3] != ' '))
+		return nntp_fail(NEWSNNTP_ERROR_INVALID_RESPONSE, command,
+				 error);
+	*code = (reply[0] - '0') * 100 + (reply[1] - '0') * 10 +
+		(reply[2] - '0');
+	if (text)
+		*text = reply[3] ? reply + 4 : "";
+	return TRUE;
+}
+
+/* CAPABILITIES (RFC 3977 5.2): whether the server offers STARTTLS
+ * (RFC 4642 2.1) and is mode-switching (MODE-READER, RFC 3977 5.3).  A
+ * server without the command offers nothing. */
+static gboolean nntp_capabilities(struct nntp *nn, gboolean *starttls,
+				  gboolean *mode_reader, GError **error)
+{
+	mailstream *s = nn->session->nntp_stream;
+	int code;
+
+	*starttls = *mode_reader = FALSE;
+	if (!nntp_command(nn, "CAPABILITIES", &code, NULL, error))
+		return FALSE;
+	if (code != 101)
+		return TRUE;
+	for (guint n = 0;; n++) {
+		char *line = mailstream_read_line_remove_eol(
+			s, nn->session->nntp_stream_buffer);
+
+		if (!line)
+			return nntp_fail(NEWSNNTP_ERROR_STREAM, "CAPABILITIES",
+					 error);
+		if (!strcmp(line, "."))
+			return TRUE;
+		if (n > 1000)
+			return nntp_fail(NEWSNNTP_ERROR_INVALID_RESPONSE,
+					 "CAPABILITIES", error);
+		/* a label, then its arguments; labels are case-insensitive */
+		line[strcspn(line, " \t")] = '\0';
+		if (!g_ascii_strcasecmp(line, "STARTTLS"))
+			*starttls = TRUE;
+		else if (!g_ascii_strcasecmp(line, "MODE-READER"))
+			*mode_reader = TRUE;
+	}
+}
+
+/* nntp:// : STARTTLS when the server offers it (a mode-switching server
+ * may offer it only once in reader mode), required with a user. */
+static gboolean nntp_starttls(struct nntp *nn, GError **error)
+{
+	gboolean offered, mode_reader;
+	const char *text;
+	int code;
+
+	if (!nntp_capabilities(nn, &offered, &mode_reader, error))
+		return FALSE;
+	if (!offered && mode_reader) {
+		newsnntp_mode_reader(nn->session);
+		if (!nntp_capabilities(nn, &offered, &mode_reader, error))
+			return FALSE;
+	}
+	if (!offered && !nn->user)
+		return TRUE;
+	if (!offered) {
+		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_NETWORK,
+			    "%s:%u: the server does not offer STARTTLS: not "
+			    "logging in without TLS (?tls=no allows it)",
+			    nn->host, nn->port);
+		return FALSE;
+	}
+	if (!nntp_command(nn, "STARTTLS", &code, &text, error))
+		return FALSE;
+	if (code != 382) {
+		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_NETWORK,
+			    "%s:%u: nntp STARTTLS refused (%d %s)%s", nn->host,
+			    nn->port, code, text,
+			    nn->user ? ": not logging in without TLS" : "");
+		return FALSE;
+	}
+	return source_tls_starttls(nn->session->nntp_stream, "nntp", nn->host,
+				   nn->ca_file, NNTP_TIMEOUT, error);
+}
+
+/* AUTHINFO USER and PASS (RFC 4643 2.3), on a connection that is TLS
+ * unless ?tls=no. */
+static gboolean nntp_login(struct nntp *nn, GError **error)
+{
+	int r = newsnntp_authinfo_username(nn->session, nn->user);
+
+	if (r == NEWSNNTP_WARNING_REQUEST_AUTHORIZATION_PASSWORD)
+		r = newsnntp_authinfo_password(nn->session, nn->password);
+	if (r == NEWSNNTP_NO_ERROR)
+		return TRUE;
+	if (r == NEWSNNTP_ERROR_STREAM)
+		return nntp_fail(r, "AUTHINFO", error);
+	g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_AUTH,
+		    "nntp AUTHINFO: login refused (%s)",
+		    nn->session->nntp_response ? nn->session->nntp_response :
+						 "no answer");
+	return FALSE;
 }
 
 static gboolean nntp_connect(struct source *src, GError **error)
 {
 	struct nntp *nn = source_priv(src);
+	mailstream *s;
 	int r;
 
 	if (!(nn->session = newsnntp_new(0, NULL)))
 		return nntp_fail(NEWSNNTP_ERROR_MEMORY, "connect", error);
-	newsnntp_set_timeout(nn->session, 60);
-	if ((r = newsnntp_socket_connect(nn->session, nn->host, nn->port)) !=
-	    NEWSNNTP_NO_ERROR) {
-		nntp_disconnect(src);
+	newsnntp_set_timeout(nn->session, NNTP_TIMEOUT);
+	if (nn->tls) {
+		/* verified before the greeting is read (newsnntp_ssl_connect
+		 * would read it first) */
+		s = source_tls_connect("nntp", nn->host, nn->port, nn->ca_file,
+				       NNTP_TIMEOUT, error);
+		if (!s) {
+			nntp_drop(nn);
+			return FALSE;
+		}
+		r = newsnntp_connect(nn->session, s);
+		/* a greeting that is not one leaves the stream to us */
+		if (r != NEWSNNTP_NO_ERROR && !nn->session->nntp_stream)
+			mailstream_close(s);
+	} else {
+		r = newsnntp_socket_connect(nn->session, nn->host, nn->port);
+	}
+	if (r != NEWSNNTP_NO_ERROR) {
+		nntp_drop(nn);
 		nntp_fail(r, "connect", error);
 		g_prefix_error(error, "%s:%u: ", nn->host, nn->port);
 		return FALSE;
 	}
 	source_stream_guard(nn->session->nntp_stream);
+	if (nn->starttls && !nntp_starttls(nn, error)) {
+		nntp_drop(nn);
+		return FALSE;
+	}
+	/* a new driver under TLS */
+	source_stream_guard(nn->session->nntp_stream);
 	/* RFC 3977 5.3: a reader asks for reader mode; servers that are
-	 * readers only may refuse it, which is fine */
+	 * readers only may refuse it, which is fine.  After STARTTLS the
+	 * session starts over (RFC 4642 2.2.2), so it is asked again. */
 	newsnntp_mode_reader(nn->session);
+	if (nn->user && !nntp_login(nn, error)) {
+		nntp_drop(nn);
+		g_prefix_error(error, "%s:%u: ", nn->host, nn->port);
+		return FALSE;
+	}
 	return TRUE;
 }
 
@@ -218,6 +459,11 @@ static void nntp_free(gpointer priv)
 	struct nntp *nn = priv;
 
 	g_free(nn->host);
+	g_free(nn->ca_file);
+	g_free(nn->user);
+	if (nn->password)
+		memset(nn->password, 0, strlen(nn->password));
+	g_free(nn->password);
 	g_free(nn->group);
 	g_free(nn);
 }

@@ -39,8 +39,8 @@ static const struct {
 } schemes[] = {
 	{ "maildir:", &source_maildir_ops }, { "imap://", &source_imap_ops },
 	{ "imaps://", &source_imap_ops },    { "nntp://", &source_nntp_ops },
-	{ "news://", &source_nntp_ops },     { "http://", &source_http_ops },
-	{ "https://", &source_http_ops },
+	{ "nntps://", &source_nntp_ops },    { "news://", &source_nntp_ops },
+	{ "http://", &source_http_ops },     { "https://", &source_http_ops },
 };
 
 /* The cursor's name: the URL without password, query or fragment (so that
@@ -83,7 +83,7 @@ struct source *source_new(const char *url, const struct source_options *opts,
 	if (!src->ops) {
 		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
 			    "'%s' is not a source URL (maildir:, imap://, "
-			    "imaps://, nntp://, http://, https://)",
+			    "imaps://, nntp://, nntps://, http://, https://)",
 			    url);
 		return NULL;
 	}

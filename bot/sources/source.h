@@ -2,7 +2,7 @@
  *
  *   maildir:PATH                      a maildir (new/ watched, cur/ tracked)
  *   imap://[USER[:PASS]@]HOST[:PORT]/FOLDER[?OPTIONS]  and imaps://
- *   nntp://HOST[:PORT]/GROUP
+ *   nntp://[USER@]HOST[:PORT]/GROUP[?OPTIONS]  and nntps://
  *   http://HOST[:PORT]/INBOX/  and https://   a public-inbox inbox
  *
  * Every source stores what it fetches through the same code as

@@ -116,12 +116,19 @@ address = armbot at example dot org"
 expect "a bad bot address" "armbot.conf:2: 'armbot at example dot org' is not a mail address (local@domain)"
 
 conf "[sources]
-urls = maildir:inbox;ftp://lore.kernel.org/x;imaps://;nntps://nntp.lore.kernel.org/g"
-expect "bad sources: a missing maildir, an unknown scheme, no host, nntps" \
+urls = maildir:inbox;ftp://lore.kernel.org/x;imaps://"
+expect "bad sources: a missing maildir, an unknown scheme, no host" \
 "armbot.conf:2: source 'maildir:inbox': no such maildir 'inbox'
-armbot.conf:2: source 'ftp://lore.kernel.org/x': not maildir:PATH or an imap(s)://, nntp:// or http(s):// URL
-armbot.conf:2: source 'imaps://': no host
-armbot.conf:2: source 'nntps://nntp.lore.kernel.org/g': nntps:// is not supported (no NNTP over TLS): use nntp:// or https://lore.kernel.org/LIST/"
+armbot.conf:2: source 'ftp://lore.kernel.org/x': not maildir:PATH or an imap(s)://, nntp(s):// or http(s):// URL
+armbot.conf:2: source 'imaps://': no host"
+
+# the TLS options of IMAP and NNTP sources; the password is not shown
+conf "[sources]
+urls = nntps://nntp.lore.kernel.org/g;nntp://u:pw@news.example.org/g?tls=off;nntps://news.example.org/g?tls=no;imap://a:secret@mail.example.org/INBOX?ca-file=/nonexistent/ca.pem;nntp://news.example.org/g?tls=no&ca-file=$TMP/armbot.conf"
+expect "source TLS options: only tls=no, not with implicit TLS, an existing ca-file" \
+"armbot.conf:2: source 'nntp://u@news.example.org/g?tls=off': tls=off: only tls=no (no STARTTLS, a password in clear) is known
+armbot.conf:2: source 'nntps://news.example.org/g?tls=no': tls=no, but nntps:// is TLS from the first byte
+armbot.conf:2: source 'imap://a@mail.example.org/INBOX?ca-file=/nonexistent/ca.pem': no such ca-file '/nonexistent/ca.pem'"
 
 conf "[smtp]
 url = http://smtp.example.org

@@ -41,7 +41,7 @@ evil "$TMP/evil.out"
 "$ARMBOT" --data-dir "$TMP/e" ingest \
 	"imaps://armbot:hunter2-secret@127.0.0.1:$EVIL_PORT/INBOX" 2> "$TMP/err"
 is "$?" 1 "imaps:// to an untrusted certificate fails"
-grep -q "server certificate not trusted, not logging in" "$TMP/err"
+grep -q "server certificate not trusted, closing the connection" "$TMP/err"
 ok $? "with a clear error ($(head -1 "$TMP/err"))"
 evil_stop
 evil "$TMP/evil2.out"

@@ -55,8 +55,8 @@ CONF
 "$ARMBOT" config check --config "$C/armbot.conf" > /dev/null
 ok $? "the configuration is valid"
 
-G_MESSAGES_DEBUG=armbot "$ARMBOT" --data-dir "$D" run --config "$C/armbot.conf" \
-	> "$TMP/run.log" 2>&1 &
+G_MESSAGES_DEBUG=armbot "$ARMBOT" --data-dir "$D" run --allow-root \
+	--config "$C/armbot.conf" > "$TMP/run.log" 2>&1 &
 BOT=$!
 trap 'kill -KILL $BOT 2> /dev/null; wait $BOT 2> /dev/null; rm -rf "$TMP"' EXIT
 

@@ -57,7 +57,7 @@ starttls = never
 checks = apply;dirstat
 list-cap = 0
 CONF
-"$ARMBOT" --data-dir "$PDATA" run --config "$TMP/armbot.conf" \
+"$ARMBOT" --data-dir "$PDATA" run --allow-root --config "$TMP/armbot.conf" \
 	> "$TMP/run.log" 2>&1 &
 BOT_PID=$!
 

@@ -47,10 +47,11 @@ CONF
 }
 
 # start_bot [ENV=VALUE...]: armbot run in the background, log in $TMP/run.log
-# ($RUN_OPTIONS: more options of armbot run)
+# ($RUN_OPTIONS: more options of armbot run; --allow-root: CI runs as root)
 start_bot() {
-	env "$@" "$ARMBOT" --data-dir "$PDATA" run --config "$TMP/armbot.conf" \
-		${RUN_OPTIONS:-} >> "$TMP/run.log" 2>&1 &
+	env "$@" "$ARMBOT" --data-dir "$PDATA" run --allow-root \
+		--config "$TMP/armbot.conf" ${RUN_OPTIONS:-} \
+		>> "$TMP/run.log" 2>&1 &
 	BOT_PID=$!
 }
 

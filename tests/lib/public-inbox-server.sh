@@ -4,13 +4,16 @@
 # on 127.0.0.1 only.  Source after tap.sh and imap-server.sh (free_port,
 # wait_port).  pi_build NAME MBOX [CACHE-KEY], pi_start, pi_stop; the
 # caller's EXIT trap must call pi_stop.  With a CACHE-KEY the inbox is
-# kept under $ARMBOT_CACHE_DIR/public-inbox/ and built once.
+# kept under $ARMBOT_CACHE_DIR/public-inbox/ and built once.  With
+# PI_TLS_CERT and PI_TLS_KEY (PEM files) set before pi_start, TLS: the
+# NNTP listener offers STARTTLS and nntps is on $PI_NNTPS_PORT.
 
 PI_DIR=$TMP/public-inbox
 PI_INBOX=
 PI_NAME=
 PI_HTTP_PORT=
 PI_NNTP_PORT=
+PI_NNTPS_PORT=
 PI_PIDS=
 
 pi_available() {
@@ -75,10 +78,22 @@ pi_start() {
 	HOME=$PI_DIR public-inbox-httpd -W0 \
 		-l "http://127.0.0.1:$PI_HTTP_PORT" > "$PI_DIR/httpd.log" 2>&1 &
 	PI_PIDS="$!"
-	HOME=$PI_DIR public-inbox-nntpd -W0 \
-		-l "nntp://127.0.0.1:$PI_NNTP_PORT" > "$PI_DIR/nntpd.log" 2>&1 &
+	if [ -n "${PI_TLS_CERT:-}" ]; then
+		PI_NNTPS_PORT=$(free_port)
+		_tls="/?cert=$PI_TLS_CERT,key=$PI_TLS_KEY"
+		HOME=$PI_DIR public-inbox-nntpd -W0 \
+			-l "nntp://127.0.0.1:$PI_NNTP_PORT$_tls" \
+			-l "nntps://127.0.0.1:$PI_NNTPS_PORT$_tls" \
+			> "$PI_DIR/nntpd.log" 2>&1 &
+	else
+		HOME=$PI_DIR public-inbox-nntpd -W0 \
+			-l "nntp://127.0.0.1:$PI_NNTP_PORT" \
+			> "$PI_DIR/nntpd.log" 2>&1 &
+	fi
 	PI_PIDS="$PI_PIDS $!"
-	wait_port "$PI_HTTP_PORT" && wait_port "$PI_NNTP_PORT" && return 0
+	wait_port "$PI_HTTP_PORT" && wait_port "$PI_NNTP_PORT" &&
+		{ [ -z "$PI_NNTPS_PORT" ] || wait_port "$PI_NNTPS_PORT"; } &&
+		return 0
 	diag "public-inbox did not start:"
 	sed 's/^/#   /' "$PI_DIR/httpd.log" "$PI_DIR/nntpd.log" | tail -20
 	return 1

@@ -62,7 +62,7 @@ web_make_store() {
 
 web_start() {
 	: > "$TMP/serve.out"
-	"$ARMBOT" --data-dir "$1" serve --listen 127.0.0.1:0 \
+	"$ARMBOT" --data-dir "$1" serve --allow-root --listen 127.0.0.1:0 \
 		> "$TMP/serve.out" 2> "$TMP/serve.err" &
 	WEB_PID=$!
 	WEB_URL=
