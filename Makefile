@@ -15,7 +15,7 @@ DEBIAN_PACKAGES = \
 	build-essential pkg-config git xz-utils perl \
 	libglib2.0-dev libetpan-dev libgit2-dev libcurl4-gnutls-dev \
 	libsqlite3-dev libsoup-3.0-dev libarchive-dev libdeflate-dev liblzma-dev \
-	zlib1g-dev \
+	zlib1g-dev libjson-glib-dev \
 	clang libclang-rt-14-dev \
 	sparse ccache bubblewrap gcc-arm-linux-gnueabihf libc6-dev-armhf-cross \
 	qemu-system-arm \
@@ -27,8 +27,9 @@ DEBIAN_PACKAGES = \
 	b4 strace
 
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
-	libarchive libdeflate libcrypto liblzma zlib
-# what the front program `armbot` links (bot/cli/front.c): dirstat only
+	libarchive libdeflate libcrypto liblzma zlib json-glib-1.0
+# what the front program `armbot` links (bot/cli/front.c): dirstat only,
+# without --json (json-glib brings GObject and GIO: README, "armbot dirstat")
 FRONT_MODULES = glib-2.0 zlib libdeflate
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)

@@ -161,27 +161,36 @@ static GPtrArray *per_commit_filestats(struct gitrepo *repo, const char *a,
 	return g_steal_pointer(&all);
 }
 
-static int print_report(struct dirstat_report *report, gboolean json)
+struct range_request {
+	gboolean verdict;
+	gboolean per_commit;
+	const char *path;
+	/* text, or JSON (armbot-core's writers: bot/cli/command.h) */
+	char *(*report_text)(const struct dirstat_report *report);
+	char *(*verdict_text)(const struct dirstat_verdict *v);
+};
+
+static int print_report(struct dirstat_report *report,
+			const struct range_request *req)
 {
-	g_autofree char *text = json ? dirstat_report_to_json(report) :
-				       dirstat_report_format(report);
+	g_autofree char *text = req->report_text(report);
 
 	fputs(text, stdout);
 	return 0;
 }
 
-static int print_verdict(GPtrArray *filestats, const char *path, gboolean json)
+static int print_verdict(GPtrArray *filestats, const struct range_request *req)
 {
-	g_autoptr(dirstat_verdict) v = dirstat_verdict_compute(filestats, path);
-	g_autofree char *text = json ? dirstat_verdict_to_json(v) :
-				       dirstat_verdict_format(v);
+	g_autoptr(dirstat_verdict)
+		v = dirstat_verdict_compute(filestats, req->path);
+	g_autofree char *text = req->verdict_text(v);
 
 	fputs(text, stdout);
 	return 0;
 }
 
 static int run_mbox(struct armbot_context *ctx, const char *mbox,
-		    gboolean verdict, const char *path, gboolean json)
+		    const struct range_request *req)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GPtrArray) fs = NULL;
@@ -197,8 +206,8 @@ static int run_mbox(struct armbot_context *ctx, const char *mbox,
 			error->message);
 		return 1;
 	}
-	if (verdict)
-		return print_verdict(fs, path, json);
+	if (req->verdict)
+		return print_verdict(fs, req);
 	if (dirstat_opts.mode == DIRSTAT_CHANGES)
 		dirstat_opts.mode = DIRSTAT_LINES;
 	report = dirstat_report_from_filestats(fs, &dirstat_opts, &error);
@@ -206,15 +215,8 @@ static int run_mbox(struct armbot_context *ctx, const char *mbox,
 		fprintf(stderr, "error: %s\n", error->message);
 		return 1;
 	}
-	return print_report(report, json);
+	return print_report(report, req);
 }
-
-struct range_request {
-	gboolean verdict;
-	gboolean per_commit;
-	gboolean json;
-	const char *path;
-};
 
 /* Print the dirstat, signed dirstat or verdict of one range.  Returns the
  * exit status: 0 when it was printed. */
@@ -226,17 +228,15 @@ static int run_range(struct gitrepo *repo, const char *from, const char *to,
 	g_autoptr(dirstat_report) report = NULL;
 	g_autoptr(GPtrArray) filestats = NULL;
 	struct gitoid ta, tb;
-	gboolean verdict = req->verdict, json = req->json;
-	const char *path = req->path;
 	int status = 1;
 
-	if (verdict && req->per_commit) {
+	if (req->verdict && req->per_commit) {
 		filestats = per_commit_filestats(repo, from, to, &error);
 		if (!filestats) {
 			fprintf(stderr, "error: %s\n", error->message);
 			goto done;
 		}
-		status = print_verdict(filestats, path, json);
+		status = print_verdict(filestats, req);
 		goto done;
 	}
 	if (!(three_dot ? merge_base_tree(repo, from, to, &ta) :
@@ -248,13 +248,13 @@ static int run_range(struct gitrepo *repo, const char *from, const char *to,
 		fprintf(stderr, "error: %s\n", error->message);
 		goto done;
 	}
-	if (verdict) {
+	if (req->verdict) {
 		filestats = dirstat_filestats_from_tree(q, &error);
 		if (!filestats) {
 			fprintf(stderr, "error: %s\n", error->message);
 			goto done;
 		}
-		status = print_verdict(filestats, path, json);
+		status = print_verdict(filestats, req);
 		goto done;
 	}
 	report = dirstat_report_from_tree(q, NULL, &dirstat_opts, &error);
@@ -262,7 +262,7 @@ static int run_range(struct gitrepo *repo, const char *from, const char *to,
 		fprintf(stderr, "error: %s\n", error->message);
 		goto done;
 	}
-	status = print_report(report, json);
+	status = print_report(report, req);
 done:
 	return status;
 }
@@ -350,7 +350,10 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 	gboolean three_dot = FALSE;
 	g_autoptr(gitrepo) repo = NULL;
 	g_autoptr(GError) error = NULL;
-	struct range_request req = { 0 };
+	struct range_request req = {
+		.report_text = dirstat_report_format,
+		.verdict_text = dirstat_verdict_format,
+	};
 
 	/* git spells the rename limit -l<num>, attached */
 	for (int i = 1; i < argc; i++) {
@@ -371,17 +374,24 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 	dirstat_opts.is_signed = is_signed;
 	if (rename_limit >= 0)
 		rename_opts.rename_limit = rename_limit;
+	req.verdict = verdict;
+	req.per_commit = per_commit;
+	req.path = path;
+	if (json) {
+		if (!ctx || !ctx->dirstat_report_json) {
+			fprintf(stderr, "error: --json needs armbot-core\n");
+			return 1;
+		}
+		req.report_text = ctx->dirstat_report_json;
+		req.verdict_text = ctx->dirstat_verdict_json;
+	}
 	if (mbox) {
 		if (argc != 1) {
 			fprintf(stderr, "error: --mbox takes no revisions\n");
 			return COMMAND_USAGE_ERROR;
 		}
-		return run_mbox(ctx, mbox, verdict, path, json);
+		return run_mbox(ctx, mbox, &req);
 	}
-	req.verdict = verdict;
-	req.per_commit = per_commit;
-	req.json = json;
-	req.path = path;
 	if (read_stdin) {
 		if (argc != 1) {
 			fprintf(stderr, "error: --stdin takes no revisions\n");

@@ -4,6 +4,9 @@
 
 #include <glib.h>
 
+struct dirstat_report;
+struct dirstat_verdict;
+
 /* What every subcommand gets from the global options. */
 struct armbot_context {
 	char *data_dir; /* --data-dir, ARMBOT_DATA_DIR or $XDG_DATA_HOME/armbot */
@@ -12,6 +15,12 @@ struct armbot_context {
 	 * libetpan, which the lean front program (bot/cli/front.c) leaves out:
 	 * set by armbot-core only. */
 	GPtrArray *(*mbox_filestats)(const char *mbox, GError **error);
+	/* `armbot dirstat --json`: kernel/diff/dirstat-json.h.  json-glib
+	 * loads GObject and GIO at start-up, which the front program leaves
+	 * out too (README, "armbot dirstat"): set by armbot-core only, and
+	 * the front hands a --json command line to it. */
+	char *(*dirstat_report_json)(const struct dirstat_report *report);
+	char *(*dirstat_verdict_json)(const struct dirstat_verdict *v);
 };
 
 /* A subcommand: argv[0] is the command's name.  Returns the process exit

@@ -4,7 +4,8 @@
  * git's whole command; so this program links GLib, zlib and libdeflate and runs
  * dirstat itself, and hands every other command line, unchanged, to the
  * full program armbot-core installed beside it (the same process: exec).
- * `armbot dirstat --mbox` reads mail with libetpan and goes there too. */
+ * `armbot dirstat --mbox` reads mail with libetpan and goes there too, and
+ * so does --json: json-glib would load GObject and GIO at every start. */
 #include <errno.h>
 #include <locale.h>
 #include <stdio.h>
@@ -33,7 +34,8 @@ static gboolean needs_core(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--mbox") ||
-		    g_str_has_prefix(argv[i], "--mbox="))
+		    g_str_has_prefix(argv[i], "--mbox=") ||
+		    !strcmp(argv[i], "--json"))
 			return TRUE;
 	return FALSE;
 }

@@ -8,6 +8,7 @@
 
 #include "bot/cli/command.h"
 #include "config/datadir.h"
+#include "kernel/diff/dirstat-json.h"
 #include "kernel/diff/patchstat.h"
 
 static const struct armbot_command commands[] = {
@@ -99,7 +100,11 @@ static int run_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct armbot_context ctx = { .mbox_filestats = mbox_filestats };
+	struct armbot_context ctx = {
+		.mbox_filestats = mbox_filestats,
+		.dirstat_report_json = dirstat_json_report,
+		.dirstat_verdict_json = dirstat_json_verdict,
+	};
 	const struct armbot_command *cmd;
 	int i = 1;
 	int status;

@@ -11,6 +11,7 @@
 #include "kernel/patch/am.h"
 #include "kernel/base/baseguess.h"
 #include "kernel/diff/diffrename.h"
+#include "kernel/diff/dirstat-json.h"
 #include "kernel/diff/dirstat.h"
 #include "kernel/git/repo.h"
 #include "kernel/diff/patchstat.h"
@@ -441,7 +442,7 @@ static gboolean dirstat(struct run *r, GError **error)
 	out->dirstat = dirstat_report_format(report);
 	out->verdict =
 		dirstat_verdict_compute(fs, DIRSTAT_VERDICT_DEFAULT_PATH);
-	out->verdict_json = dirstat_verdict_to_json(out->verdict);
+	out->verdict_json = dirstat_json_verdict(out->verdict);
 	write_log(r, "dirstat.txt", out->dirstat, -1);
 	return TRUE;
 }

@@ -44,7 +44,7 @@ struct store_web_job {
 	char *base_reason; /* how the base was found, or why not */
 	char *not_tested; /* why the series was not tested, or NULL */
 	char *verdict; /* the sentence, or NULL */
-	char *verdict_json; /* dirstat_verdict_to_json(), valid JSON, or
+	char *verdict_json; /* dirstat_json_verdict(), valid JSON, or
 			       NULL */
 	char *verdict_kind; /* shrinks, grows, balanced, untouched or NULL */
 	gboolean has_net;

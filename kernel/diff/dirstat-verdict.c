@@ -1,7 +1,6 @@
 /* The arch/arm verdict: Linus' 2011 question, "is this a lot of code
  * removed?", answered in lines per directory. */
 #include "kernel/diff/dirstat-verdict.h"
-#include "kernel/diff/json.h"
 
 #include <string.h>
 
@@ -160,7 +159,7 @@ char *dirstat_verdict_format(const struct dirstat_verdict *v)
 	return g_string_free(out, FALSE);
 }
 
-static const char *kind_name(enum dirstat_verdict_kind kind)
+const char *dirstat_verdict_kind_name(enum dirstat_verdict_kind kind)
 {
 	switch (kind) {
 	case DIRSTAT_VERDICT_SHRINKS:
@@ -173,35 +172,4 @@ static const char *kind_name(enum dirstat_verdict_kind kind)
 		break;
 	}
 	return "untouched";
-}
-
-char *dirstat_verdict_to_json(const struct dirstat_verdict *v)
-{
-	g_autofree char *sentence = dirstat_verdict_sentence(v);
-	GString *out = g_string_new("{\"path\":");
-
-	json_append_string(out, v->path);
-	g_string_append_printf(
-		out,
-		",\"verdict\":\"%s\",\"files\":%u,\"added\":%" G_GUINT64_FORMAT
-		",\"removed\":%" G_GUINT64_FORMAT ",\"net\":%" G_GINT64_FORMAT
-		",\"sentence\":",
-		kind_name(v->kind), v->files, v->added, v->deleted, v->net);
-	json_append_string(out, sentence);
-	g_string_append(out, ",\"directories\":[");
-	for (guint i = 0; i < v->dirs->len; i++) {
-		const struct dirstat_verdict_dir *d = v->dirs->pdata[i];
-
-		if (i)
-			g_string_append_c(out, ',');
-		g_string_append(out, "{\"path\":");
-		json_append_string(out, d->path);
-		g_string_append_printf(out,
-				       ",\"added\":%" G_GUINT64_FORMAT
-				       ",\"removed\":%" G_GUINT64_FORMAT
-				       ",\"net\":%" G_GINT64_FORMAT "}",
-				       d->added, d->deleted, d->net);
-	}
-	g_string_append(out, "]}\n");
-	return g_string_free(out, FALSE);
 }

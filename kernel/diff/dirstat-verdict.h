@@ -49,5 +49,5 @@ char *dirstat_verdict_sentence(const struct dirstat_verdict *v);
  * "  -190 (+10 -200) arch/arm/mach-omap2/". */
 char *dirstat_verdict_format(const struct dirstat_verdict *v);
 
-/* The same figures as JSON. */
-char *dirstat_verdict_to_json(const struct dirstat_verdict *v);
+/* "shrinks", "grows", "balanced" or "untouched". */
+const char *dirstat_verdict_kind_name(enum dirstat_verdict_kind kind);

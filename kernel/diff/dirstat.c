@@ -1,7 +1,6 @@
 /* git's dirstat (diff.c of git 2.39) and armbot's signed dirstat; see
  * kernel/diff/dirstat.h for the contract and README.md for the definition. */
 #include "kernel/diff/dirstat.h"
-#include "kernel/diff/json.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -470,42 +469,9 @@ char *dirstat_report_format(const struct dirstat_report *report)
 	return g_string_free(out, FALSE);
 }
 
-static const char *mode_name(enum dirstat_mode mode)
+const char *dirstat_mode_name(enum dirstat_mode mode)
 {
 	return mode == DIRSTAT_LINES ? "lines" :
 	       mode == DIRSTAT_FILES ? "files" :
 				       "changes";
-}
-
-char *dirstat_report_to_json(const struct dirstat_report *report)
-{
-	GString *out = g_string_new(NULL);
-
-	g_string_append_printf(
-		out,
-		"{\"mode\":\"%s\",\"signed\":%s,\"cumulative\":%s,"
-		"\"limit_permille\":%d,\"files\":%u,\"total\":%" G_GUINT64_FORMAT
-		",\"balanced\":%s,\"directories\":[",
-		mode_name(report->mode), report->is_signed ? "true" : "false",
-		report->cumulative ? "true" : "false", report->permille,
-		report->files, report->total,
-		dirstat_report_balanced(report) ? "true" : "false");
-	for (guint i = 0; i < report->rows->len; i++) {
-		const struct dirstat_row *row = report->rows->pdata[i];
-
-		if (i)
-			g_string_append_c(out, ',');
-		g_string_append(out, "{\"path\":");
-		json_append_string(out, row->dir);
-		g_string_append_printf(
-			out,
-			",\"value\":%" G_GINT64_FORMAT
-			",\"permille\":%d,\"percent\":\"%s%d.%d\"}",
-			row->value,
-			row->value < 0 ? -row->permille : row->permille,
-			row->value < 0 ? "-" : "", row->permille / 10,
-			row->permille % 10);
-	}
-	g_string_append(out, "]}\n");
-	return g_string_free(out, FALSE);
 }

@@ -97,5 +97,5 @@ gboolean dirstat_report_balanced(const struct dirstat_report *report);
  * negative, and a balanced signed report says so in one line. */
 char *dirstat_report_format(const struct dirstat_report *report);
 
-/* The same as a JSON object, for the store and the web page. */
-char *dirstat_report_to_json(const struct dirstat_report *report);
+/* "changes", "lines" or "files", as --dirstat spells the mode. */
+const char *dirstat_mode_name(enum dirstat_mode mode);

@@ -1,11 +1,12 @@
-/* Unit tests for kernel/diff/dirstat.c, kernel/diff/diffcount.c, kernel/diff/patchstat.c
- * and kernel/diff/dirstat-verdict.c.  Differential tests against real git are in
+/* Unit tests for kernel/diff/dirstat.c, kernel/diff/diffcount.c,
+ * kernel/diff/patchstat.c, kernel/diff/dirstat-verdict.c and
+ * kernel/diff/dirstat-json.c.  Differential tests against real git are in
  * tests/conformance/dirstat-*.t. */
 #include <string.h>
 
 #include "kernel/diff/diffcount.h"
-#include "kernel/diff/json.h"
 #include "kernel/diff/diffrename.h"
+#include "kernel/diff/dirstat-json.h"
 #include "kernel/diff/dirstat-verdict.h"
 #include "kernel/diff/dirstat.h"
 #include "kernel/diff/patchstat.h"
@@ -258,12 +259,93 @@ static void test_verdict(void)
 		"This series touches drivers, but its additions and removals balance.");
 }
 
-static void test_json_string(void)
+static char *report_json(GPtrArray *fs, const char *params, gboolean is_signed)
 {
-	g_autoptr(GString) out = g_string_new(NULL);
+	struct dirstat_options opts = DIRSTAT_OPTIONS_INIT;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(dirstat_report) report = NULL;
 
-	json_append_string(out, "a\"b\\c\n\001");
-	g_assert_cmpstr(out->str, ==, "\"a\\\"b\\\\c\\n\\u0001\"");
+	opts.is_signed = is_signed;
+	g_assert_true(dirstat_parse_params(&opts, params, &error));
+	report = dirstat_report_from_filestats(fs, &opts, &error);
+	g_assert_no_error(error);
+	return dirstat_json_report(report);
+}
+
+/* The JSON of the report and the verdict, byte for byte what the
+ * hand-written writer before json-glib printed (key order, compact, the
+ * percentage as a string), escapes included (RFC 8259 7). */
+static void test_json(void)
+{
+	g_autoptr(GPtrArray) fs = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)dirstat_filestat_free);
+	g_autoptr(GPtrArray) balanced = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)dirstat_filestat_free);
+	g_autoptr(dirstat_verdict) v = NULL;
+	g_autofree char *s = NULL;
+
+	add_fs(fs, "a/b/x", 'M', 10, 30);
+	add_fs(fs, "a/c/y", 'M', 20, 0);
+	add_fs(fs, "d/z", 'D', 0, 40);
+	add_fs(fs, "q\"\\\t\001/f", 'M', 3, 0);
+	s = report_json(fs, "lines,0,cumulative", TRUE);
+	g_assert_cmpstr(
+		s, ==,
+		"{\"mode\":\"lines\",\"signed\":true,\"cumulative\":true,"
+		"\"limit_permille\":0,\"files\":4,\"total\":83,"
+		"\"balanced\":false,\"directories\":["
+		"{\"path\":\"a/b/\",\"value\":-20,\"permille\":-240,"
+		"\"percent\":\"-24.0\"},"
+		"{\"path\":\"a/c/\",\"value\":20,\"permille\":240,"
+		"\"percent\":\"24.0\"},"
+		"{\"path\":\"d/\",\"value\":-40,\"permille\":-481,"
+		"\"percent\":\"-48.1\"},"
+		"{\"path\":\"q\\\"\\\\\\t\\u0001/\",\"value\":3,"
+		"\"permille\":36,\"percent\":\"3.6\"}]}\n");
+	g_clear_pointer(&s, g_free);
+
+	add_fs(balanced, "a/x", 'M', 5, 5);
+	s = report_json(balanced, "lines", TRUE);
+	g_assert_cmpstr(s, ==,
+			"{\"mode\":\"lines\",\"signed\":true,"
+			"\"cumulative\":false,\"limit_permille\":30,"
+			"\"files\":1,\"total\":0,\"balanced\":true,"
+			"\"directories\":[]}\n");
+	g_clear_pointer(&s, g_free);
+
+	/* a file name that is not UTF-8: U+FFFD, so that the JSON is */
+	g_ptr_array_set_size(balanced, 0);
+	add_fs(balanced, "b\xff/x", 'A', 1, 0);
+	s = report_json(balanced, "files", FALSE);
+	g_assert_nonnull(strstr(s, "\"path\":\"b\xef\xbf\xbd/\""));
+	g_clear_pointer(&s, g_free);
+
+	g_ptr_array_set_size(fs, 0);
+	add_fs(fs, "arch/arm/mach-omap2/pm.c", 'M', 10, 200);
+	add_fs(fs, "arch/arm/plat-omap/x.c", 'M', 378, 400);
+	add_fs(fs, "arch/arm64/y.c", 'M', 1000, 0);
+	v = dirstat_verdict_compute(fs, NULL);
+	s = dirstat_json_verdict(v);
+	g_assert_cmpstr(
+		s, ==,
+		"{\"path\":\"arch/arm\",\"verdict\":\"shrinks\",\"files\":2,"
+		"\"added\":388,\"removed\":600,\"net\":-212,"
+		"\"sentence\":\"This series shrinks arch/arm by 212 lines "
+		"(+388 -600).\",\"directories\":["
+		"{\"path\":\"arch/arm/mach-omap2/\",\"added\":10,"
+		"\"removed\":200,\"net\":-190},"
+		"{\"path\":\"arch/arm/plat-omap/\",\"added\":378,"
+		"\"removed\":400,\"net\":-22}]}\n");
+	g_clear_pointer(&v, dirstat_verdict_free);
+	g_clear_pointer(&s, g_free);
+
+	v = dirstat_verdict_compute(fs, "fs");
+	s = dirstat_json_verdict(v);
+	g_assert_cmpstr(s, ==,
+			"{\"path\":\"fs\",\"verdict\":\"untouched\","
+			"\"files\":0,\"added\":0,\"removed\":0,\"net\":0,"
+			"\"sentence\":\"This series does not touch fs.\","
+			"\"directories\":[]}\n");
 }
 
 int main(int argc, char **argv)
@@ -275,6 +357,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/dirstat/patchstat", test_patchstat);
 	g_test_add_func("/dirstat/report", test_report);
 	g_test_add_func("/dirstat/verdict", test_verdict);
-	g_test_add_func("/dirstat/json-string", test_json_string);
+	g_test_add_func("/dirstat/json", test_json);
 	return g_test_run();
 }
