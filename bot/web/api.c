@@ -1,221 +1,182 @@
 #include "bot/web/api.h"
 
-#include "kernel/diff/json.h"
+#include "bot/common/jsonout.h"
 #include "bot/store/trees.h"
 
-/* Mail may carry any bytes: JSON (RFC 8259 8.1) must be UTF-8. */
-static void string(GString *out, const char *s)
+/* Seconds as a JSON number, rounded to the millisecond as they always
+ * were ("%.3f" before json-glib).  json-glib prints a double with 17
+ * significant digits (g_ascii_dtostr()), so 0.003 reads
+ * 0.0030000000000000001: the same double to any JSON reader. */
+static void seconds(JsonBuilder *b, const char *name, double s)
 {
-	g_autofree char *valid = s ? g_utf8_make_valid(s, -1) : NULL;
+	char text[G_ASCII_DTOSTR_BUF_SIZE];
 
-	json_append_string(out, valid);
+	g_ascii_formatd(text, sizeof(text), "%.3f", s);
+	json_builder_set_member_name(b, name);
+	json_builder_add_double_value(b, g_ascii_strtod(text, NULL));
 }
 
-static void bytes_string(GString *out, GBytes *b)
+static void ids(JsonBuilder *b, const char *name, GArray *a)
 {
-	gsize len;
-	const char *data = b ? g_bytes_get_data(b, &len) : NULL;
-	/* g_utf8_make_valid() also turns NUL bytes into U+FFFD */
-	g_autofree char *valid = data ? g_utf8_make_valid(data, len) : NULL;
-
-	json_append_string(out, valid);
-}
-
-static void key(GString *out, const char *name)
-{
-	g_string_append_printf(out, ",\"%s\":", name);
-}
-
-static void time_value(GString *out, gint64 t)
-{
-	g_autoptr(GDateTime) d = t ? g_date_time_new_from_unix_utc(t) : NULL;
-	g_autofree char *s = d ? g_date_time_format_iso8601(d) : NULL;
-
-	json_append_string(out, s);
-}
-
-static void id_or_null(GString *out, gint64 id)
-{
-	if (id)
-		g_string_append_printf(out, "%" G_GINT64_FORMAT, id);
-	else
-		g_string_append(out, "null");
-}
-
-static void ids(GString *out, GArray *a)
-{
-	g_string_append_c(out, '[');
+	json_builder_set_member_name(b, name);
+	json_builder_begin_array(b);
 	for (guint i = 0; a && i < a->len; i++)
-		g_string_append_printf(out, "%s%" G_GINT64_FORMAT, i ? "," : "",
-				       g_array_index(a, gint64, i));
-	g_string_append_c(out, ']');
+		json_builder_add_int_value(b, g_array_index(a, gint64, i));
+	json_builder_end_array(b);
 }
 
-static void check(GString *out, const struct store_web_check *c, gboolean full)
+/* armbot's own verdict JSON from the store (dirstat_json_verdict()), as
+ * a value of its own; null when absent or, against the odds, not JSON
+ * (the query already keeps only what json_valid() accepts). */
+static void verdict_detail(JsonBuilder *b, const char *text)
 {
-	char secs[G_ASCII_DTOSTR_BUF_SIZE];
+	JsonNode *node = text ? json_from_string(text, NULL) : NULL;
 
-	g_string_append(out, "{\"name\":");
-	string(out, c->name);
-	key(out, "status");
-	string(out, c->status);
-	key(out, "summary");
-	string(out, c->summary);
-	key(out, "seconds");
-	g_string_append(out, g_ascii_formatd(secs, sizeof(secs), "%.3f",
-					     c->seconds));
-	if (full) {
-		key(out, "detail");
-		string(out, c->detail);
-	}
-	g_string_append_c(out, '}');
-}
-
-static void job(GString *out, const struct store_web_job *j, gboolean full)
-{
-	g_string_append(out, "{\"tree\":");
-	string(out, j->tree);
-	key(out, "state");
-	string(out, j->state);
-	key(out, "verdict");
-	string(out, j->verdict);
-	key(out, "verdict_kind");
-	string(out, j->verdict_kind);
-	key(out, "not_tested");
-	string(out, j->not_tested);
-	if (j->has_net)
-		g_string_append_printf(out,
-				       ",\"net\":%" G_GINT64_FORMAT
-				       ",\"added\":%" G_GINT64_FORMAT
-				       ",\"removed\":%" G_GINT64_FORMAT,
-				       j->net, j->added, j->removed);
+	json_builder_set_member_name(b, "verdict_detail");
+	if (node)
+		json_builder_add_value(b, node);
 	else
-		g_string_append(
-			out, ",\"net\":null,\"added\":null,\"removed\":null");
+		json_builder_add_null_value(b);
+}
+
+static void check(JsonBuilder *b, const struct store_web_check *c,
+		  gboolean full)
+{
+	json_builder_begin_object(b);
+	jsonout_string(b, "name", c->name);
+	jsonout_string(b, "status", c->status);
+	jsonout_string(b, "summary", c->summary);
+	seconds(b, "seconds", c->seconds);
+	if (full)
+		jsonout_string(b, "detail", c->detail);
+	json_builder_end_object(b);
+}
+
+static void reply(JsonBuilder *b, const struct store_web_reply *r)
+{
+	gsize len = 0;
+	const char *raw = r->raw ? g_bytes_get_data(r->raw, &len) : NULL;
+
+	json_builder_set_member_name(b, "reply");
+	json_builder_begin_object(b);
+	jsonout_string(b, "message_id", r->message_id);
+	jsonout_string(b, "list", r->list);
+	jsonout_string(b, "state", r->state);
+	jsonout_string(b, "last_error", r->last_error);
+	jsonout_time(b, "created", r->created);
+	jsonout_time(b, "sent", r->sent);
+	jsonout_bytes(b, "raw", raw, len);
+	json_builder_end_object(b);
+}
+
+/* A count of arch/arm lines, or null when the job has no verdict. */
+static void net_figure(JsonBuilder *b, const char *name, gboolean has, gint64 v)
+{
+	json_builder_set_member_name(b, name);
+	if (has)
+		json_builder_add_int_value(b, v);
+	else
+		json_builder_add_null_value(b);
+}
+
+static void job(JsonBuilder *b, const struct store_web_job *j, gboolean full)
+{
+	json_builder_begin_object(b);
+	jsonout_string(b, "tree", j->tree);
+	jsonout_string(b, "state", j->state);
+	jsonout_string(b, "verdict", j->verdict);
+	jsonout_string(b, "verdict_kind", j->verdict_kind);
+	jsonout_string(b, "not_tested", j->not_tested);
+	net_figure(b, "net", j->has_net, j->net);
+	net_figure(b, "added", j->has_net, j->added);
+	net_figure(b, "removed", j->has_net, j->removed);
 	if (full) {
-		key(out, "tree_reason");
-		string(out, j->tree_reason);
-		key(out, "reason");
-		string(out, j->reason);
-		key(out, "base_commit");
-		string(out, j->base_commit);
-		key(out, "base_how");
-		string(out, j->base_how);
-		key(out, "base_reason");
-		string(out, j->base_reason);
-		key(out, "head_commit");
-		string(out, j->head_commit);
-		key(out, "queued");
-		time_value(out, j->queued);
-		key(out, "started");
-		time_value(out, j->started);
-		key(out, "finished");
-		time_value(out, j->finished);
-		key(out, "dirstat");
-		string(out, j->dirstat);
-		/* armbot's own JSON, checked by json_valid() in the query */
-		key(out, "verdict_detail");
-		g_string_append(out,
-				j->verdict_json ? j->verdict_json : "null");
-		key(out, "reply");
+		jsonout_string(b, "tree_reason", j->tree_reason);
+		jsonout_string(b, "reason", j->reason);
+		jsonout_string(b, "base_commit", j->base_commit);
+		jsonout_string(b, "base_how", j->base_how);
+		jsonout_string(b, "base_reason", j->base_reason);
+		jsonout_string(b, "head_commit", j->head_commit);
+		jsonout_time(b, "queued", j->queued);
+		jsonout_time(b, "started", j->started);
+		jsonout_time(b, "finished", j->finished);
+		jsonout_string(b, "dirstat", j->dirstat);
+		verdict_detail(b, j->verdict_json);
 		if (j->reply) {
-			g_string_append(out, "{\"message_id\":");
-			string(out, j->reply->message_id);
-			key(out, "list");
-			string(out, j->reply->list);
-			key(out, "state");
-			string(out, j->reply->state);
-			key(out, "last_error");
-			string(out, j->reply->last_error);
-			key(out, "created");
-			time_value(out, j->reply->created);
-			key(out, "sent");
-			time_value(out, j->reply->sent);
-			key(out, "raw");
-			bytes_string(out, j->reply->raw);
-			g_string_append_c(out, '}');
+			reply(b, j->reply);
 		} else {
-			g_string_append(out, "null");
+			json_builder_set_member_name(b, "reply");
+			json_builder_add_null_value(b);
 		}
 	}
-	key(out, "checks");
-	g_string_append_c(out, '[');
-	for (guint i = 0; i < j->checks->len; i++) {
-		if (i)
-			g_string_append_c(out, ',');
-		check(out, j->checks->pdata[i], full);
-	}
-	g_string_append(out, "]}");
+	json_builder_set_member_name(b, "checks");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < j->checks->len; i++)
+		check(b, j->checks->pdata[i], full);
+	json_builder_end_array(b);
+	json_builder_end_object(b);
 }
 
-static void series(GString *out, const struct store_web_series *x,
+static void part(JsonBuilder *b, const struct store_web_part *p)
+{
+	json_builder_begin_object(b);
+	jsonout_int(b, "position", p->position);
+	jsonout_string(b, "message_id", p->message_id);
+	jsonout_string(b, "subject", p->subject);
+	jsonout_string(b, "author", p->author);
+	jsonout_time(b, "date", p->date);
+	json_builder_end_object(b);
+}
+
+static void series(JsonBuilder *b, const struct store_web_series *x,
 		   gboolean full)
 {
-	g_string_append_printf(out,
-			       "{\"id\":%" G_GINT64_FORMAT
-			       ",\"url\":\"/series/%" G_GINT64_FORMAT "\"",
-			       x->id, x->id);
-	key(out, "state");
-	string(out, x->state);
-	key(out, "subject");
-	string(out, x->subject);
-	key(out, "author");
-	string(out, x->author);
-	key(out, "list");
-	string(out, x->list);
-	g_string_append_printf(out,
-			       ",\"version\":%u,\"version_minor\":%u,"
-			       "\"rfc\":%s,\"total\":%u,\"received\":%u,"
-			       "\"expired\":%s",
-			       x->version, x->version_minor,
-			       x->rfc ? "true" : "false", x->total, x->received,
-			       x->expired ? "true" : "false");
-	key(out, "first_date");
-	time_value(out, x->first_date);
-	key(out, "last_activity");
-	time_value(out, x->last_activity);
-	key(out, "supersedes");
-	id_or_null(out, x->supersedes);
-	key(out, "partial_of");
-	id_or_null(out, x->partial_of);
-	if (full) {
-		key(out, "reason");
-		string(out, x->reason);
-		key(out, "cover");
-		string(out, x->cover);
-		key(out, "base_commit");
-		string(out, x->base_commit);
-		key(out, "superseded_by");
-		ids(out, x->superseded_by);
-		key(out, "partials");
-		ids(out, x->partials);
-		key(out, "parts");
-		g_string_append_c(out, '[');
-		for (guint i = 0; i < x->parts->len; i++) {
-			const struct store_web_part *p = x->parts->pdata[i];
+	g_autofree char *url =
+		g_strdup_printf("/series/%" G_GINT64_FORMAT, x->id);
 
-			g_string_append_printf(out, "%s{\"position\":%u",
-					       i ? "," : "", p->position);
-			key(out, "message_id");
-			string(out, p->message_id);
-			key(out, "subject");
-			string(out, p->subject);
-			key(out, "author");
-			string(out, p->author);
-			key(out, "date");
-			time_value(out, p->date);
-			g_string_append_c(out, '}');
-		}
-		g_string_append_c(out, ']');
+	json_builder_begin_object(b);
+	jsonout_int(b, "id", x->id);
+	jsonout_string(b, "url", url);
+	jsonout_string(b, "state", x->state);
+	jsonout_string(b, "subject", x->subject);
+	jsonout_string(b, "author", x->author);
+	jsonout_string(b, "list", x->list);
+	jsonout_int(b, "version", x->version);
+	jsonout_int(b, "version_minor", x->version_minor);
+	jsonout_bool(b, "rfc", x->rfc);
+	jsonout_int(b, "total", x->total);
+	jsonout_int(b, "received", x->received);
+	jsonout_bool(b, "expired", x->expired);
+	jsonout_time(b, "first_date", x->first_date);
+	jsonout_time(b, "last_activity", x->last_activity);
+	jsonout_id(b, "supersedes", x->supersedes);
+	jsonout_id(b, "partial_of", x->partial_of);
+	if (full) {
+		jsonout_string(b, "reason", x->reason);
+		jsonout_string(b, "cover", x->cover);
+		jsonout_string(b, "base_commit", x->base_commit);
+		ids(b, "superseded_by", x->superseded_by);
+		ids(b, "partials", x->partials);
+		json_builder_set_member_name(b, "parts");
+		json_builder_begin_array(b);
+		for (guint i = 0; i < x->parts->len; i++)
+			part(b, x->parts->pdata[i]);
+		json_builder_end_array(b);
 	}
-	key(out, "jobs");
-	g_string_append_c(out, '[');
-	for (guint i = 0; i < x->jobs->len; i++) {
-		if (i)
-			g_string_append_c(out, ',');
-		job(out, x->jobs->pdata[i], full);
-	}
-	g_string_append(out, "]}");
+	json_builder_set_member_name(b, "jobs");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < x->jobs->len; i++)
+		job(b, x->jobs->pdata[i], full);
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+}
+
+/* Append the document @b built to @out. */
+static void finish(GString *out, JsonBuilder *b)
+{
+	g_autofree char *text = jsonout_finish(b);
+
+	g_string_append(out, text);
 }
 
 guint web_api_series_list(struct store *st,
@@ -225,21 +186,24 @@ guint web_api_series_list(struct store *st,
 	gint64 total = 0;
 	g_autoptr(GPtrArray)
 		rows = store_web_series_list(st, filter, &total, error);
+	g_autoptr(JsonBuilder) b = NULL;
 
 	if (!rows)
 		return 0;
-	g_string_append_printf(
-		out,
-		"{\"page\":%u,\"per_page\":%u,\"total\":%" G_GINT64_FORMAT
-		",\"pages\":%" G_GINT64_FORMAT ",\"series\":[",
-		filter->page, filter->per_page, total,
-		MAX(1, (total + filter->per_page - 1) / filter->per_page));
-	for (guint i = 0; i < rows->len; i++) {
-		if (i)
-			g_string_append_c(out, ',');
-		series(out, rows->pdata[i], FALSE);
-	}
-	g_string_append(out, "]}\n");
+	b = json_builder_new();
+	json_builder_begin_object(b);
+	jsonout_int(b, "page", filter->page);
+	jsonout_int(b, "per_page", filter->per_page);
+	jsonout_int(b, "total", total);
+	jsonout_int(b, "pages",
+		    MAX(1, (total + filter->per_page - 1) / filter->per_page));
+	json_builder_set_member_name(b, "series");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < rows->len; i++)
+		series(b, rows->pdata[i], FALSE);
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+	finish(out, b);
 	return 200;
 }
 
@@ -248,6 +212,7 @@ guint web_api_series(struct store *st, gint64 id, GString *out, GError **error)
 	gboolean found;
 	g_autoptr(store_web_series)
 		x = store_web_series_get(st, id, &found, error);
+	g_autoptr(JsonBuilder) b = NULL;
 
 	if (!x) {
 		if (found || (error && *error))
@@ -255,82 +220,81 @@ guint web_api_series(struct store *st, gint64 id, GString *out, GError **error)
 		web_api_error(out, 404, "no such series");
 		return 404;
 	}
-	series(out, x, TRUE);
-	g_string_append_c(out, '\n');
+	b = json_builder_new();
+	series(b, x, TRUE);
+	finish(out, b);
 	return 200;
 }
 
-static void tree(GString *out, const struct store_tree_update *u, gint64 now)
+static void tree(JsonBuilder *b, const struct store_tree_update *u, gint64 now)
 {
 	g_auto(GStrv)
 		branches = g_strsplit(u->branches ? u->branches : "", ";", -1);
 	gint64 next = store_tree_update_next(u);
-	char secs[G_ASCII_DTOSTR_BUF_SIZE];
 
-	g_string_append(out, "{\"name\":");
-	string(out, u->tree);
-	key(out, "url");
-	string(out, u->url);
-	key(out, "branches");
-	g_string_append_c(out, '[');
-	for (guint i = 0; branches[i] && *branches[i]; i++) {
-		if (i)
-			g_string_append_c(out, ',');
-		string(out, branches[i]);
-	}
-	g_string_append_c(out, ']');
-	key(out, "head_branch");
-	string(out, u->head_branch);
-	key(out, "head");
-	string(out, u->head);
-	key(out, "update_interval");
+	json_builder_begin_object(b);
+	jsonout_string(b, "name", u->tree);
+	jsonout_string(b, "url", u->url);
+	json_builder_set_member_name(b, "branches");
+	json_builder_begin_array(b);
+	for (guint i = 0; branches[i] && *branches[i]; i++)
+		jsonout_string(b, NULL, branches[i]);
+	json_builder_end_array(b);
+	jsonout_string(b, "head_branch", u->head_branch);
+	jsonout_string(b, "head", u->head);
+	json_builder_set_member_name(b, "update_interval");
 	if (u->interval < 0)
-		g_string_append(out, "null");
+		json_builder_add_null_value(b);
 	else
-		g_string_append_printf(out, "%" G_GINT64_FORMAT, u->interval);
-	key(out, "state");
-	string(out, !u->attempted ? "pending" : u->error ? "failing" : "ok");
-	key(out, "last_attempt");
-	time_value(out, u->attempted);
-	key(out, "last_success");
-	time_value(out, u->succeeded);
+		json_builder_add_int_value(b, u->interval);
+	jsonout_string(b, "state",
+		       !u->attempted ? "pending" :
+		       u->error	     ? "failing" :
+				       "ok");
+	jsonout_time(b, "last_attempt", u->attempted);
+	jsonout_time(b, "last_success", u->succeeded);
 	/* never tried: due at once, now */
-	key(out, "next_update");
-	if (next < 0)
-		g_string_append(out, "null");
-	else
-		time_value(out, next ? next : now);
-	key(out, "error");
-	string(out, u->error);
-	g_string_append_printf(
-		out, ",\"failures\":%u,\"seconds\":%s", u->failures,
-		g_ascii_formatd(secs, sizeof(secs), "%.3f", u->seconds));
-	g_string_append_printf(out,
-			       ",\"objects\":%" G_GINT64_FORMAT
-			       ",\"bytes\":%" G_GINT64_FORMAT "}",
-			       u->objects, u->bytes);
+	if (next < 0) {
+		json_builder_set_member_name(b, "next_update");
+		json_builder_add_null_value(b);
+	} else {
+		jsonout_time(b, "next_update", next ? next : now);
+	}
+	jsonout_string(b, "error", u->error);
+	jsonout_int(b, "failures", u->failures);
+	seconds(b, "seconds", u->seconds);
+	jsonout_int(b, "objects", u->objects);
+	jsonout_int(b, "bytes", u->bytes);
+	json_builder_end_object(b);
 }
 
 guint web_api_trees(struct store *st, GString *out, GError **error)
 {
 	g_autoptr(GPtrArray) updates = store_tree_updates_list(st, error);
 	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+	g_autoptr(JsonBuilder) b = NULL;
 
 	if (!updates)
 		return 0;
-	g_string_append(out, "{\"trees\":[");
-	for (guint i = 0; i < updates->len; i++) {
-		if (i)
-			g_string_append_c(out, ',');
-		tree(out, updates->pdata[i], now);
-	}
-	g_string_append(out, "]}\n");
+	b = json_builder_new();
+	json_builder_begin_object(b);
+	json_builder_set_member_name(b, "trees");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < updates->len; i++)
+		tree(b, updates->pdata[i], now);
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+	finish(out, b);
 	return 200;
 }
 
 void web_api_error(GString *out, guint status, const char *text)
 {
-	g_string_append(out, "{\"error\":");
-	string(out, text);
-	g_string_append_printf(out, ",\"status\":%u}\n", status);
+	g_autoptr(JsonBuilder) b = json_builder_new();
+
+	json_builder_begin_object(b);
+	jsonout_string(b, "error", text);
+	jsonout_int(b, "status", status);
+	json_builder_end_object(b);
+	finish(out, b);
 }
