@@ -4,54 +4,55 @@
 #include <string.h>
 
 #include "bot/cli/command.h"
-#include "kernel/diff/json.h"
+#include "bot/common/jsonout.h"
 #include "bot/mail/series-mbox.h"
 #include "bot/store/store.h"
 
-static void json_id(GString *out, gint64 id)
+/* "version": 2, or 2.1 for a v2.1 series: the number "%u.%u" reads as
+ * (json-glib prints it with 17 significant digits, 2.1000000000000001,
+ * the same double). */
+static void json_version(JsonBuilder *b, guint version, guint minor)
 {
-	if (id)
-		g_string_append_printf(out, "%" G_GINT64_FORMAT, id);
-	else
-		g_string_append(out, "null");
+	char text[32];
+
+	json_builder_set_member_name(b, "version");
+	if (!minor) {
+		json_builder_add_int_value(b, version);
+		return;
+	}
+	g_snprintf(text, sizeof(text), "%u.%u", version, minor);
+	json_builder_add_double_value(b, g_ascii_strtod(text, NULL));
 }
 
-static void json_series(GString *out, const struct store_series *s)
+/* One series as a JSON object on one line (README, "armbot series"). */
+static char *json_series(const struct store_series *s)
 {
-	g_string_append_printf(
-		out, "{\"id\":%" G_GINT64_FORMAT ",\"state\":", s->id);
-	json_append_string(out, s->state);
-	g_string_append_printf(out, ",\"expired\":%s,\"version\":",
-			       s->expired ? "true" : "false");
-	if (s->version_minor)
-		g_string_append_printf(out, "%u.%u", s->version,
-				       s->version_minor);
-	else
-		g_string_append_printf(out, "%u", s->version);
-	g_string_append_printf(out,
-			       ",\"total\":%u,\"received\":%u,\"rfc\":%s,"
-			       "\"subject\":",
-			       s->total, s->received,
-			       s->rfc ? "true" : "false");
-	json_append_string(out, s->subject);
-	g_string_append(out, ",\"author\":");
-	json_append_string(out, s->author);
-	g_string_append(out, ",\"cover\":");
-	json_append_string(out, s->cover);
-	g_string_append(out, ",\"patches\":[");
-	for (guint i = 0; i < s->patches->len; i++) {
-		if (i)
-			g_string_append_c(out, ',');
-		json_append_string(out, s->patches->pdata[i]);
-	}
-	g_string_append(out, "],\"base_commit\":");
-	json_append_string(out, s->base_commit);
-	g_string_append(out, ",\"supersedes\":");
-	json_id(out, s->supersedes);
-	g_string_append(out, ",\"partial_of\":");
-	json_id(out, s->partial_of);
-	g_string_append_printf(out, ",\"date\":%" G_GINT64_FORMAT "}",
-			       s->first_date);
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	g_autoptr(JsonNode) root = NULL;
+
+	json_builder_begin_object(b);
+	jsonout_int(b, "id", s->id);
+	jsonout_string(b, "state", s->state);
+	jsonout_bool(b, "expired", s->expired);
+	json_version(b, s->version, s->version_minor);
+	jsonout_int(b, "total", s->total);
+	jsonout_int(b, "received", s->received);
+	jsonout_bool(b, "rfc", s->rfc);
+	jsonout_string(b, "subject", s->subject);
+	jsonout_string(b, "author", s->author);
+	jsonout_string(b, "cover", s->cover);
+	json_builder_set_member_name(b, "patches");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < s->patches->len; i++)
+		jsonout_string(b, NULL, s->patches->pdata[i]);
+	json_builder_end_array(b);
+	jsonout_string(b, "base_commit", s->base_commit);
+	jsonout_id(b, "supersedes", s->supersedes);
+	jsonout_id(b, "partial_of", s->partial_of);
+	jsonout_int(b, "date", s->first_date);
+	json_builder_end_object(b);
+	root = json_builder_get_root(b);
+	return json_to_string(root, FALSE);
 }
 
 static gboolean print_mbox(struct store *st, gint64 id, GError **error)
@@ -123,6 +124,8 @@ int cmd_series(struct armbot_context *ctx, int argc, char **argv)
 	}
 	if (!(list = store_list_series(st, &error)))
 		goto fail;
+	/* an array with one series a line, so that line tools (grep -c)
+	 * count series; each object is json-glib's */
 	if (json)
 		g_string_append_c(out, '[');
 	for (guint i = 0; i < list->len; i++) {
@@ -134,8 +137,10 @@ int cmd_series(struct armbot_context *ctx, int argc, char **argv)
 		if (!all && !strcmp(s->state, "superseded"))
 			continue;
 		if (json) {
+			g_autofree char *obj = json_series(s);
+
 			g_string_append(out, shown ? ",\n" : "\n");
-			json_series(out, s);
+			g_string_append(out, obj);
 		} else {
 			g_string_append_printf(out,
 					       "%" G_GINT64_FORMAT
