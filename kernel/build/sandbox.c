@@ -12,6 +12,7 @@
 #include <gio/gio.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,6 +224,29 @@ static GPtrArray *bwrap_argv(struct sandbox *sb, const char *cwd)
 	return a;
 }
 
+/* Which of bwrap's --json-status-fd reports came: bwrap writes one JSON
+ * object a line, {"child-pid": N, ...} once it started the program and
+ * {"exit-code": N} when that program ended (bubblewrap.c, dump_info()). */
+static void status_parse(const char *text, gboolean *started, gboolean *exited)
+{
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+	*started = *exited = FALSE;
+	for (guint i = 0; lines[i]; i++) {
+		g_autoptr(JsonNode) node = NULL;
+		JsonObject *o;
+
+		if (!*g_strstrip(lines[i]))
+			continue;
+		node = json_from_string(lines[i], NULL);
+		if (!node || !JSON_NODE_HOLDS_OBJECT(node))
+			continue;
+		o = json_node_get_object(node);
+		*started |= json_object_has_member(o, "child-pid");
+		*exited |= json_object_has_member(o, "exit-code");
+	}
+}
+
 static char *read_all(int fd)
 {
 	GString *s = g_string_new(NULL);
@@ -247,7 +271,7 @@ gboolean sandbox_run(struct sandbox *sb, const char *const *argv,
 	g_autofree char *procs = NULL;
 	struct sandbox_child child = { 0 };
 	int status_pipe[2];
-	gboolean ran;
+	gboolean ran, started, exited;
 
 	if (opts)
 		o = *opts;
@@ -310,8 +334,8 @@ gboolean sandbox_run(struct sandbox *sb, const char *const *argv,
 	/* bwrap reports "exit-code" when the program it exec'd exits; a
 	 * failed setup or exec ends with none.  A run we killed (timeout)
 	 * has none either, but it got as far as "child-pid". */
-	if (!strstr(status, "\"exit-code\"") &&
-	    !(strstr(status, "\"child-pid\"") && !out->exited)) {
+	status_parse(status, &started, &exited);
+	if (!exited && !(started && !out->exited)) {
 		g_autofree char *how = runner_result_describe(out);
 
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
