@@ -2,7 +2,8 @@
 # The front program: `armbot` links GLib, zlib and libdeflate only (the start-up cost
 # of the daemon's libraries is what made one `armbot dirstat` slower than
 # one `git diff --dirstat`), runs dirstat itself and hands every other
-# command line to armbot-core beside it, unchanged.
+# command line (and dirstat's --mbox and --json) to armbot-core beside
+# it, unchanged.
 . "$(dirname "$0")/../lib/tap.sh"
 
 export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
@@ -58,6 +59,11 @@ is_file "$TMP/want" "$TMP/got" "armbot dirstat --mbox goes through armbot-core"
 "$ARMBOT" dirstat --dirstat=lines --mbox="$TMP/series.mbox" > "$TMP/got"
 is_file "$TMP/want" "$TMP/got" "... also spelt --mbox=FILE"
 
+# --json is written by json-glib, which armbot-core links and armbot not
+"$ARMBOT" dirstat -C "$TMP/repo" --dirstat=lines --json HEAD~ HEAD > "$TMP/got"
+grep -q '^{"mode":"lines","signed":false,.*"directories":\[{"path":"a/b/",' "$TMP/got"
+ok $? "armbot dirstat --json goes through armbot-core"
+
 # without armbot-core beside it, a clear error
 mkdir "$TMP/alone"
 cp "$ARMBOT" "$TMP/alone/armbot"
@@ -67,5 +73,7 @@ grep -q "^error: cannot run '$TMP/alone/armbot-core': No such file or directory"
 ok $? "... and the error names the program it looked for"
 "$TMP/alone/armbot" dirstat -C "$TMP/repo" --dirstat=lines HEAD~ HEAD > "$TMP/got"
 is_file "$TMP/want" "$TMP/got" "... while dirstat still works"
+"$TMP/alone/armbot" dirstat -C "$TMP/repo" --json HEAD~ HEAD > /dev/null 2>&1
+is $? 126 "... but not dirstat --json, which needs armbot-core"
 
 done_testing
