@@ -300,7 +300,9 @@ install: $(INST)/armbot $(INST)/armbot-core $(MAN_PAGES) \
 
 # The Debian package, built by dpkg-buildpackage in a copy of the tracked
 # files (build/deb/armbot: the same path each time, so that ccache hits
-# when CC="ccache cc"); the .deb lands in build/deb/.
+# when CC="ccache cc"); the .deb lands in build/deb/.  The package's make
+# gets CC but not this make's command line (BUILD= there would be its
+# build dir, and its clean would remove the copy).
 debian-check:
 	@mkdir -p $(BUILD)
 	@echo $(DEBIAN_BUILD_PACKAGES) | tr ' ' '\n' | sort > $(BUILD)/build-depends.want
@@ -316,7 +318,8 @@ deb: debian-check
 	rm -rf $(BUILD)/deb/armbot $(BUILD)/deb/armbot_* && mkdir -p $(BUILD)/deb/armbot
 	git ls-files -z --cached --others --exclude-standard | \
 		grep -zv '^$(BUILD)/' | xargs -0 tar cf - | tar xf - -C $(BUILD)/deb/armbot
-	cd $(BUILD)/deb/armbot && dpkg-buildpackage -us -uc -b
+	cd $(BUILD)/deb/armbot && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		CC='$(CC)' dpkg-buildpackage -us -uc -b -Jauto
 	@ls $(BUILD)/deb/armbot_*.deb
 
 clean:

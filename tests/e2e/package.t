@@ -1,0 +1,256 @@
+#!/bin/sh
+# The Debian package and what comes with it (issue 23).  `make deb` builds
+# it (dpkg-buildpackage in a copy of the clone, through ccache, in
+# $ARMBOT_CACHE_DIR/package); lintian finds no error in it; it holds both
+# programs side by side, the guest files where the installed programs look
+# for them, the example configuration, the man pages and the units; the
+# units pass `systemd-analyze verify` and `security --offline` scores them
+# OK or better (exposure at most 4.9); man renders both pages without a
+# warning, armbot(1) has every command `armbot help` lists and every option
+# of every command's --help with the same words, armbot.conf(5) every key
+# of the example.  As root, the package is installed with dpkg -i into a
+# throwaway root (an overlay over /, in a mount namespace of its own: the
+# host is not changed), where its postinst creates the system user, the
+# installed units verify against the installed programs and man pages, and
+# a purge removes the state.
+. "$(dirname "$0")/../lib/tap.sh"
+
+for t in dpkg-buildpackage dh lintian systemd-analyze man ccache perl; do
+	command -v "$t" > /dev/null || skip_all "$t not installed (make deps)"
+done
+
+B=$ARMBOT_CACHE_DIR/package
+mkdir -p "$B"
+exec 9> "$ARMBOT_CACHE_DIR/package.lock"
+flock 9
+
+# --- the build ------------------------------------------------------------
+start=$(date +%s)
+CCACHE_DIR=${CCACHE_DIR:-$ARMBOT_CACHE_DIR/ccache} \
+	make -s -C "$TOP" deb BUILD="$B" CC="ccache cc" > "$TMP/build.log" 2>&1
+st=$?
+ok $st "make deb builds the package ($(($(date +%s) - start)) s)"
+[ $st -eq 0 ] || { tail -30 "$TMP/build.log" | sed 's/^/# /'; done_testing; exit 1; }
+DEB=$(ls "$B"/deb/armbot_*.deb | grep -v dbgsym)
+VERSION=$(dpkg-deb -f "$DEB" Version)
+diag "$(basename "$DEB")"
+
+# the Makefile's DEBIAN_BUILD_PACKAGES are debian/control's Build-Depends
+# (make deb checked it); a list that differs fails
+mkdir -p "$TMP/neg/debian"
+sed '/^ libsoup-3.0-dev,$/d' "$TOP/debian/control" > "$TMP/neg/debian/control"
+make -s -C "$TMP/neg" -f "$TOP/Makefile" debian-check > "$TMP/neg.out" 2>/dev/null
+[ $? -ne 0 ] && grep -q '^< libsoup-3.0-dev$' "$TMP/neg.out"
+ok $? "make debian-check fails when Build-Depends lose a package of DEBIAN_BUILD_PACKAGES"
+
+# --- lintian --------------------------------------------------------------
+lintian --fail-on error "$DEB" > "$TMP/lintian" 2>&1
+ok $? "lintian: no error"
+grep -v 'running with root privileges' "$TMP/lintian" | sed 's/^/# lintian: /'
+is "$(grep -c '^E:' "$TMP/lintian")" 0 "lintian reports no E: tag"
+
+# --- contents -------------------------------------------------------------
+dpkg-deb -c "$DEB" | awk '{ p = $6; sub(/^\./, "", p); print p ($7 ? " " $7 " " $8 : "") }' \
+	> "$TMP/contents"
+for f in /usr/lib/armbot/armbot /usr/lib/armbot/armbot-core \
+	'/usr/bin/armbot -> ../lib/armbot/armbot' \
+	/usr/share/armbot/qemu/guest/init.c \
+	/usr/share/armbot/qemu/guest/rpm-test/rpm_test.c \
+	/usr/share/armbot/qemu/guest/rpm-test/Makefile \
+	/usr/share/armbot/qemu/guest/rpm-test/Kconfig \
+	/usr/share/armbot/qemu/virt.config \
+	/etc/armbot/armbot.conf.example /etc/armbot/trees.d.example/omap.conf \
+	/usr/share/man/man1/armbot.1.gz /usr/share/man/man5/armbot.conf.5.gz \
+	/lib/systemd/system/armbot.service /lib/systemd/system/armbot-web.service \
+	/usr/share/doc/armbot/copyright; do
+	grep -qxF "$f" "$TMP/contents"
+	ok $? "the package has $f"
+done
+dpkg-deb -f "$DEB" Depends | tr ',' '\n' | sed 's/^ *//;s/ .*//' > "$TMP/depends"
+for p in adduser bubblewrap qemu-system-arm sparse gcc-arm-linux-gnueabihf \
+	libc6-dev-armhf-cross ccache make; do
+	grep -qx "$p" "$TMP/depends"
+	ok $? "it depends on $p"
+done
+
+R=$TMP/root
+mkdir -p "$R"
+dpkg-deb -x "$DEB" "$R"
+"$R/usr/bin/armbot" --version > "$TMP/v" 2>&1
+is "$(cat "$TMP/v")" "armbot version $VERSION" \
+	"the packaged armbot runs (through the link) and has the package's version"
+"$R/usr/bin/armbot" --data-dir "$TMP/data" status > /dev/null 2>&1
+ok $? "the packaged armbot finds armbot-core beside itself (armbot status)"
+# the guest files: the installed programs look in /usr/share/armbot, not in
+# the clone they were built in
+strings "$R/usr/lib/armbot/armbot-core" | grep -qx /usr/share/armbot
+ok $? "armbot-core looks for the guest files in /usr/share/armbot"
+strings "$R/usr/lib/armbot/armbot-core" | grep -q "$B"
+is $? 1 "armbot-core does not name the directory it was built in"
+
+# --- the units ------------------------------------------------------------
+U=$R/lib/systemd/system
+for d in User=armbot StateDirectory=armbot CacheDirectory=armbot \
+	ProtectSystem=strict ProtectHome=yes PrivateTmp=yes NoNewPrivileges=yes \
+	CapabilityBoundingSet= 'SystemCallFilter=@system-service @mount' \
+	'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6' \
+	'RestrictNamespaces=user mnt pid net ipc uts' \
+	'ExecStart=/usr/bin/armbot --data-dir=/var/lib/armbot run' \
+	'Environment=XDG_CONFIG_HOME=/etc ARMBOT_CACHE_DIR=/var/cache/armbot'; do
+	grep -qxF "$d" "$U/armbot.service"
+	ok $? "armbot.service: $d"
+done
+# verify in a root of the package and the host's units (sysinit.target...),
+# with the package's man pages for Documentation=
+mkdir -p "$R/lib/systemd"
+cp -a /lib/systemd/system/. "$U/"
+dpkg-deb -x "$DEB" "$R"
+for u in armbot armbot-web; do
+	MANPATH=$R/usr/share/man systemd-analyze verify --root="$R" \
+		"/lib/systemd/system/$u.service" > "$TMP/verify" 2>&1
+	st=$?
+	[ $st -eq 0 ] && [ ! -s "$TMP/verify" ]
+	ok $? "systemd-analyze verify $u.service: clean"
+	sed 's/^/# /' "$TMP/verify"
+	systemd-analyze security --offline=yes --threshold=49 \
+		"$U/$u.service" > "$TMP/security" 2>&1
+	st=$?
+	ok $st "systemd-analyze security $u.service: exposure at most 4.9"
+	grep 'Overall exposure' "$TMP/security" | sed 's/^/# /'
+	grep -q 'Overall exposure level.*: [0-9.]* \(OK\|SAFE\|PERFECT\)' "$TMP/security"
+	ok $? "$u.service is rated OK or better"
+done
+
+# --- the man pages --------------------------------------------------------
+for m in man1/armbot.1.gz man5/armbot.conf.5.gz; do
+	MANWIDTH=80 man --warnings -l "$R/usr/share/man/$m" > "$TMP/man.out" 2> "$TMP/man.err"
+	st=$?
+	[ $st -eq 0 ] && [ ! -s "$TMP/man.err" ] && [ -s "$TMP/man.out" ]
+	ok $? "man --warnings -l $m: rendered, no warning"
+	sed 's/^/# /' "$TMP/man.err" | head -10
+done
+zcat "$R/usr/share/man/man1/armbot.1.gz" > "$TMP/armbot.1"
+zcat "$R/usr/share/man/man5/armbot.conf.5.gz" > "$TMP/armbot.conf.5"
+
+# every command of `armbot help`, and per command the options of its
+# --help (of each subcommand's, for tree and config) as "tag<TAB>words",
+# against the same pairs read back from its section of armbot(1)
+A="$R/usr/bin/armbot"
+"$A" help | sed -n '/^commands:/,/^$/s/^   \([^ ]*\) .*/\1/p' > "$TMP/commands"
+[ "$(wc -l < "$TMP/commands")" -ge 15 ]
+ok $? "armbot help lists the commands ($(wc -l < "$TMP/commands"))"
+cat > "$TMP/opts.pl" << 'EOF'
+# help: option lines of the non-help "Options:" sections; man: .TP entries
+# of one .SS section, fonts and escapes undone
+my ($mode, $cmd) = @ARGV;
+my @out;
+if ($mode eq 'help') {
+	my $sec = '';
+	while (<STDIN>) {
+		chomp;
+		if (/^Usage:/) { $sec = ''; next; }
+		if (/^(\S.*) Options:$/) { $sec = $1; next; }
+		next if $sec eq '' || $sec eq 'Help' || /^\s*$/;
+		push @out, "$1\t" . ($2 // '') if /^  (\S.*?)(?:\s{2,}(\S.*))?$/;
+	}
+} else {
+	local $/;
+	my $roff = <STDIN>;
+	my ($sec) = $roff =~ /^\.SS "armbot \Q$cmd\E"\n(.*?)(?=^\.S[SH] )/ms;
+	$sec //= '';
+	while ($sec =~ /^\.TP\n(.*)\n((?:[^.\n].*\n)*)/mg) {
+		my ($tag, $words) = ($1, $2);
+		for ($tag, $words) {
+			s/\\f[BIR]//g; s/\\-/-/g; s/\\e/\\/g; s/\\&//g;
+			s/\n/ /g; s/\s+$//;
+		}
+		push @out, "$tag\t$words";
+	}
+}
+print "$_\n" for sort @out;
+EOF
+missing=
+for c in $(cat "$TMP/commands"); do
+	grep -qxF ".SS \"armbot $c\"" "$TMP/armbot.1" || missing="$missing $c"
+	"$A" help "$c" > "$TMP/help" 2>&1
+	if grep -q '^Usage:' "$TMP/help"; then
+		perl "$TMP/opts.pl" help < "$TMP/help" > "$TMP/want"
+	else
+		subs=$(sed -n "s/^\(usage:\)\{0,1\} *armbot $c \([^ ]*\).*/\2/p" "$TMP/help" | sort -u)
+		for s in $subs; do
+			"$A" "$c" "$s" --help 2>/dev/null
+		done | perl "$TMP/opts.pl" help > "$TMP/want"
+	fi
+	perl "$TMP/opts.pl" man "$c" < "$TMP/armbot.1" > "$TMP/got"
+	is_file "$TMP/want" "$TMP/got" \
+		"armbot(1), armbot $c: the options of --help, in the same words ($(wc -l < "$TMP/want"))"
+done
+is "$missing" "" "armbot(1) has a section for every command armbot help lists"
+
+# armbot.conf(5): every group and key of the examples
+for f in "$TOP/config/armbot.conf.example" "$TOP"/config/trees.d.example/*.conf; do
+	sed -n 's/^#\{0,1\}\([A-Za-z][A-Za-z0-9_-]*\) *=.*/\1/p; s/^\[\(.*\)\]$/[\1]/p' "$f"
+done | sort -u > "$TMP/keys"
+missing=
+while read -r k; do
+	case $k in
+	\[*) grep -qxF ".SS $k" "$TMP/armbot.conf.5" ;;
+	*) sed 's/\\-/-/g' "$TMP/armbot.conf.5" | grep -qF "\\fB$k\\fR = " ;;
+	esac || missing="$missing $k"
+done < "$TMP/keys"
+is "$missing" "" "armbot.conf(5) has every group and key of the examples ($(wc -l < "$TMP/keys"))"
+
+# --- dpkg -i into a throwaway root ----------------------------------------
+if [ "$(id -u)" != 0 ] || ! command -v unshare > /dev/null; then
+	skip "installing into a throwaway root needs root (mount namespace, overlay)"
+	done_testing
+	exit
+fi
+host_user=$(getent passwd armbot)
+host_pkg=$(dpkg-query -W armbot 2>/dev/null)
+O=$TMP/overlay
+mkdir -p "$O/root" "$O/rw"
+cp "$DEB" "$TMP/armbot.deb"
+cat > "$TMP/install.sh" << EOF
+set -e
+mount -t tmpfs tmpfs "$O/rw"
+mkdir "$O/rw/up" "$O/rw/work"
+mount -t overlay overlay -o lowerdir=/,upperdir="$O/rw/up",workdir="$O/rw/work" "$O/root"
+mount --rbind /dev "$O/root/dev"
+mount -t proc proc "$O/root/proc"
+mount -t tmpfs tmpfs "$O/root/tmp"
+cp "$TMP/armbot.deb" "$O/root/tmp/"
+inroot() { chroot "$O/root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin "\$@"; }
+inroot dpkg -i /tmp/armbot.deb > /dev/null
+echo "installed: \$(inroot dpkg-query -W -f='\${Status}' armbot)"
+echo "user: \$(inroot getent passwd armbot | cut -d: -f1,6,7)"
+echo "system uid: \$(inroot sh -c 'test \$(id -u armbot) -lt 1000 && echo yes')"
+echo "home: \$(inroot stat -c '%U:%G' /var/lib/armbot)"
+echo "version: \$(inroot armbot --version)"
+echo "as armbot: \$(inroot setpriv --reuid=armbot --regid=armbot --init-groups \
+	armbot --data-dir=/var/lib/armbot status > /dev/null 2>&1 && echo ok)"
+echo "man: \$(inroot man -w armbot) \$(inroot man -w 5 armbot.conf)"
+inroot systemd-analyze verify /lib/systemd/system/armbot.service \
+	/lib/systemd/system/armbot-web.service 2>&1 && echo "verify: clean"
+inroot dpkg --purge armbot > /dev/null
+echo "purged: \$(inroot sh -c 'test -e /var/lib/armbot || echo state removed')"
+EOF
+unshare -m --propagation private sh "$TMP/install.sh" > "$TMP/install.out" 2>&1
+ok $? "dpkg -i, then --purge, in a throwaway root"
+sed 's/^/# /' "$TMP/install.out"
+o() { sed -n "s/^$1: //p" "$TMP/install.out"; }
+is "$(o installed)" "install ok installed" "the package installs (its dependencies are the project's)"
+is "$(o user)" "armbot:/var/lib/armbot:/usr/sbin/nologin" \
+	"the postinst creates the system user armbot, home /var/lib/armbot, no login"
+is "$(o 'system uid')" yes "armbot has a system uid"
+is "$(o home)" armbot:armbot "/var/lib/armbot is armbot's"
+is "$(o version)" "armbot version $VERSION" "the installed armbot runs"
+is "$(o 'as armbot')" ok "armbot status runs as armbot on the service's data dir"
+is "$(o man)" "/usr/share/man/man1/armbot.1.gz /usr/share/man/man5/armbot.conf.5.gz" \
+	"man finds armbot(1) and armbot.conf(5)"
+is "$(o verify)" clean "the installed units verify against the installed files"
+is "$(o purged)" "state removed" "dpkg --purge removes /var/lib/armbot"
+is "$(getent passwd armbot)" "$host_user" "the host's users are as they were"
+is "$(dpkg-query -W armbot 2>/dev/null)" "$host_pkg" "the host's packages are as they were"
+
+done_testing
