@@ -93,7 +93,7 @@ U=$R/lib/systemd/system
 for d in User=armbot StateDirectory=armbot CacheDirectory=armbot \
 	ProtectSystem=strict ProtectHome=yes PrivateTmp=yes NoNewPrivileges=yes \
 	CapabilityBoundingSet= 'SystemCallFilter=@system-service @mount' \
-	'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6' \
+	'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK' \
 	'RestrictNamespaces=user mnt pid net ipc uts' \
 	'ExecStart=/usr/bin/armbot --data-dir=/var/lib/armbot run' \
 	'Environment=XDG_CONFIG_HOME=/etc ARMBOT_CACHE_DIR=/var/cache/armbot'; do
