@@ -13,7 +13,7 @@
 # configuration" keeps the package from setting up and starting a
 # system-wide one.  b4 is the peer bench/base-guess.sh measures base
 # discovery against (strace checks that it stays offline).  debhelper,
-# lintian, fakeroot, man-db and systemd (systemd-analyze) are what
+# lintian, man-db and systemd (systemd-analyze) are what
 # tests/e2e/package.t builds and checks the Debian package with.
 DEBIAN_BUILD_PACKAGES = \
 	pkg-config perl \
@@ -31,7 +31,7 @@ DEBIAN_PACKAGES = \
 	chromium wrk python3-jsonschema libxml2-utils curl \
 	sqlite3 dovecot-imapd public-inbox \
 	b4 strace \
-	debhelper lintian fakeroot man-db systemd
+	debhelper lintian man-db systemd
 
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
 	libarchive libdeflate libcrypto liblzma zlib
