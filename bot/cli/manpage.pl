@@ -218,9 +218,9 @@ EOF
 	}
 	print <<'EOF';
 .SH EXIT STATUS
-0 on success; 1 when a check found a problem or a command failed; 2 for a
-wrong command line or a check that could not run; the exceptions are in
-each command's description above.
+0 on success and 129 for a wrong command line, as git; otherwise not 0,
+with the meanings each command's description above gives where they
+matter (check, boot, sparse, deliver, sendmail).
 .SH ENVIRONMENT
 .TP
 .B ARMBOT_DATA_DIR
