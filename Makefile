@@ -243,7 +243,10 @@ MANDIR ?= $(PREFIX)/share/man
 SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 INST = $(BUILD)/install
-GUEST_FILES = qemu/virt.config qemu/guest/init.c $(wildcard qemu/guest/rpm-test/*)
+# (rpm-test's README.md stays out: kbuild needs none, and lintian wants
+# documentation in /usr/share/doc)
+GUEST_FILES = qemu/virt.config qemu/guest/init.c \
+	$(filter-out %.md,$(wildcard qemu/guest/rpm-test/*))
 UNITS = armbot.service armbot-web.service
 
 $(INST)/pkgdatadir: FORCE
