@@ -201,8 +201,13 @@ done < "$TMP/keys"
 is "$missing" "" "armbot.conf(5) has every group and key of the examples ($(wc -l < "$TMP/keys"))"
 
 # --- dpkg -i into a throwaway root ----------------------------------------
-if [ "$(id -u)" != 0 ] || ! command -v unshare > /dev/null; then
-	skip "installing into a throwaway root needs root (mount namespace, overlay)"
+# root, a mount namespace and overlayfs (a container may lack the last two)
+mkdir -p "$TMP/probe/l" "$TMP/probe/m" "$TMP/probe/t"
+if [ "$(id -u)" != 0 ] || ! unshare -m --propagation private sh -c "
+	mount -t tmpfs tmpfs '$TMP/probe/m' && mkdir '$TMP/probe/m/u' '$TMP/probe/m/w' &&
+	mount -t overlay overlay -o lowerdir='$TMP/probe/l',upperdir='$TMP/probe/m/u',workdir='$TMP/probe/m/w' '$TMP/probe/t'" \
+	> /dev/null 2>&1; then
+	skip "installing into a throwaway root needs root, a mount namespace and overlayfs"
 	done_testing
 	exit
 fi
