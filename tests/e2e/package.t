@@ -12,7 +12,8 @@
 # throwaway root (an overlay over /, in a mount namespace of its own: the
 # host is not changed), where its postinst creates the system user, the
 # installed units verify against the installed programs and man pages, and
-# a purge removes the state.
+# a purge removes the state; then systemd is booted in a second one and
+# the units run under it (README, "Running as a service").
 . "$(dirname "$0")/../lib/tap.sh"
 
 for t in dpkg-buildpackage dh lintian systemd-analyze man ccache perl; do
@@ -255,6 +256,142 @@ is "$(o man)" "/usr/share/man/man1/armbot.1.gz /usr/share/man/man5/armbot.conf.5
 	"man finds armbot(1) and armbot.conf(5)"
 is "$(o verify)" clean "the installed units verify against the installed files"
 is "$(o purged)" "state removed" "dpkg --purge removes /var/lib/armbot"
+# --- under systemd --------------------------------------------------------
+# systemd itself, booted in a second throwaway root with mount, pid, net
+# and cgroup namespaces of its own (its cgroups under one made for it here
+# and removed after): armbot.service and armbot-web.service start, answer
+# and stop, and under armbot.service's settings bwrap runs with the
+# options of kernel/build/sandbox.c, and qemu-system-arm's JIT starts.
+# Not where the host runs systemd: its cgroup tree is not ours to add to.
+SD_PID= SD_CG=armbot-package-test.$$ SD_HIERS=
+sd_cleanup() {
+	[ -n "$SD_PID" ] && kill -KILL "$SD_PID" 2> /dev/null
+	SD_PID=
+	for h in $SD_HIERS; do
+		d=/sys/fs/cgroup/$h/$SD_CG
+		i=0
+		while [ -d "$d" ] && [ $i -lt 20 ] &&
+			[ -n "$(find "$d" -name cgroup.procs -exec cat {} + 2> /dev/null)" ]; do
+			sleep 0.5; i=$((i + 1))
+		done
+		[ -d "$d" ] && find "$d" -depth -type d -exec rmdir {} + 2> /dev/null
+	done
+	SD_HIERS=
+}
+trap 'sd_cleanup; rm -rf "$TMP"' EXIT
+if [ -d /run/systemd/system ]; then
+	skip "booting systemd in a throwaway root: the host runs systemd"
+elif [ ! -x /lib/systemd/systemd ] || ! command -v nsenter > /dev/null; then
+	skip "booting systemd in a throwaway root: no /lib/systemd/systemd or nsenter"
+else
+	if [ -e /sys/fs/cgroup/cgroup.controllers ]; then
+		SD_HIERS=.
+	else
+		for h in systemd unified cpu cpuacct memory devices pids blkio; do
+			[ -d "/sys/fs/cgroup/$h" ] && SD_HIERS="$SD_HIERS $h"
+		done
+	fi
+	for h in $SD_HIERS; do mkdir "/sys/fs/cgroup/$h/$SD_CG"; done
+	# the probes: armbot.service with another ExecStart=
+	bwrap_args=$(sed -n '/static const char \*const fixed\[\] = {/,/};/p' \
+		"$TOP/kernel/build/sandbox.c" | grep -o '"[^"]*"' | tr -d '"' |
+		sed -e '1s/^bwrap$/\/usr\/bin\/bwrap/' | tr '\n' ' ' |
+		sed -e 's/--[a-z-]*-fd [0-9]* //g' -e 's/--seccomp [0-9]* //g')
+	probe() {	# probe NAME COMMAND...: a oneshot copy of armbot.service
+		sed -e "/^ExecStart=/c ExecStart=$2" -e 's/^Type=exec/Type=oneshot/' \
+			-e '/^Restart/d' "$R/lib/systemd/system/armbot.service" \
+			> "$TMP/$1.service"
+	}
+	probe armbot-probe-bwrap "$bwrap_args--bind /var/lib/armbot /var/lib/armbot -- /bin/sh -c \"id -un; touch /var/lib/armbot/from-sandbox\""
+	probe armbot-probe-qemu "/usr/bin/bwrap --unshare-net --unshare-pid --die-with-parent --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp -- /bin/sh -c \"timeout 3 qemu-system-arm -M virt -nodefaults -display none -S; echo qemu-exit=\$\$?\""
+	case $bwrap_args in
+	/usr/bin/bwrap\ --*) ;;
+	*) bwrap_args= ;;
+	esac
+	S=$TMP/sd
+	mkdir -p "$S/root" "$S/rw"
+	cat > "$TMP/boot.sh" << EOF
+set -e
+mount -t tmpfs tmpfs "$S/rw"
+mkdir "$S/rw/up" "$S/rw/work"
+mount -t overlay overlay -o lowerdir=/,upperdir="$S/rw/up",workdir="$S/rw/work" "$S/root"
+mount --rbind /dev "$S/root/dev"
+mount -t tmpfs tmpfs "$S/root/run"
+mount -t tmpfs tmpfs "$S/root/tmp"
+cp "$TMP/armbot.deb" "$S/root/tmp/"
+cp "$TMP"/armbot-probe-*.service "$S/root/etc/systemd/system/"
+chroot "$S/root" dpkg -i /tmp/armbot.deb > /dev/null
+for h in $SD_HIERS; do echo \$\$ > /sys/fs/cgroup/\$h/$SD_CG/cgroup.procs; done
+cd "$S/root"
+mkdir -p oldroot
+# pivot_root, not chroot: no user namespace can be made in a chroot
+exec unshare --cgroup sh -c '
+set -e
+pivot_root . oldroot
+mount -t sysfs sysfs /sys
+if [ "$SD_HIERS" = . ]; then
+	mount -t cgroup2 cgroup2 /sys/fs/cgroup
+else
+	mount -t tmpfs -o mode=755 tmpfs /sys/fs/cgroup
+	for h in $SD_HIERS; do
+		mkdir /sys/fs/cgroup/\$h
+		case \$h in
+		unified) mount -t cgroup2 cgroup2 /sys/fs/cgroup/unified ;;
+		systemd) mount -t cgroup -o none,name=systemd cgroup /sys/fs/cgroup/systemd ;;
+		*) mount -t cgroup -o \$h cgroup /sys/fs/cgroup/\$h ;;
+		esac
+	done
+fi
+exec unshare --pid --fork --kill-child --net --mount-proc=/proc \
+	env container=armbot-test /lib/systemd/systemd --system \
+	--unit=basic.target --log-target=null'
+EOF
+	unshare -m --propagation private sh "$TMP/boot.sh" > "$TMP/boot.log" 2>&1 &
+	SD_PID=$!
+	state= i=0
+	while [ $i -lt 120 ] && kill -0 "$SD_PID" 2> /dev/null; do
+		pid1=$(pgrep -P "$SD_PID" 2> /dev/null | head -1)
+		if [ -n "$pid1" ]; then
+			state=$(nsenter -t "$pid1" -m -p -n -r -w systemctl is-system-running 2> /dev/null)
+			case $state in running | degraded) break ;; esac
+		fi
+		sleep 0.5; i=$((i + 1))
+	done
+	case $state in running | degraded) st=0 ;; *) st=1 ;; esac
+	ok $st "systemd boots in a throwaway root with the package installed ($state)"
+	[ $st -eq 0 ] || sed 's/^/# /' "$TMP/boot.log"
+	sdo() { nsenter -t "$pid1" -m -p -n -r -w "$@"; }
+	if [ $st -eq 0 ]; then
+		sdo systemctl start armbot.service armbot-web.service
+		sleep 2
+		is "$(sdo systemctl is-active armbot.service)" active "armbot.service runs under its settings"
+		is "$(sdo curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8080/)" 200 \
+			"armbot.service serves the web pages (127.0.0.1:8080)"
+		is "$(sdo systemctl is-active armbot-web.service)" active "armbot-web.service runs"
+		sdo curl -s http://127.0.0.1:8081/api/series | grep -q '"series":\[\]'
+		ok $? "armbot-web.service answers /api/series (127.0.0.1:8081)"
+		sdo systemctl stop armbot.service armbot-web.service
+		is "$(sdo systemctl is-active armbot.service)" inactive "systemctl stop stops armbot.service"
+		sdo journalctl -u armbot.service -o cat --no-pager | sed 's/^/# armbot.service: /'
+		if [ -n "$bwrap_args" ]; then
+			sdo systemctl start armbot-probe-bwrap.service
+			ok $? "under armbot.service's settings: $bwrap_args"
+			is "$(sdo journalctl -u armbot-probe-bwrap.service -o cat --no-pager | grep -v '^armbot-probe\|^Started\|^Finished\|Deactivated\|^Starting' | tail -1)" \
+				armbot "bwrap runs the sandboxed command as armbot"
+			is "$(sdo stat -c %U /var/lib/armbot/from-sandbox 2>&1)" armbot \
+				"the sandbox writes where it is bound"
+		else
+			skip "the bwrap options of kernel/build/sandbox.c were not found: update this probe"
+		fi
+		sdo systemctl start armbot-probe-qemu.service
+		is "$(sdo journalctl -u armbot-probe-qemu.service -o cat --no-pager | grep '^qemu-exit')" \
+			qemu-exit=124 "qemu-system-arm starts its JIT under armbot.service's settings (stopped by timeout)"
+	fi
+	sd_cleanup
+	ls -d /sys/fs/cgroup/*/"$SD_CG" /sys/fs/cgroup/"$SD_CG" > /dev/null 2>&1
+	is $? 2 "the cgroups made for the boot are gone"
+fi
+
 is "$(getent passwd armbot)" "$host_user" "the host's users are as they were"
 is "$(dpkg-query -W armbot 2>/dev/null)" "$host_pkg" "the host's packages are as they were"
 
