@@ -95,7 +95,7 @@ for d in User=armbot StateDirectory=armbot CacheDirectory=armbot \
 	ProtectSystem=strict ProtectHome=yes PrivateTmp=yes NoNewPrivileges=yes \
 	CapabilityBoundingSet= 'SystemCallFilter=@system-service @mount' \
 	'RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK' \
-	'RestrictNamespaces=user mnt pid net ipc uts' \
+	'RestrictNamespaces=user mnt pid net ipc uts cgroup' \
 	'ExecStart=/usr/bin/armbot --data-dir=/var/lib/armbot run' \
 	'Environment=XDG_CONFIG_HOME=/etc ARMBOT_CACHE_DIR=/var/cache/armbot'; do
 	grep -qxF "$d" "$U/armbot.service"
@@ -303,6 +303,9 @@ else
 			> "$TMP/$1.service"
 	}
 	probe armbot-probe-bwrap "$bwrap_args--bind /var/lib/armbot /var/lib/armbot -- /bin/sh -c \"id -un; touch /var/lib/armbot/from-sandbox\""
+	# the strictest bwrap: every namespace, a nested user namespace as uid
+	# 1000 that can make no further one, an empty root
+	probe armbot-probe-bwrap-strict "/usr/bin/bwrap --unshare-all --die-with-parent --new-session --unshare-user --disable-userns --uid 1000 --gid 1000 --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64 --dev /dev --proc /proc --tmpfs /tmp --remount-ro / -- /bin/sh -c \"id -u\""
 	probe armbot-probe-qemu "/usr/bin/bwrap --unshare-net --unshare-pid --die-with-parent --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp -- /bin/sh -c \"timeout 3 qemu-system-arm -M virt -nodefaults -display none -S; echo qemu-exit=\$\$?\""
 	case $bwrap_args in
 	/usr/bin/bwrap\ --*) ;;
@@ -383,6 +386,10 @@ EOF
 		else
 			skip "the bwrap options of kernel/build/sandbox.c were not found: update this probe"
 		fi
+		sdo systemctl start armbot-probe-bwrap-strict.service
+		ok $? "under armbot.service's settings: bwrap --unshare-all --unshare-user --disable-userns"
+		is "$(sdo journalctl -u armbot-probe-bwrap-strict.service -o cat --no-pager | grep -x '[0-9]*')" \
+			1000 "bwrap runs the command as uid 1000 of its user namespace"
 		sdo systemctl start armbot-probe-qemu.service
 		is "$(sdo journalctl -u armbot-probe-qemu.service -o cat --no-pager | grep '^qemu-exit')" \
 			qemu-exit=124 "qemu-system-arm starts its JIT under armbot.service's settings (stopped by timeout)"
