@@ -306,6 +306,8 @@ install: $(INST)/armbot $(INST)/armbot-core $(MAN_PAGES) \
 # when CC="ccache cc"); the .deb lands in build/deb/.  The package's make
 # gets CC but not this make's command line (BUILD= there would be its
 # build dir, and its clean would remove the copy).
+# debian/control's Build-Depends are DEBIAN_BUILD_PACKAGES, and every
+# pkg-config module the build links comes from one of them
 debian-check:
 	@mkdir -p $(BUILD)
 	@echo $(DEBIAN_BUILD_PACKAGES) | tr ' ' '\n' | sort > $(BUILD)/build-depends.want
@@ -316,6 +318,11 @@ debian-check:
 		echo "debian/control's Build-Depends differ from the Makefile's DEBIAN_BUILD_PACKAGES"; \
 		echo "(< Makefile, > debian/control):"; \
 		diff $(BUILD)/build-depends.want $(BUILD)/build-depends.have | grep '^[<>]'; exit 1; }
+	@for m in $(PKG_MODULES); do \
+		pkg=$$(dpkg -S "$$(pkg-config --path $$m)" 2>/dev/null | cut -d: -f1); \
+		echo " $(DEBIAN_BUILD_PACKAGES) " | grep -q " $$pkg " || { \
+		echo "pkg-config module $$m (package $${pkg:-none found}) is not in DEBIAN_BUILD_PACKAGES"; \
+		exit 1; }; done
 
 deb: debian-check
 	rm -rf $(BUILD)/deb/armbot $(BUILD)/deb/armbot_* && mkdir -p $(BUILD)/deb/armbot

@@ -43,6 +43,10 @@ sed '/^ libsoup-3.0-dev,$/d' "$TOP/debian/control" > "$TMP/neg/debian/control"
 make -s -C "$TMP/neg" -f "$TOP/Makefile" debian-check > "$TMP/neg.out" 2>/dev/null
 [ $? -ne 0 ] && grep -q '^< libsoup-3.0-dev$' "$TMP/neg.out"
 ok $? "make debian-check fails when Build-Depends lose a package of DEBIAN_BUILD_PACKAGES"
+make -s -C "$TOP" debian-check BUILD="$B" PKG_MODULES="glib-2.0 armbot-no-such-module" \
+	> "$TMP/neg2.out" 2>/dev/null
+[ $? -ne 0 ] && grep -q '^pkg-config module armbot-no-such-module (package none found) is not in DEBIAN_BUILD_PACKAGES$' "$TMP/neg2.out"
+ok $? "make debian-check fails on a pkg-config module no package of DEBIAN_BUILD_PACKAGES provides"
 
 # --- lintian --------------------------------------------------------------
 lintian --fail-on error "$DEB" > "$TMP/lintian" 2>&1
