@@ -6,25 +6,32 @@
 # test through prove.
 
 # Every Debian package the project needs, in one place.  `make deps` installs
-# the ones that are missing.  postfix is only the tests' SMTP server
+# the ones that are missing.  DEBIAN_BUILD_PACKAGES are what building the
+# programs and their man pages takes: debian/control's Build-Depends are
+# these (`make deb` stops when the two differ).  postfix is only the tests' SMTP server
 # (tests/lib/smtp-server.sh runs private instances): debconf's "No
 # configuration" keeps the package from setting up and starting a
 # system-wide one.  b4 is the peer bench/base-guess.sh measures base
-# discovery against (strace checks that it stays offline).
-DEBIAN_PACKAGES = \
-	build-essential pkg-config git xz-utils perl \
+# discovery against (strace checks that it stays offline).  debhelper,
+# lintian, man-db and systemd (systemd-analyze) are what
+# tests/e2e/package.t builds and checks the Debian package with.
+DEBIAN_BUILD_PACKAGES = \
+	pkg-config perl \
 	libglib2.0-dev libetpan-dev libgit2-dev libcurl4-gnutls-dev \
 	libsqlite3-dev libsoup-3.0-dev libarchive-dev libdeflate-dev liblzma-dev \
-	zlib1g-dev libjson-glib-dev \
+	zlib1g-dev libjson-glib-dev libssl-dev
+DEBIAN_PACKAGES = \
+	build-essential git xz-utils $(DEBIAN_BUILD_PACKAGES) \
 	clang libclang-rt-14-dev \
 	sparse ccache bubblewrap gcc-arm-linux-gnueabihf libc6-dev-armhf-cross \
 	qemu-system-arm \
-	bc bison flex libssl-dev libelf-dev cpio kmod \
+	bc bison flex libelf-dev cpio kmod \
 	linux-source-6.1 \
 	postfix sasl2-bin \
 	chromium wrk python3-jsonschema libxml2-utils curl \
 	sqlite3 dovecot-imapd public-inbox \
-	b4 strace
+	b4 strace \
+	debhelper lintian man-db systemd
 
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
 	libarchive libdeflate libcrypto liblzma zlib json-glib-1.0
@@ -78,7 +85,8 @@ ASAN_TESTS = $(UNIT_SRCS:tests/unit/%.c=$(ASAN)/tests/%)
 ARMBOT_CACHE_DIR ?= $(if $(XDG_CACHE_HOME),$(XDG_CACHE_HOME),$(HOME)/.cache)/armbot
 export ARMBOT_CACHE_DIR
 
-.PHONY: all deps check unit-tests asan format fuzz clean run bench
+.PHONY: all deps check unit-tests asan format fuzz clean run bench \
+	install man deb debian-check
 # keep objects of test binaries: they are intermediate files to make
 .SECONDARY:
 all: armbot armbot-core
@@ -86,10 +94,10 @@ all: armbot armbot-core
 # armbot is the lean front (bot/cli/front.c): dirstat with GLib, zlib and libdeflate only,
 # every other command by exec of armbot-core beside it
 armbot: $(REL)/bot/cli/front.o $(REL)/libarmbot.a
-	$(CC) -Wl,--as-needed -o $@ $^ $(FRONT_LIBS)
+	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(FRONT_LIBS)
 
 armbot-core: $(REL)/bot/cli/main.o $(REL)/libarmbot.a
-	$(CC) -o $@ $^ $(PKG_LIBS) -lm
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 $(REL)/libarmbot.a: $(REL_OBJS)
 	@rm -f $@
@@ -105,7 +113,7 @@ Q = $(if $(V),,@)
 $(REL)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CC      $<")
-	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(ASAN)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -215,8 +223,115 @@ run: deps
 		echo "demonstration series: $(BUILD)/demo-series.mbox"; fi
 	./armbot --data-dir "$(RUN_DATA_DIR)" check $(RUN_SERIES) || [ $$? -eq 1 ]
 
+FORCE:
+
 bench: all
 	@for b in bench/*.sh; do echo "== $$b"; sh $$b || exit 1; done
+
+# `make install PREFIX=/usr/local DESTDIR=`: the programs in PKGLIBDIR
+# (armbot execs armbot-core beside itself, bot/cli/front.c) and armbot
+# in BINDIR as a link to them; the guest files of the boot check
+# (qemu/guest/init.c, qemu/guest/rpm-test/, qemu/virt.config) in PKGDATADIR,
+# where the installed programs look for them (ARMBOT_SOURCE_DIR: only
+# config/datadir.c is compiled again for that, in build/install/, so that
+# ./armbot keeps using the clone's); the man pages; the example
+# configuration in SYSCONFDIR/armbot; the systemd units in UNITDIR.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+PKGLIBDIR ?= $(PREFIX)/lib/armbot
+PKGDATADIR ?= $(PREFIX)/share/armbot
+MANDIR ?= $(PREFIX)/share/man
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+INST = $(BUILD)/install
+# (rpm-test's README.md stays out: kbuild needs none, and lintian wants
+# documentation in /usr/share/doc)
+GUEST_FILES = qemu/virt.config qemu/guest/init.c \
+	$(filter-out %.md,$(wildcard qemu/guest/rpm-test/*))
+UNITS = armbot.service armbot-web.service
+
+$(INST)/pkgdatadir: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(PKGDATADIR)' | cmp -s - $@ || echo '$(PKGDATADIR)' > $@
+
+$(INST)/datadir.o: config/datadir.c $(INST)/pkgdatadir
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -DARMBOT_SOURCE_DIR=%,$(BASE_CFLAGS)) \
+		-DARMBOT_SOURCE_DIR='"$(PKGDATADIR)"' $(CPPFLAGS) $(CFLAGS) \
+		-MMD -MP -c -o $@ $<
+-include $(INST)/datadir.d
+
+$(INST)/armbot: $(REL)/bot/cli/front.o $(INST)/datadir.o $(REL)/libarmbot.a
+	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(FRONT_LIBS)
+
+$(INST)/armbot-core: $(REL)/bot/cli/main.o $(INST)/datadir.o $(REL)/libarmbot.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+# The units with the installed paths
+$(INST)/%.service: config/systemd/%.service FORCE
+	@mkdir -p $(dir $@)
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< > $@
+
+# The man pages, written from `armbot help` and the example configuration
+# by bot/cli/manpage.pl (their date: SOURCE_DATE_EPOCH when set)
+MAN_PAGES = $(BUILD)/man/armbot.1 $(BUILD)/man/armbot.conf.5
+man: $(MAN_PAGES)
+$(BUILD)/man/armbot.1: bot/cli/manpage.pl armbot armbot-core
+	@mkdir -p $(dir $@)
+	perl bot/cli/manpage.pl armbot ./armbot-core '$(VERSION)' > $@.tmp && mv $@.tmp $@
+$(BUILD)/man/armbot.conf.5: bot/cli/manpage.pl config/armbot.conf.example \
+		$(wildcard config/trees.d.example/*.conf)
+	@mkdir -p $(dir $@)
+	perl bot/cli/manpage.pl config config/armbot.conf.example \
+		config/trees.d.example/omap.conf '$(VERSION)' > $@.tmp && mv $@.tmp $@
+
+install: $(INST)/armbot $(INST)/armbot-core $(MAN_PAGES) \
+		$(UNITS:%=$(INST)/%)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGLIBDIR) \
+		$(DESTDIR)$(PKGDATADIR)/qemu/guest/rpm-test \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(SYSCONFDIR)/armbot/trees.d.example $(DESTDIR)$(UNITDIR)
+	install -m 755 $(INST)/armbot $(INST)/armbot-core $(DESTDIR)$(PKGLIBDIR)/
+	ln -sfr $(DESTDIR)$(PKGLIBDIR)/armbot $(DESTDIR)$(BINDIR)/armbot
+	for f in $(GUEST_FILES); do \
+		install -m 644 $$f $(DESTDIR)$(PKGDATADIR)/$$f || exit 1; done
+	install -m 644 $(BUILD)/man/armbot.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(BUILD)/man/armbot.conf.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 config/armbot.conf.example $(DESTDIR)$(SYSCONFDIR)/armbot/
+	install -m 644 config/trees.d.example/*.conf \
+		$(DESTDIR)$(SYSCONFDIR)/armbot/trees.d.example/
+	install -m 644 $(UNITS:%=$(INST)/%) $(DESTDIR)$(UNITDIR)/
+
+# The Debian package, built by dpkg-buildpackage in a copy of the tracked
+# files (build/deb/armbot: the same path each time, so that ccache hits
+# when CC="ccache cc"); the .deb lands in build/deb/.  The package's make
+# gets CC but not this make's command line (BUILD= there would be its
+# build dir, and its clean would remove the copy).
+# debian/control's Build-Depends are DEBIAN_BUILD_PACKAGES, and every
+# pkg-config module the build links comes from one of them
+debian-check:
+	@mkdir -p $(BUILD)
+	@echo $(DEBIAN_BUILD_PACKAGES) | tr ' ' '\n' | sort > $(BUILD)/build-depends.want
+	@sed -n '/^Build-Depends:/,/^[^ ]/{s/^Build-Depends://;/^[^ ]/d;p}' debian/control | \
+		tr ',' '\n' | sed -e 's/^ *//' -e 's/[ (].*//' | \
+		grep -v -e '^debhelper-compat$$' -e '^$$' | sort > $(BUILD)/build-depends.have
+	@diff $(BUILD)/build-depends.want $(BUILD)/build-depends.have >/dev/null || { \
+		echo "debian/control's Build-Depends differ from the Makefile's DEBIAN_BUILD_PACKAGES"; \
+		echo "(< Makefile, > debian/control):"; \
+		diff $(BUILD)/build-depends.want $(BUILD)/build-depends.have | grep '^[<>]'; exit 1; }
+	@for m in $(PKG_MODULES); do \
+		pkg=$$(dpkg -S "$$(pkg-config --path $$m)" 2>/dev/null | cut -d: -f1); \
+		echo " $(DEBIAN_BUILD_PACKAGES) " | grep -q " $$pkg " || { \
+		echo "pkg-config module $$m (package $${pkg:-none found}) is not in DEBIAN_BUILD_PACKAGES"; \
+		exit 1; }; done
+
+deb: debian-check
+	rm -rf $(BUILD)/deb/armbot $(BUILD)/deb/armbot_* && mkdir -p $(BUILD)/deb/armbot
+	git ls-files -z --cached --others --exclude-standard | \
+		grep -zv '^$(BUILD)/' | xargs -0 tar cf - | tar xf - -C $(BUILD)/deb/armbot
+	cd $(BUILD)/deb/armbot && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		CC='$(CC)' dpkg-buildpackage -us -uc -b -Jauto
+	@ls $(BUILD)/deb/armbot_*.deb
 
 clean:
 	rm -rf $(BUILD) armbot
