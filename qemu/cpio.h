@@ -1,5 +1,7 @@
 /* Writing initramfs archives: the cpio "newc" format the kernel unpacks
- * (Documentation/driver-api/early-userspace/buffer-format.rst). */
+ * (Documentation/driver-api/early-userspace/buffer-format.rst), written by
+ * libarchive.  The same calls give the same bytes: no time, owner or
+ * inode number of the host goes in. */
 #pragma once
 
 #include <glib.h>
@@ -16,8 +18,9 @@ void cpio_add_file(struct cpio *c, const char *name, guint mode,
 void cpio_add_chardev(struct cpio *c, const char *name, guint mode, guint major,
 		      guint minor);
 
-/* Close the archive with its TRAILER!!! entry and return it; @c is
- * freed. */
-GBytes *cpio_finish(struct cpio *c);
+/* Close the archive with its TRAILER!!! entry and return it, or NULL with
+ * @error when libarchive refused an entry.  @c is freed either way. */
+GBytes *cpio_finish(struct cpio *c, GError **error);
 
+/* Accepts NULL. */
 void cpio_free(struct cpio *c);

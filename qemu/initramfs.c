@@ -94,7 +94,9 @@ gboolean initramfs_build(const char *init_src, const char *module_ko,
 	cpio_add_dir(c, "sys", 0755);
 	cpio_add_file(c, "init", 0755, init, init_len);
 	cpio_add_file(c, "rpm_test.ko", 0644, ko, ko_len);
-	archive = cpio_finish(c);
+	archive = cpio_finish(c, error);
+	if (!archive)
+		return FALSE;
 	return g_file_set_contents(out_path, g_bytes_get_data(archive, NULL),
 				   g_bytes_get_size(archive), error);
 }

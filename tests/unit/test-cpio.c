@@ -11,22 +11,60 @@ static void test_layout(void)
 {
 	struct cpio *c = cpio_new();
 	g_autoptr(GBytes) b = NULL;
+	g_autoptr(GError) error = NULL;
 	const char *data;
 	gsize len;
 
 	cpio_add_file(c, "a", 0644, "xyz", 3);
-	b = cpio_finish(c);
+	b = cpio_finish(c, &error);
+	g_assert_no_error(error);
 	data = g_bytes_get_data(b, &len);
 	/* header 110 + "a\0" -> 112, data 3 padded to 4: 116; then the
 	 * trailer: 110 + 11 -> 121 padded to 124 */
 	g_assert_cmpuint(len, ==, 116 + 124);
-	g_assert_cmpmem(data, 6, "070701", 6);
-	/* mode of a regular 0644 file, then the file size field */
-	g_assert_cmpmem(data + 14, 8, "000081A4", 8);
-	g_assert_cmpmem(data + 54, 8, "00000003", 8);
+	/* magic, ino 1, mode 0100644, uid 0, gid 0, nlink 1, mtime 0, size 3,
+	 * dev 0:0, rdev 0:0, namesize 2, check 0: nothing of the host */
+	g_assert_cmpmem(data, 110,
+			"070701"
+			"00000001000081a4000000000000000000000001"
+			"0000000000000003000000000000000000000000"
+			"000000000000000200000000",
+			110);
 	g_assert_cmpmem(data + 110, 2, "a\0", 2);
-	g_assert_cmpmem(data + 112, 3, "xyz", 3);
-	g_assert_cmpmem(data + 116 + 110, 11, "TRAILER!!!\0", 11);
+	g_assert_cmpmem(data + 112, 4, "xyz\0", 4);
+	/* the trailer: ino 0, mode 0, nlink 1, namesize 11 */
+	g_assert_cmpmem(data + 116, 110,
+			"070701"
+			"0000000000000000000000000000000000000001"
+			"0000000000000000000000000000000000000000"
+			"000000000000000b00000000",
+			110);
+	g_assert_cmpmem(data + 116 + 110, 14, "TRAILER!!!\0\0\0\0", 14);
+}
+
+/* The same calls give the same bytes, whenever and by whomever made: the
+ * initramfs is rebuilt for every boot. */
+static void test_deterministic(void)
+{
+	g_autoptr(GBytes) first = NULL;
+	g_autoptr(GBytes) second = NULL;
+
+	for (int i = 0; i < 2; i++) {
+		struct cpio *c = cpio_new();
+		g_autoptr(GError) error = NULL;
+
+		cpio_add_dir(c, "dev", 0755);
+		cpio_add_chardev(c, "dev/console", 0600, 5, 1);
+		cpio_add_file(c, "init", 0755, "#!x\n", 4);
+		if (i)
+			second = cpio_finish(c, &error);
+		else
+			first = cpio_finish(c, &error);
+		g_assert_no_error(error);
+		if (!i)
+			g_usleep(1100 * 1000); /* another second */
+	}
+	g_assert_true(g_bytes_equal(first, second));
 }
 
 /* GNU cpio lists what we wrote: types, modes, device numbers, sizes. */
@@ -53,7 +91,8 @@ static void test_gnu_cpio_reads_it(void)
 	cpio_add_chardev(c, "dev/console", 0600, 5, 1);
 	cpio_add_file(c, "init", 0755, "#!x\n", 4);
 	cpio_add_file(c, "empty", 0644, "", 0);
-	b = cpio_finish(c);
+	b = cpio_finish(c, &error);
+	g_assert_no_error(error);
 	dir = g_dir_make_tmp("armbot-cpio-XXXXXX", &error);
 	g_assert_no_error(error);
 	path = g_build_filename(dir, "a.cpio", NULL);
@@ -105,6 +144,7 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/cpio/layout", test_layout);
+	g_test_add_func("/cpio/deterministic", test_deterministic);
 	g_test_add_func("/cpio/gnu-cpio-reads-it", test_gnu_cpio_reads_it);
 	return g_test_run();
 }
