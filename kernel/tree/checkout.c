@@ -4,6 +4,8 @@
  * kernel/tree/checkout.h. */
 #include "kernel/tree/checkout.h"
 
+#include "kernel/tree/rmtree.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
@@ -22,35 +24,6 @@ static gboolean set_errno_error(GError **error, const char *what,
 	g_set_error(error, TREE_ERROR, TREE_ERROR_FAILED, "cannot %s '%s': %s",
 		    what, path, g_strerror(saved));
 	return FALSE;
-}
-
-/* Remove @path (a file, a symlink or a whole directory), ENOENT is fine:
- * an interrupted checkout is redone from the same recorded commit. */
-static gboolean remove_path(const char *path, GError **error)
-{
-	GStatBuf st;
-
-	if (g_lstat(path, &st) < 0)
-		return errno == ENOENT ? TRUE :
-					 set_errno_error(error, "stat", path);
-	if (S_ISDIR(st.st_mode)) {
-		g_autoptr(GDir) dir = g_dir_open(path, 0, NULL);
-		const char *name;
-
-		while (dir && (name = g_dir_read_name(dir))) {
-			g_autofree char *child =
-				g_build_filename(path, name, NULL);
-
-			if (!remove_path(child, error))
-				return FALSE;
-		}
-		if (g_rmdir(path) < 0)
-			return set_errno_error(error, "remove", path);
-		return TRUE;
-	}
-	if (g_unlink(path) < 0 && errno != ENOENT)
-		return set_errno_error(error, "remove", path);
-	return TRUE;
 }
 
 /* Remove the directories above @path (relative to @root) that became
@@ -140,7 +113,7 @@ static gboolean write_entry(git_repository *repo, const char *root,
 	size = git_blob_rawsize(blob);
 	if (!make_parents(root, path, error))
 		return FALSE;
-	if (g_lstat(full, &st) == 0 && !remove_path(full, error))
+	if (g_lstat(full, &st) == 0 && !rmtree(full, error))
 		return FALSE;
 	if (mode == GIT_FILEMODE_LINK) {
 		g_autofree char *target = g_strndup(data, size);
@@ -259,7 +232,9 @@ static gboolean checkout_diff(struct tree *tree, git_tree *old_tree,
 		if (!checkout_path_ok(d->old_file.path, error))
 			return FALSE;
 		full = g_build_filename(dir, d->old_file.path, NULL);
-		if (!remove_path(full, error))
+		/* already gone is fine: an interrupted checkout is redone
+		 * from the same recorded commit */
+		if (!rmtree(full, error))
 			return FALSE;
 		prune_empty_parents(dir, d->old_file.path);
 		stats->removed++;

@@ -1,28 +1,68 @@
-/* Removing a directory tree.  See kernel/tree/rmtree.h. */
+/* Removing a directory tree with nftw(3).  See kernel/tree/rmtree.h. */
+#define _GNU_SOURCE /* nftw() and its FTW_* flags */
 #include "kernel/tree/rmtree.h"
 
-#include <glib.h>
-#include <glib/gstdio.h>
-#include <sys/stat.h>
+#include <errno.h>
+#include <ftw.h>
+#include <gio/gio.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
-void rmtree(const char *path)
+/* nftw() passes its callback no data of the caller: the first failure of
+ * this thread's walk */
+static _Thread_local char *first_error;
+static _Thread_local int first_errno;
+
+static void note_failure(const char *path, int err)
 {
-	g_autoptr(GDir) dir = NULL;
-	const char *name;
-	GStatBuf st;
-
-	/* lstat(): a link to a directory is a link, removed by unlink() */
-	if (g_lstat(path, &st) != 0)
+	if (first_error)
 		return;
-	if (!S_ISDIR(st.st_mode)) {
-		g_unlink(path);
-		return;
-	}
-	dir = g_dir_open(path, 0, NULL);
-	while (dir && (name = g_dir_read_name(dir))) {
-		g_autofree char *child = g_build_filename(path, name, NULL);
+	first_errno = err;
+	first_error = g_strdup_printf("cannot remove '%s': %s", path,
+				      g_strerror(err));
+}
 
-		rmtree(child);
+/* FTW_DEPTH: a directory comes after everything in it.  FTW_PHYS: a link
+ * comes as itself (FTW_SL), never as what it points at. */
+static int remove_one(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	int r;
+
+	switch (type) {
+	case FTW_DP:
+		r = rmdir(path);
+		break;
+	case FTW_DNR:
+		/* unreadable: what is in it stays, and so does it */
+		note_failure(path, EACCES);
+		return 0;
+	default: /* FTW_F, FTW_SL, FTW_SLN, FTW_NS */
+		r = unlink(path);
+		break;
 	}
-	g_rmdir(path);
+	if (r != 0 && errno != ENOENT)
+		note_failure(path, errno);
+	return 0; /* best effort: go on with the rest */
+}
+
+gboolean rmtree(const char *path, GError **error)
+{
+	int r;
+
+	g_clear_pointer(&first_error, g_free);
+	/* FTW_MOUNT: what is mounted below @path is another file system,
+	 * left alone (and so its mount point stays) */
+	r = nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	if (r != 0 && errno != ENOENT)
+		note_failure(path, errno);
+	if (first_error) {
+		g_set_error_literal(error, G_IO_ERROR,
+				    g_io_error_from_errno(first_errno),
+				    first_error);
+		g_clear_pointer(&first_error, g_free);
+		return FALSE;
+	}
+	return TRUE;
 }

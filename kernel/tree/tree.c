@@ -43,8 +43,12 @@ void tree_discard(struct tree *tree)
 	if (!tree)
 		return;
 	/* only a tree that was never saved: never a configured one */
-	if (!g_file_test(tree->conf_path, G_FILE_TEST_EXISTS))
-		rmtree(tree->dir);
+	if (!g_file_test(tree->conf_path, G_FILE_TEST_EXISTS)) {
+		g_autoptr(GError) error = NULL;
+
+		if (!rmtree(tree->dir, &error))
+			g_warning("%s", error->message);
+	}
 	tree_free(tree);
 }
 

@@ -137,7 +137,7 @@ static void test_update_interval(void)
 	g_assert_nonnull(strstr(error->message, "trees.d/soc.conf:3: "
 						"update-interval must be a "
 						"duration"));
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 int main(int argc, char **argv)

@@ -409,7 +409,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/gitindex/hostile-v2", test_hostile_v2);
 	g_test_add_func("/gitindex/hostile-v4", test_hostile_v4);
 	ret = g_test_run();
-	rmtree(scratch);
+	rmtree(scratch, NULL);
 	g_free(scratch);
 	g_free(repo_dir);
 	return ret;

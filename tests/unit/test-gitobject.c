@@ -97,7 +97,7 @@ static void test_tree_real(void)
 	}
 	/* root 9, foo 1, sub 1, sub/deeper 1 */
 	g_assert_cmpuint(entries, ==, 9 + 1 + 1 + 1);
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 static GBytes *tree_bytes(const char *mode, const char *name)
@@ -268,7 +268,7 @@ static void test_commit_real(void)
 	}
 	g_assert_cmpuint(merges, ==, 2);
 	g_assert_cmpuint(roots, ==, 2);
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 #define HEX_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
@@ -381,7 +381,7 @@ static void test_tag_real(void)
 		g_assert_cmpstr(hex, ==, f[1]);
 		g_assert_cmpstr(gitobj_type_name(type), ==, f[2]);
 	}
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 static void test_tag_parse(void)

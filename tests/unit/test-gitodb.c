@@ -236,7 +236,7 @@ static void test_loose(void)
 	g_clear_error(&error);
 	g_assert_null(gitodb_open("/nonexistent/objects", &error));
 	g_assert_error(error, GITODB_ERROR, GITODB_ERROR_IO);
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 static void test_ofs_delta_chains(void)
@@ -263,7 +263,7 @@ static void test_ofs_delta_chains(void)
 	/* 60 commits, trees and versions of f, 42 of g, 2 tags */
 	n = compare_with_git(dir, repo, objects, NULL);
 	g_assert_cmpuint(n, ==, 60 * 3 + 42 + 2);
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 static void test_ref_delta(void)
@@ -280,7 +280,7 @@ static void test_ref_delta(void)
 	g_assert_cmpuint(counts[7], >, 60); /* REF_DELTA */
 	g_assert_cmpuint(counts[6], ==, 0);
 	g_assert_cmpuint(compare_with_git(dir, repo, objects, NULL), >, 200);
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 /* Two packs, loose objects beside them, and a pack made after the
@@ -329,7 +329,7 @@ static void test_several_packs(void)
 	g_assert_no_error(error);
 	g_assert_cmpint(type, ==, GITOBJ_COMMIT);
 	g_assert_true(g_str_has_prefix(g_bytes_get_data(data, NULL), "tree "));
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 static void test_alternates(void)
@@ -377,7 +377,7 @@ static void test_alternates(void)
 		alt, "\"../../../b/.git/\\157bjects\"\n", -1, NULL));
 	again = compare_with_git(dir, c, c_objects, NULL);
 	g_assert_cmpuint(again, ==, all);
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 /* Alternates nested deeper than git's limit of 5 are ignored, as git
@@ -427,7 +427,7 @@ static void test_alternates_depth(void)
 		g_assert_cmpstr(g_bytes_get_data(git, NULL), ==, "n\ny\n");
 	}
 	g_assert_cmpuint(found, ==, 0xfe);
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 /* ---- prefixes ---- */
@@ -553,7 +553,7 @@ static void test_prefix(void)
 		g_assert_nonnull(
 			strstr(g_bytes_get_data(git, NULL), "is ambiguous"));
 	}
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 /* ---- hostile loose objects ---- */
@@ -697,7 +697,7 @@ static void test_hostile_loose(void)
 	g_assert_cmpmem(g_bytes_get_data(good, NULL), g_bytes_get_size(good),
 			"abc", 3);
 	g_bytes_unref(good);
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 /* ---- packs made by hand ---- */
@@ -1030,7 +1030,7 @@ static void test_handmade_deltas(void)
 		oid = hp_id(0x20);
 		g_assert_true(gitodb_read_header(odb, &oid, NULL, &size, NULL));
 		g_assert_cmpuint(size, ==, want->len);
-		rmtree(dir);
+		rmtree(dir, NULL);
 	}
 }
 
@@ -1194,7 +1194,7 @@ static void test_hostile_pack(void)
 	g_bytes_unref(ok);
 	ok = read_id(odb, 0x01, &type, &error);
 	g_assert_no_error(error);
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 /* index edits */
@@ -1290,7 +1290,7 @@ static void test_hostile_index(void)
 		g_assert_false(
 			gitodb_read_header(odb, &oid, NULL, NULL, &error));
 		g_clear_error(&error);
-		rmtree(dir);
+		rmtree(dir, NULL);
 	}
 }
 
@@ -1364,7 +1364,7 @@ static void test_corrupt_pack(void)
 	}
 	g_assert_cmpuint(read, ==, 0);
 	g_assert_cmpuint(failed, ==, 60 * 3 + 42 + 2);
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 int main(int argc, char **argv)

@@ -712,7 +712,7 @@ static void test_range(void)
 	git_do(scratch, "clone", "-q", "--mirror", repo_dir, copy);
 	git_do(copy, "commit-graph", "write", "--reachable");
 	check_ranges(repo, copy);
-	rmtree(copy);
+	rmtree(copy, NULL);
 }
 
 static char *real(const char *path)
@@ -880,7 +880,7 @@ static void test_open_variants(void)
 		g_assert_error(error, GITREPO_ERROR, GITREPO_ERROR_CORRUPT);
 		g_clear_error(&error);
 	}
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 /* packed-refs read as git reads it, and refused when malformed */
@@ -947,7 +947,7 @@ static void test_packed_refs(void)
 		g_clear_error(&error);
 	}
 	g_assert_cmpint(git_status(dir, NULL, "rev-parse", "main"), !=, 0);
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 static void test_peel_commit(void)
@@ -999,7 +999,7 @@ int main(int argc, char **argv)
 			test_merge_base_criss_cross);
 	g_test_add_func("/gitrepo/range", test_range);
 	ret = g_test_run();
-	rmtree(scratch);
+	rmtree(scratch, NULL);
 	g_free(scratch);
 	g_free(repo_dir);
 	return ret;

@@ -461,7 +461,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/patchid/commits", test_commits);
 	ret = g_test_run();
 	git_libgit2_shutdown();
-	rmtree(scratch);
+	rmtree(scratch, NULL);
 	g_free(scratch);
 	return ret;
 }

@@ -339,7 +339,7 @@ static void test_no_private_path(void)
 		"-j$(nproc) C=2 CHECK=sparse drivers/bus/vexpress-config.o");
 done:
 	g_clear_pointer(&bs, boot_session_free);
-	rmtree(top);
+	rmtree(top, NULL);
 }
 
 int main(int argc, char **argv)

@@ -28,7 +28,7 @@ static void setup(struct fixture *f, gconstpointer data)
 static void teardown(struct fixture *f, gconstpointer data)
 {
 	store_free(f->st);
-	rmtree(f->dir);
+	rmtree(f->dir, NULL);
 	g_free(f->path);
 	g_free(f->dir);
 }

@@ -223,7 +223,7 @@ static void test_import(void)
 	g_assert_true(tree_checkout(tree, "distro", co, &stats, &error));
 	g_assert_false(stats.full);
 	g_assert_cmpuint(stats.written + stats.removed, ==, 0);
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 static void test_open_missing(void)
@@ -328,7 +328,7 @@ static void test_fetch_progress(void)
 	g_assert_no_error(error);
 	g_assert_cmpuint(stats.received_objects, ==, 0);
 	g_assert_cmpuint(c.calls, <=, 1);
-	rmtree(dir);
+	rmtree(dir, NULL);
 }
 
 int main(int argc, char **argv)
