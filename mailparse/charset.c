@@ -7,6 +7,8 @@
 
 #define ICONV_NONE ((iconv_t)-1)
 
+G_DEFINE_QUARK(charset - error - quark, charset_error)
+
 struct charset_converter {
 	GHashTable *cache; /* "to\nfrom" -> struct cached_iconv */
 };
@@ -162,4 +164,23 @@ char *charset_convert(struct charset_converter *conv, const char *in, gsize len,
 	/* back to the initial shift state, as a fresh iconv_open() */
 	iconv(c->cd, NULL, NULL, NULL, NULL);
 	return convert_with(c->cd, in, len, out_len);
+}
+
+gboolean charset_recode(struct charset_converter *conv, GString *text,
+			const char *to, const char *from, GError **error)
+{
+	g_autofree char *out = NULL;
+	gsize out_len;
+
+	if (!to || !from || !*from || charset_same_encoding(to, from))
+		return TRUE;
+	out = charset_convert(conv, text->str, text->len, to, from, &out_len);
+	if (!out) {
+		g_set_error(error, CHARSET_ERROR, 0,
+			    "cannot convert from %s to %s", from, to);
+		return FALSE;
+	}
+	g_string_truncate(text, 0);
+	g_string_append_len(text, out, out_len);
+	return TRUE;
 }

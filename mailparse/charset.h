@@ -6,6 +6,9 @@
 
 #include <glib.h>
 
+#define CHARSET_ERROR (charset_error_quark())
+GQuark charset_error_quark(void);
+
 typedef struct charset_converter charset_converter;
 
 /* A cache of iconv descriptors, so that re-coding a mail line by line does
@@ -24,3 +27,10 @@ gboolean charset_same_encoding(const char *a, const char *b);
  * *@out_len. */
 char *charset_convert(struct charset_converter *conv, const char *in, gsize len,
 		      const char *to, const char *from, gsize *out_len);
+
+/* git mailinfo's convert_to_utf8(): re-code @text in place from @from to
+ * @to.  Nothing to do when @to is NULL, @from NULL or "", or both name
+ * the same encoding.  FALSE with @error "cannot convert from FROM to TO" (git's
+ * words) when iconv cannot; @text is then left alone. */
+gboolean charset_recode(struct charset_converter *conv, GString *text,
+			const char *to, const char *from, GError **error);

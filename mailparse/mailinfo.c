@@ -13,6 +13,8 @@
 
 #include "mailparse/charset.h"
 #include "mailparse/msgid.h"
+#include "mailparse/rfc2047.h"
+#include "mailparse/transfer.h"
 
 /* git mailinfo.h: content[0] stays NULL, so four nested boundaries fit */
 #define MAX_BOUNDARIES 5
@@ -525,169 +527,36 @@ static gboolean is_format_patch_separator(const char *line, gsize len)
 	return !memcmp(sample + (cp - line), cp, strlen(sample) - (cp - line));
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-GString *mailinfo_decode_qp(const char *in, gboolean rfc2047)
-{
-	GString *out = g_string_sized_new(strlen(in));
-	int c;
-
-	while ((c = (unsigned char)*in++) != 0) {
-		if (c == '=') {
-			int d = (unsigned char)*in;
-
-			if (d == '\n' || !d)
-				break; /* drop the trailing newline */
-			if (hexval(in[0]) >= 0 && hexval(in[1]) >= 0) {
-				g_string_append_c(out,
-						  (char)(hexval(in[0]) << 4 |
-							 hexval(in[1])));
-				in += 2;
-				continue;
-			}
-			/* garbage: kept as it is */
-		}
-		if (rfc2047 && c == '_') /* RFC 2047 4.2 (2) */
-			c = ' ';
-		g_string_append_c(out, (char)c);
-	}
-	return out;
-}
-
-GString *mailinfo_decode_base64(const char *in)
-{
-	GString *out = g_string_sized_new(strlen(in) / 4 * 3 + 3);
-	int c, pos = 0, acc = 0;
-
-	while ((c = (unsigned char)*in++) != 0) {
-		if (c == '+')
-			c = 62;
-		else if (c == '/')
-			c = 63;
-		else if ('A' <= c && c <= 'Z')
-			c -= 'A';
-		else if ('a' <= c && c <= 'z')
-			c -= 'a' - 26;
-		else if ('0' <= c && c <= '9')
-			c -= '0' - 52;
-		else
-			continue; /* garbage, "=" padding included */
-		switch (pos++) {
-		case 0:
-			acc = c << 2;
-			break;
-		case 1:
-			g_string_append_c(out, (char)(acc | c >> 4));
-			acc = (c & 15) << 4;
-			break;
-		case 2:
-			g_string_append_c(out, (char)(acc | c >> 2));
-			acc = (c & 3) << 6;
-			break;
-		case 3:
-			g_string_append_c(out, (char)(acc | c));
-			acc = pos = 0;
-			break;
-		}
-	}
-	return out;
-}
-
 /* convert_to_utf8(): re-code @line from @charset to the output charset;
- * FALSE (and an error) when iconv cannot */
+ * FALSE (and git's error) when iconv cannot */
 static gboolean convert_to_utf8(struct mailinfo *mi, GString *line,
 				const char *charset)
 {
-	const char *to = mi->opts->charset;
-	char *out;
-	gsize out_len;
+	g_autoptr(GError) error = NULL;
 
-	if (!to || !charset || !*charset)
+	if (charset_recode(mi->conv, line, mi->opts->charset, charset, &error))
 		return TRUE;
-	if (charset_same_encoding(to, charset))
-		return TRUE;
-	out = charset_convert(mi->conv, line->str, line->len, to, charset,
-			      &out_len);
-	if (!out) {
-		mi->input_error = TRUE;
-		mi_error(mi, "cannot convert from %s to %s", charset, to);
-		return FALSE;
-	}
-	g_string_truncate(line, 0);
-	g_string_append_len(line, out, out_len);
-	g_free(out);
-	return TRUE;
+	mi->input_error = TRUE;
+	mi_error(mi, "%s", error->message);
+	return FALSE;
 }
 
-/* decode_header(): RFC 2047 encoded words.  Blanks between two encoded
- * words go; anything malformed leaves the whole header as it was and makes
- * git exit 1 (silently, unless a charset was the problem). */
+/* decode_header(): RFC 2047 encoded words (mailparse/rfc2047.h).  A
+ * malformed header is kept as it was and makes git exit 1 (silently,
+ * unless a charset was the problem). */
 static void decode_header(struct mailinfo *mi, GString *it)
 {
-	g_autoptr(GString) outbuf = g_string_new(NULL);
-	const char *in = it->str;
-	const char *ep, *cp;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GString) out = rfc2047_decode(
+		it->str, it->len, mi->opts->charset, mi->conv, &error);
 
-	while ((gsize)(in - it->str) <= it->len &&
-	       (ep = strstr(in, "=?")) != NULL) {
-		g_autoptr(GString) dec = NULL;
-		g_autofree char *charset_q = NULL;
-		g_autofree char *piece = NULL;
-		int encoding;
-
-		if (in != ep) {
-			/* keep what comes before the encoded word unless it
-			 * is only blanks after another encoded word */
-			const char *scan;
-
-			for (scan = in; scan < ep; scan++)
-				if (!git_isspace((unsigned char)*scan))
-					break;
-			if (scan != ep || in == it->str)
-				g_string_append_len(outbuf, in, ep - in);
-		}
-		ep += 2;
-		if ((gsize)(ep - it->str) >= it->len || !(cp = strchr(ep, '?')))
-			goto fail;
-		if ((gsize)(cp + 3 - it->str) > it->len)
-			goto fail;
-		charset_q = g_strndup(ep, cp - ep);
-		encoding = (unsigned char)cp[1];
-		if (!encoding || cp[2] != '?')
-			goto fail;
-		ep = strstr(cp + 3, "?=");
-		if (!ep)
-			goto fail;
-		piece = g_strndup(cp + 3, ep - cp - 3);
-		switch (g_ascii_tolower(encoding)) {
-		case 'b':
-			dec = mailinfo_decode_base64(piece);
-			break;
-		case 'q':
-			dec = mailinfo_decode_qp(piece, TRUE);
-			break;
-		default:
-			goto fail;
-		}
-		if (!convert_to_utf8(mi, dec, charset_q))
-			goto fail;
-		g_string_append_len(outbuf, dec->str, dec->len);
-		in = ep + 2;
+	if (out) {
+		g_string_truncate(it, 0);
+		g_string_append_len(it, out->str, out->len);
+		return;
 	}
-	g_string_append(outbuf, in);
-	g_string_truncate(it, 0);
-	g_string_append_len(it, outbuf->str, outbuf->len);
-	return;
-fail:
+	if (g_error_matches(error, RFC2047_ERROR, RFC2047_ERROR_CHARSET))
+		mi_error(mi, "%s", error->message);
 	mi->input_error = TRUE;
 	if (!mi->undecodable)
 		mi->undecodable = g_strdup(mi->decoding ? mi->decoding : "?");
@@ -761,10 +630,10 @@ static void decode_transfer_encoding(struct mailinfo *mi, GString *line)
 
 	switch (mi->transfer_encoding) {
 	case TE_QP:
-		ret = mailinfo_decode_qp(line->str, FALSE);
+		ret = transfer_decode_qp(line->str, FALSE);
 		break;
 	case TE_BASE64:
-		ret = mailinfo_decode_base64(line->str);
+		ret = transfer_decode_base64(line->str);
 		break;
 	case TE_DONTCARE:
 	default:
@@ -1387,32 +1256,6 @@ void mailinfo_result_free(struct mailinfo_result *r)
 	g_string_free(r->patch, TRUE);
 	g_string_free(r->diagnostics, TRUE);
 	g_free(r);
-}
-
-char *mailinfo_decode_header(const char *value, const char *charset,
-			     GError **error)
-{
-	struct mailinfo_options opts = MAILINFO_OPTIONS_INIT;
-	struct mailinfo mi = { 0 };
-	g_autoptr(GString) it = g_string_new(value);
-	g_autoptr(GString) diag = g_string_new(NULL);
-
-	opts.charset = charset;
-	mi.opts = &opts;
-	mi.conv = charset_converter_new();
-	mi.diagnostics = diag;
-	decode_header(&mi, it);
-	charset_converter_free(mi.conv);
-	g_free(mi.undecodable);
-	if (mi.input_error) {
-		if (diag->len && diag->str[diag->len - 1] == '\n')
-			g_string_truncate(diag, diag->len - 1);
-		g_set_error(error, MAILINFO_ERROR, 0, "%s",
-			    diag->len ? diag->str + strlen("error: ") :
-					"malformed encoded word");
-		return NULL;
-	}
-	return g_string_free(g_steal_pointer(&it), FALSE);
 }
 
 char *mailinfo_cleanup_subject(const char *subject, gboolean keep_non_patch)

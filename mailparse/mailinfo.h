@@ -3,8 +3,9 @@
  *
  * The rules are git's mailinfo.c, ported line for line because its output
  * is what every maintainer's `git am` commits: header unfolding and the
- * RFC 2047 decoding of From/Subject/Date, the MIME boundary stack (at most
- * four nested), quoted-printable and base64 bodies decoded line by line,
+ * RFC 2047 decoding of From/Subject/Date (mailparse/rfc2047.h), the MIME
+ * boundary stack (at most four nested), quoted-printable and base64 bodies
+ * decoded line by line (mailparse/transfer.h),
  * re-coding to UTF-8 with iconv, in-body headers, scissors lines, the
  * "---" separator and where the patch starts, and the subject clean-up of
  * -k/-b.  Where git reads past the end of a string or recurses without
@@ -97,18 +98,6 @@ void mailinfo_result_free(struct mailinfo_result *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(mailinfo_result, mailinfo_result_free)
 
 /* The pieces, exposed for the unit tests and for other mail code. */
-
-/* RFC 2047 encoded words in @value decoded and re-coded to @charset (NULL:
- * left in their own charset), as git's decode_header().  Returns NULL with
- * @error where git gives up on the header (then git keeps it undecoded). */
-char *mailinfo_decode_header(const char *value, const char *charset,
-			     GError **error);
-
-/* Quoted-printable (@rfc2047: "_" is a space) and base64 decoding of one
- * line, with git's tolerance: garbage is kept (QP) or skipped (base64),
- * decoding stops at a NUL, "=" at the end of a line drops the newline. */
-GString *mailinfo_decode_qp(const char *in, gboolean rfc2047);
-GString *mailinfo_decode_base64(const char *in);
 
 /* git's is_scissors_line(): "-- >8 --" and its relatives. */
 gboolean mailinfo_is_scissors_line(const char *line);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "mailparse/mailinfo.h"
+#include "mailparse/rfc2047.h"
 
 G_DEFINE_QUARK(message - error - quark, message_error)
 
@@ -45,19 +46,16 @@ char *message_angle_text(const char *value)
 char *message_decode_header(const char *value)
 {
 	g_autofree char *unfolded = unfold(value ? value : "");
-	char *decoded = NULL;
-	size_t index = 0;
-	char *valid;
+	g_autoptr(GString) decoded =
+		rfc2047_decode(unfolded, strlen(unfolded), "UTF-8", NULL, NULL);
 
-	/* RFC 2047; unencoded 8-bit text is taken as UTF-8 and repaired
-	 * below if it is not */
-	if (mailmime_encoded_phrase_parse("utf-8", unfolded, strlen(unfolded),
-					  &index, "utf-8",
-					  &decoded) != MAILIMF_NO_ERROR)
-		decoded = NULL;
-	valid = g_utf8_make_valid(decoded ? decoded : unfolded, -1);
-	free(decoded);
-	return valid;
+	/* git's rules, so that the subject kept here is the one git am
+	 * commits; where git gives up on the header it keeps it as it was.
+	 * Unencoded 8-bit text is taken as UTF-8 and repaired if it is
+	 * not. */
+	if (!decoded)
+		return g_utf8_make_valid(unfolded, -1);
+	return g_utf8_make_valid(decoded->str, decoded->len);
 }
 
 /* Message-IDs in @value: every "<...>", or the bare word when a mailer

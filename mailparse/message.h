@@ -3,7 +3,8 @@
  * decoded subject, list and bot headers, and where the body starts.
  *
  * Headers are read with libetpan's mailimf (RFC 5322); encoded words in
- * the subject and display names are decoded (RFC 2047) to UTF-8.  Header
+ * the subject and display names are decoded (RFC 2047) to UTF-8 as git
+ * mailinfo decodes them (mailparse/rfc2047.h).  Header
  * values that do not follow the grammar are recovered leniently (a
  * Message-ID without angle brackets, a From without an address), since
  * real list traffic has them; only a message without any header at all is
@@ -60,7 +61,9 @@ char *message_body_text(const struct message *msg, char **patch);
 char *message_author(const struct message *msg);
 
 /* Decode RFC 2047 encoded words of @value to UTF-8 (invalid bytes
- * replaced), unfolding it first.  Newly allocated. */
+ * replaced), unfolding it first, by git mailinfo's rules
+ * (mailparse/rfc2047.h); a value git would not decode comes back
+ * undecoded.  Newly allocated. */
 char *message_decode_header(const char *value);
 
 /* The text between the last '<' of @value and the '>' after it (the

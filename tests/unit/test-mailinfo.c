@@ -14,72 +14,6 @@ static struct mailinfo_result *run(const char *mail,
 	return mailinfo_run(raw, opts ? opts : &defaults);
 }
 
-static void assert_decode(const char *in, const char *expected)
-{
-	g_autoptr(GError) error = NULL;
-	g_autofree char *out = mailinfo_decode_header(in, "UTF-8", &error);
-
-	g_assert_no_error(error);
-	g_assert_cmpstr(out, ==, expected);
-}
-
-static void test_rfc2047(void)
-{
-	g_autoptr(GError) error = NULL;
-	g_autofree char *bad = NULL;
-	g_autofree char *unknown = NULL;
-	g_autofree char *raw = NULL;
-
-	assert_decode("plain text", "plain text");
-	assert_decode("=?UTF-8?Q?caf=C3=A9_au_lait?=", "café au lait");
-	assert_decode("=?utf-8?q?a?= =?utf-8?q?b?=", "ab");
-	assert_decode("x =?ISO-8859-1?Q?=E9?= y", "x é y");
-	assert_decode("=?ISO-8859-1?B?U2No9m4=?=", "Schön");
-	assert_decode("=?iso-2022-jp?B?GyRCJEgkaiRHJDkbKEI=?=", "とりです");
-	/* a lone "=?" makes git give up on the header */
-	bad = mailinfo_decode_header("a =? b", "UTF-8", &error);
-	g_assert_null(bad);
-	g_assert_error(error, MAILINFO_ERROR, 0);
-	g_clear_error(&error);
-	unknown = mailinfo_decode_header("=?x-nope?Q?a?=", "UTF-8", &error);
-	g_assert_null(unknown);
-	g_assert_nonnull(strstr(error->message, "cannot convert from x-nope"));
-	g_clear_error(&error);
-	/* -n: no re-coding, the bytes of the word as they are */
-	raw = mailinfo_decode_header("=?ISO-8859-1?Q?=E9?=", NULL, &error);
-	g_assert_no_error(error);
-	g_assert_cmpstr(raw, ==, "\xe9");
-}
-
-static void assert_gstring(GString *got, const char *expected, gsize len)
-{
-	g_assert_cmpmem(got->str, got->len, expected, len);
-	g_string_free(got, TRUE);
-}
-
-static void test_qp(void)
-{
-	assert_gstring(mailinfo_decode_qp("a=3Db=\n", FALSE), "a=b", 3);
-	assert_gstring(mailinfo_decode_qp("a_b", TRUE), "a b", 3);
-	assert_gstring(mailinfo_decode_qp("a_b", FALSE), "a_b", 3);
-	/* garbage after "=" is kept, lower-case hex is fine */
-	assert_gstring(mailinfo_decode_qp("=ZZ=4=3d", FALSE), "=ZZ=4=", 6);
-	/* "=" then CR is not a soft line break */
-	assert_gstring(mailinfo_decode_qp("x=\r\n", FALSE), "x=\r\n", 4);
-	assert_gstring(mailinfo_decode_qp("nul=00x", FALSE), "nul\0x", 5);
-	assert_gstring(mailinfo_decode_qp("end=", FALSE), "end", 3);
-}
-
-static void test_base64(void)
-{
-	assert_gstring(mailinfo_decode_base64("aGVsbG8=\n"), "hello", 5);
-	assert_gstring(mailinfo_decode_base64("aG Vs!b G8"), "hello", 5);
-	assert_gstring(mailinfo_decode_base64("AA=="), "\0", 1);
-	/* a lone trailing sextet gives nothing */
-	assert_gstring(mailinfo_decode_base64("QUJD\nQ"), "ABC", 3);
-	assert_gstring(mailinfo_decode_base64(""), "", 0);
-}
-
 static void test_scissors(void)
 {
 	g_assert_true(mailinfo_is_scissors_line("-- >8 --\n"));
@@ -323,9 +257,6 @@ static void test_charset(void)
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
-	g_test_add_func("/mailinfo/rfc2047", test_rfc2047);
-	g_test_add_func("/mailinfo/quoted-printable", test_qp);
-	g_test_add_func("/mailinfo/base64", test_base64);
 	g_test_add_func("/mailinfo/scissors", test_scissors);
 	g_test_add_func("/mailinfo/patch-break", test_patch_break);
 	g_test_add_func("/mailinfo/subject", test_subject);
