@@ -3,6 +3,7 @@
 #include <libetpan/libetpan.h>
 #include <string.h>
 
+#include "mailparse/date.h"
 #include "mailparse/mailinfo.h"
 #include "mailparse/rfc2047.h"
 
@@ -132,23 +133,45 @@ static void add_address_list(struct message *msg,
 	}
 }
 
-/* RFC 5322 3.3; out-of-range dates (the fuzz corpus has year 0 and
- * 99999) are treated as missing */
-static gint64 date_to_unix(const struct mailimf_date_time *dt)
+/* The value of the last field @name of @header, its folded lines joined
+ * (RFC 5322 2.2.3), as git mailinfo reads a header it keeps (a later one
+ * wins); NULL when there is none. */
+static char *last_field(const char *header, const char *name)
 {
-	g_autoptr(GTimeZone) tz = NULL;
-	g_autoptr(GDateTime) when = NULL;
-	int zone = dt->dt_zone;
+	g_auto(GStrv) lines = g_strsplit(header, "\n", -1);
+	g_autoptr(GString) value = NULL;
+	gsize n = strlen(name);
+	gboolean in_field = FALSE;
+
+	for (guint i = 0; lines[i]; i++) {
+		const char *l = lines[i];
+
+		if (in_field && (l[0] == ' ' || l[0] == '\t')) {
+			g_string_append(value, l);
+			continue;
+		}
+		in_field = !g_ascii_strncasecmp(l, name, n) && l[n] == ':';
+		if (!in_field)
+			continue;
+		if (!value)
+			value = g_string_new(NULL);
+		g_string_assign(value, l + n + 1);
+	}
+	return value ? g_string_free(g_steal_pointer(&value), FALSE) : NULL;
+}
+
+/* The Date as git am reads it into the author date (mailparse/date.h);
+ * 0 when there is none or git would refuse it. */
+static gint64 mail_date(const char *header)
+{
+	g_autofree char *raw = last_field(header, "Date");
+	g_autofree char *value = raw ? message_decode_header(raw) : NULL;
+	gint64 timestamp;
 	int offset;
 
-	if (dt->dt_year < 1970 || dt->dt_year > 9999 || zone < -9959 ||
-	    zone > 9959)
+	if (!value || !date_parse(value, &timestamp, &offset))
 		return 0;
-	offset = (zone / 100) * 3600 + (zone % 100) * 60;
-	tz = g_time_zone_new_offset(offset);
-	when = g_date_time_new(tz, dt->dt_year, dt->dt_month, dt->dt_day,
-			       dt->dt_hour, dt->dt_min, dt->dt_sec);
-	return when ? g_date_time_to_unix(when) : 0;
+	return timestamp;
 }
 
 /* A From that libetpan cannot parse: take what looks like an address */
@@ -209,11 +232,6 @@ static void take_field(struct message *msg, struct mailimf_field *f)
 		break;
 	case MAILIMF_FIELD_CC:
 		add_address_list(msg, f->fld_data.fld_cc->cc_addr_list);
-		break;
-	case MAILIMF_FIELD_ORIG_DATE:
-		if (!msg->date)
-			msg->date = date_to_unix(
-				f->fld_data.fld_orig_date->dt_date_time);
 		break;
 	case MAILIMF_FIELD_SUBJECT:
 		if (!msg->subject)
@@ -309,6 +327,7 @@ struct message *message_parse(GBytes *raw, GError **error)
 	     it = clist_next(it))
 		take_field(msg, clist_content(it));
 	mailimf_fields_free(fields);
+	msg->date = mail_date(header);
 	if (!msg->message_id && !msg->from_email && !msg->subject &&
 	    !msg->date) {
 		g_set_error(error, MESSAGE_ERROR, 1,

@@ -23,7 +23,8 @@ struct message {
 	char *from_name; /* display name, decoded, or NULL */
 	char *from_email; /* address, lowercase, or "" */
 	GPtrArray *to; /* addresses of To and Cc */
-	gint64 date; /* Date as Unix time, 0 when missing/bad */
+	gint64 date; /* Date as Unix time, read as git am reads it
+			(mailparse/date.h); 0 when missing or bad */
 	char *subject; /* decoded, unfolded, or "" */
 	GPtrArray *headers; /* struct message_header, every header that
 				    libetpan does not type (List-Id, X-...) */

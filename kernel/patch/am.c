@@ -5,7 +5,7 @@
 #include <gio/gio.h>
 #include <string.h>
 
-#include "kernel/git/date.h"
+#include "mailparse/date.h"
 #include "mailparse/mailbox.h"
 #include "mailparse/mailinfo.h"
 
@@ -204,7 +204,7 @@ static git_signature *author_signature(const struct mailinfo_result *mi,
 		return NULL;
 	}
 	if (mi->date && *mi->date) {
-		if (!gitdate_parse(mi->date, &ts, &offset)) {
+		if (!date_parse(mi->date, &ts, &offset)) {
 			*why = g_strdup_printf("invalid date format: %s",
 					       mi->date);
 			return NULL;

@@ -1,38 +1,11 @@
-/* Unit tests of kernel/patch/apply.c, kernel/git/date.c and the helpers of
- * kernel/patch/am.c.  Expected values come from git 2.39 (dates: `git commit`
- * with GIT_AUTHOR_DATE and `git log --date=raw`). */
+/* Unit tests of kernel/patch/apply.c and the helpers of kernel/patch/am.c.
+ * Expected values come from git 2.39. */
 #include <glib/gstdio.h>
 #include <string.h>
 
 #include "kernel/patch/am.h"
 #include "kernel/patch/apply.h"
-#include "kernel/git/date.h"
 #include "kernel/git/libgit2.h"
-
-static void test_gitdate(void)
-{
-	static const struct {
-		const char *in;
-		gint64 ts;
-		int off;
-	} cases[] = {
-		{ "Mon, 2 Jan 2023 10:00:00 +0100", 1672650000, 60 },
-		{ "Tue, 21 Mar 2023 10:00:00 -0700 (PDT)", 1679418000, -420 },
-		{ "2 Jan 2023 10:00:00 GMT", 1672653600, 0 },
-		{ "Thu, 5 Oct 2017 13:37:42 +0530", 1507190862, 330 },
-	};
-	gint64 ts;
-	int off;
-
-	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
-		g_assert_true(gitdate_parse(cases[i].in, &ts, &off));
-		g_assert_cmpint(ts, ==, cases[i].ts);
-		g_assert_cmpint(off, ==, cases[i].off);
-	}
-	/* git: "invalid date format" before 1970 */
-	g_assert_false(
-		gitdate_parse("Wed, 31 Dec 1969 23:59:59 +0000", &ts, &off));
-}
 
 static void test_stripspace(void)
 {
@@ -222,7 +195,6 @@ int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	libgit2_init();
-	g_test_add_func("/apply/gitdate", test_gitdate);
 	g_test_add_func("/apply/stripspace", test_stripspace);
 	g_test_add_func("/apply/offset", test_offset);
 	g_test_add_func("/apply/no-fuzz", test_no_fuzz);

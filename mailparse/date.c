@@ -1,7 +1,7 @@
 /* A port of the parts of git's date.c (git 2.39) that parse_date() uses:
  * match_alpha, match_digit, match_multi_number, match_tz, tm_to_time_t.
- * See kernel/git/date.h. */
-#include "kernel/git/date.h"
+ * See mailparse/date.h. */
+#include "mailparse/date.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -374,7 +374,7 @@ static gboolean match_object_header_date(const char *date, gint64 *timestamp,
 	return TRUE;
 }
 
-gboolean gitdate_parse(const char *date, gint64 *timestamp, int *offset)
+gboolean date_parse(const char *date, gint64 *timestamp, int *offset)
 {
 	struct tm tm;
 	int tm_gmt = 0;
