@@ -38,102 +38,107 @@ void keyfile_error(struct keyfile *k, const char *group, const char *key,
 	add_error_at(k, keyfile_line(k, group, key), message);
 }
 
-/* The line scan: GKeyFile's own grammar (g_key_file_parse_line): leading
- * blanks skipped, '#' comments and blank lines, "[group]", "key=value"
- * with blanks around the key trimmed. */
-static void scan_lines(struct keyfile *k, const char *data, gsize len)
+/* Where each group and key is, for messages: GKeyFile does the parsing but
+ * keeps no line numbers.  The @n lines are ones GKeyFile took, so only
+ * its rules for telling them apart are needed (g_key_file_parse_line():
+ * leading blanks skipped, '#' comments and blank lines, "[group]",
+ * "key=value" with blanks around the key trimmed).  GKeyFile merges a group
+ * or a key given twice without a word: that is caught here. */
+static void index_lines(struct keyfile *k, char **lines, guint n)
 {
-	g_autofree char *text = g_strndup(data, len);
-	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
 	g_autofree char *group = NULL;
-	gboolean bad_group = FALSE;
 
-	for (guint i = 0; lines[i]; i++) {
-		guint n = i + 1;
+	for (guint i = 0; i < n; i++) {
 		char *line = g_strstrip(lines[i]);
-		char *eq;
+		char *eq = strchr(line, '=');
+		g_autofree char *id = NULL;
+		g_autofree char *m = NULL;
+		guint first;
 
 		if (!*line || line[0] == '#')
 			continue;
 		if (line[0] == '[') {
-			g_autofree char *name = NULL;
-			gsize l = strlen(line);
-			guint first;
-
-			if (l < 3 || line[l - 1] != ']' ||
-			    memchr(line + 1, ']', l - 2) ||
-			    memchr(line + 1, '[', l - 2)) {
-				g_autofree char *m = g_strdup_printf(
-					"bad group line '%s'", line);
-
-				add_error_at(k, n, m);
-				/* its keys are not "outside any group" */
-				g_free(group);
-				group = NULL;
-				bad_group = TRUE;
-				continue;
-			}
-			bad_group = FALSE;
-			name = g_strndup(line + 1, l - 2);
-			first = GPOINTER_TO_UINT(
-				g_hash_table_lookup(k->lines, name));
-			if (first) {
-				g_autofree char *m = g_strdup_printf(
-					"group [%s] given twice (first at "
-					"line %u)",
-					name, first);
-
-				add_error_at(k, n, m);
-			} else {
-				g_hash_table_insert(k->lines, g_strdup(name),
-						    GUINT_TO_POINTER(n));
-			}
 			g_free(group);
-			group = g_steal_pointer(&name);
+			group = g_strndup(line + 1, strcspn(line + 1, "]"));
+			id = g_strdup(group);
+		} else if (eq && group) {
+			*eq = '\0';
+			id = line_key(group, g_strchomp(line));
+		} else {
 			continue;
 		}
-		eq = strchr(line, '=');
-		if (!eq || eq == line) {
-			g_autofree char *m = g_strdup_printf(
-				"'%s' is not 'key = value', a [group] or a "
-				"# comment",
-				line);
-
-			add_error_at(k, n, m);
+		first = GPOINTER_TO_UINT(g_hash_table_lookup(k->lines, id));
+		if (!first) {
+			g_hash_table_insert(k->lines, g_steal_pointer(&id),
+					    GUINT_TO_POINTER(i + 1));
 			continue;
 		}
-		if (!group) {
-			if (!bad_group)
-				add_error_at(k, n, "key outside any [group]");
-			continue;
-		}
-		*eq = '\0';
-		g_strchomp(line);
-		{
-			g_autofree char *id = line_key(group, line);
-			guint first = GPOINTER_TO_UINT(
-				g_hash_table_lookup(k->lines, id));
-
-			if (first) {
-				g_autofree char *m = g_strdup_printf(
-					"'%s' given twice in [%s] (first at "
-					"line %u)",
-					line, group, first);
-
-				add_error_at(k, n, m);
-			} else {
-				g_hash_table_insert(k->lines,
-						    g_steal_pointer(&id),
-						    GUINT_TO_POINTER(n));
-			}
-		}
+		if (line[0] == '[')
+			m = g_strdup_printf("group [%s] given twice (first at "
+					    "line %u)",
+					    group, first);
+		else
+			m = g_strdup_printf(
+				"'%s' given twice in [%s] (first at "
+				"line %u)",
+				line, group, first);
+		add_error_at(k, i + 1, m);
 	}
+}
+
+/* The index of the first of @lines (the @len bytes of @data, split at
+ * '\n') that GKeyFile refuses: the first whose prefix of @data fails to
+ * load (GKeyFile stops at the first bad line, so a longer prefix fails
+ * too: a binary search). */
+static guint refused_line(const char *data, gsize len, char **lines)
+{
+	guint lo = 0, hi = g_strv_length(lines) - 1;
+
+	while (lo < hi) {
+		guint mid = lo + (hi - lo) / 2;
+		g_autoptr(GKeyFile) kf = g_key_file_new();
+		gsize end = 0;
+
+		for (guint i = 0; i <= mid; i++)
+			end += strlen(lines[i]) + 1;
+		if (g_key_file_load_from_data(kf, data, MIN(end, len),
+					      G_KEY_FILE_NONE, NULL))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* GKeyFile's refusal of @line (number @n) in armbot's words */
+static void add_syntax_error(struct keyfile *k, guint n, const char *line,
+			     const GError *error)
+{
+	g_autofree char *stripped = g_strstrip(g_strdup(line));
+	g_autofree char *m = NULL;
+
+	if (g_error_matches(error, G_KEY_FILE_ERROR,
+			    G_KEY_FILE_ERROR_GROUP_NOT_FOUND))
+		m = g_strdup("key outside any [group]");
+	else if (!g_error_matches(error, G_KEY_FILE_ERROR,
+				  G_KEY_FILE_ERROR_PARSE))
+		m = g_strdup(error->message);
+	else if (stripped[0] == '[')
+		m = g_strdup_printf("bad group line '%s'", stripped);
+	else
+		m = g_strdup_printf("'%s' is not 'key = value', a [group] or "
+				    "a # comment",
+				    stripped);
+	add_error_at(k, n, m);
 }
 
 struct keyfile *keyfile_parse(const char *origin, const char *data, gsize len)
 {
 	struct keyfile *k = g_new0(struct keyfile, 1);
 	g_autoptr(GError) error = NULL;
+	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	guint bad;
 
 	k->origin = g_strdup(origin);
 	k->kf = g_key_file_new();
@@ -143,13 +148,18 @@ struct keyfile *keyfile_parse(const char *origin, const char *data, gsize len)
 		add_error_at(k, 0, "not UTF-8 text");
 		return k;
 	}
-	scan_lines(k, data, len);
-	if (!g_key_file_load_from_data(k->kf, data, len, G_KEY_FILE_NONE,
-				       &error) &&
-	    k->errors->len == 0) {
-		/* the scan missed what GKeyFile refuses: say GKeyFile's */
-		add_error_at(k, 0, error->message);
+	text = g_strndup(data, len);
+	lines = g_strsplit(text, "\n", -1);
+	/* GKeyFile is the grammar.  At the first line it refuses it stops,
+	 * keeping what came before: so do we, naming that line. */
+	if (g_key_file_load_from_data(k->kf, data, len, G_KEY_FILE_NONE,
+				      &error)) {
+		index_lines(k, lines, g_strv_length(lines));
+		return k;
 	}
+	bad = refused_line(data, len, lines);
+	index_lines(k, lines, bad); /* leaves lines[bad] alone */
+	add_syntax_error(k, bad + 1, lines[bad], error);
 	return k;
 }
 

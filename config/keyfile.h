@@ -1,8 +1,9 @@
-/* Key files that know their line numbers: GKeyFile reads the values, a
- * scan of the lines beside it remembers where each group and key was, so
- * that every complaint about a configuration is "FILE:LINE: message".
- * Errors are collected (not thrown at the first) so that `armbot config
- * check` can list them all. */
+/* Key files that know their line numbers: GKeyFile parses (the one
+ * grammar), and the lines it took are looked up for where each group and
+ * key was, so that every complaint about a configuration is "FILE:LINE:
+ * message".  Errors are collected (not thrown at the first) so that
+ * `armbot config check` can list them all; only a syntax error ends the
+ * reading, as it ends GKeyFile's. */
 #pragma once
 
 #include <glib.h>
@@ -14,9 +15,10 @@ struct keyfile {
 	GPtrArray *errors; /* char *, "FILE:LINE: message", in order */
 };
 
-/* Parse @data (from @origin).  Never NULL: syntax errors (a line that is
- * not a group, key = value or comment; a key outside a group; a group or
- * a key given twice) are in ->errors. */
+/* Parse @data (from @origin).  Never NULL: a group or a key given twice
+ * (which GKeyFile would merge), then the first line GKeyFile refuses (not
+ * a group, key = value or comment; a key outside a group), are in
+ * ->errors; what comes before that line is read. */
 struct keyfile *keyfile_parse(const char *origin, const char *data, gsize len);
 
 /* Read and parse the file @path; NULL with @error when it cannot be

@@ -5,6 +5,7 @@
 
 #include "kernel/tree/rmtree.h"
 #include "config/config.h"
+#include "config/keyfile.h"
 #include "config/treefile.h"
 #include "scratch.h"
 
@@ -140,11 +141,54 @@ static void test_update_interval(void)
 	rmtree(dir, NULL);
 }
 
+/* config/keyfile.c: GKeyFile is the grammar, the lines are only looked up
+ * for the messages. */
+static void assert_keyfile_errors(const char *text, const char *expected)
+{
+	g_autoptr(keyfile) k = keyfile_parse("f.conf", text, strlen(text));
+	g_autoptr(GString) got = g_string_new(NULL);
+
+	for (guint i = 0; i < k->errors->len; i++)
+		g_string_append_printf(got, "%s\n",
+				       (char *)k->errors->pdata[i]);
+	g_assert_cmpstr(got->str, ==, expected);
+}
+
+static void test_keyfile_lines(void)
+{
+	g_autoptr(keyfile) k = NULL;
+	const char *text = "# c\n[a]\n  x = [b] # not a group\n\n[b]\ny=1\n";
+
+	/* what GKeyFile takes is fine, and each key has its line */
+	assert_keyfile_errors(text, "");
+	k = keyfile_parse("f.conf", text, strlen(text));
+	g_assert_cmpuint(keyfile_line(k, "a", NULL), ==, 2);
+	g_assert_cmpuint(keyfile_line(k, "a", "x"), ==, 3);
+	g_assert_cmpuint(keyfile_line(k, "b", "y"), ==, 6);
+	/* GKeyFile merges what is given twice: named here */
+	assert_keyfile_errors(
+		"[a]\nk=1\n[b]\nk=2\n[a]\nk = 3\n",
+		"f.conf:5: group [a] given twice (first at line 1)\n"
+		"f.conf:6: 'k' given twice in [a] (first at "
+		"line 2)\n");
+	/* the first line GKeyFile refuses is named; what follows is not
+	 * read, as GKeyFile does not */
+	assert_keyfile_errors("[a]\nk=1\nk=2\nnot a key\n[a\nz\n",
+			      "f.conf:3: 'k' given twice in [a] (first at "
+			      "line 2)\n"
+			      "f.conf:4: 'not a key' is not 'key = value', a "
+			      "[group] or a # comment\n");
+	assert_keyfile_errors("[a]\n [a]b]\n",
+			      "f.conf:2: bad group line '[a]b]'\n");
+	assert_keyfile_errors("\nk = v", "f.conf:2: key outside any [group]\n");
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/config/duration/parse", test_duration_parse);
 	g_test_add_func("/config/duration/string", test_duration_string);
 	g_test_add_func("/config/update-interval", test_update_interval);
+	g_test_add_func("/config/keyfile-lines", test_keyfile_lines);
 	return g_test_run();
 }
