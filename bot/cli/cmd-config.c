@@ -17,13 +17,8 @@
 static int config_check_cmd(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autofree char *file = NULL;
-	GOptionEntry options[] = {
-		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &file,
-		  "the configuration file (default: $ARMBOT_CONFIG, else "
-		  "$XDG_CONFIG_HOME/armbot/armbot.conf)",
-		  "FILE" },
-		G_OPTION_ENTRY_NULL
-	};
+	GOptionEntry options[] = { COMMAND_OPTION_CONFIG(file),
+				   G_OPTION_ENTRY_NULL };
 	g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(armbot_config) config = NULL;
@@ -44,13 +39,9 @@ static int config_check_cmd(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	}
 	found = config_find(file);
-	if (!config_check(file, errors))
+	config = command_config(file, errors, &error);
+	if (!config)
 		goto report;
-	config = config_load(file, &error);
-	if (!config) {
-		g_ptr_array_add(errors, g_strdup(error->message));
-		goto report;
-	}
 	if (!treeset_open_store(command_data_dir(ctx), &st, &error) ||
 	    !(ts = treeset_load(config, st, errors, &error))) {
 		g_ptr_array_add(errors, g_strdup(error->message));

@@ -37,11 +37,8 @@ static const char *source_of(const struct armbot_config *c,
 int cmd_lists(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autofree char *file = NULL;
-	GOptionEntry options[] = {
-		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &file,
-		  "the configuration file (see 'armbot help config')", "FILE" },
-		G_OPTION_ENTRY_NULL
-	};
+	GOptionEntry options[] = { COMMAND_OPTION_CONFIG(file),
+				   G_OPTION_ENTRY_NULL };
 	g_autoptr(armbot_config) config = NULL;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store) st = NULL;
@@ -56,7 +53,7 @@ int cmd_lists(struct armbot_context *ctx, int argc, char **argv)
 				   "their mail comes through.",
 				   options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
-	config = config_load(file, &error);
+	config = command_config(file, NULL, &error);
 	if (!config ||
 	    !(dir = datadir_ensure(command_data_dir(ctx), NULL, &error)))
 		goto fail;

@@ -20,11 +20,7 @@ int cmd_run(struct armbot_context *ctx, int argc, char **argv)
 		  "give a series up after the bot stopped this many times "
 		  "while checking it (default 3)",
 		  "N" },
-		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &config_path,
-		  "the configuration file (default: $ARMBOT_CONFIG, else "
-		  "$XDG_CONFIG_HOME/armbot/armbot.conf when it exists, else "
-		  "the embedded defaults)",
-		  "FILE" },
+		COMMAND_OPTION_CONFIG(config_path),
 		{ "allow-root", 0, 0, G_OPTION_ARG_NONE, &allow_root,
 		  "run even as root (by default it refuses: run it as a "
 		  "service user)",
@@ -34,7 +30,6 @@ int cmd_run(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(armbot_config) config = NULL;
 	g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GError) error = NULL;
-	g_autofree char *path = NULL;
 	g_autofree char *dir = NULL;
 	struct daemon_options dopts = { 0 };
 
@@ -56,18 +51,13 @@ int cmd_run(struct armbot_context *ctx, int argc, char **argv)
 				"patches in it",
 				allow_root))
 		return 1;
-	path = config_find(config_path);
-	if (!config_check(path, errors)) {
+	config = command_config(config_path, errors, &error);
+	if (!config) {
 		for (guint i = 0; i < errors->len; i++)
 			fprintf(stderr, "error: %s\n",
 				(char *)errors->pdata[i]);
 		fprintf(stderr, "armbot run: the configuration is invalid; "
 				"not starting\n");
-		return 1;
-	}
-	config = config_load(path, &error);
-	if (!config) {
-		fprintf(stderr, "error: %s\n", error->message);
 		return 1;
 	}
 	dir = datadir_ensure(config->data_dir ? config->data_dir :

@@ -30,8 +30,7 @@ static int request(struct armbot_context *ctx, int argc, char **argv,
 	g_autofree char *file = NULL;
 	g_autofree char *via_name = NULL;
 	GOptionEntry options[] = {
-		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &file,
-		  "the configuration file (see 'armbot help config')", "FILE" },
+		COMMAND_OPTION_CONFIG(file),
 		{ "via", 0, 0, G_OPTION_ARG_STRING, &via_name,
 		  "the list manager: mailman2 (LIST-request, the default for "
 		  "a new list) or mailman3 (LIST-join, LIST-leave)",
@@ -79,7 +78,7 @@ static int request(struct armbot_context *ctx, int argc, char **argv,
 		return COMMAND_USAGE_ERROR;
 	}
 	if (!subscription_list_parse(argv[1], &local, &host, &error) ||
-	    !(config = config_load(file, &error)) ||
+	    !(config = command_config(file, NULL, &error)) ||
 	    !(dir = datadir_ensure(command_data_dir(ctx), NULL, &error)))
 		return fail(error);
 	list = g_strdup_printf("%s@%s", local, host);

@@ -136,7 +136,7 @@ static void print_time(gint64 t)
 static int tree_list_configured(struct armbot_context *ctx, const char *file)
 {
 	g_autoptr(GError) error = NULL;
-	g_autoptr(armbot_config) config = config_load(file, &error);
+	g_autoptr(armbot_config) config = command_config(file, NULL, &error);
 	g_autoptr(store) st = NULL;
 	g_autoptr(GPtrArray) stored = NULL;
 	g_autoptr(GPtrArray) changes = NULL;
@@ -182,11 +182,8 @@ static int tree_list_cmd(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(GError) error = NULL;
 	g_auto(GStrv) names = NULL;
 	g_autofree char *file = NULL;
-	GOptionEntry options[] = {
-		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &file,
-		  "the configuration file (see 'armbot help config')", "FILE" },
-		G_OPTION_ENTRY_NULL
-	};
+	GOptionEntry options[] = { COMMAND_OPTION_CONFIG(file),
+				   G_OPTION_ENTRY_NULL };
 
 	if (!command_parse_options("tree list", "",
 				   "List the kernel trees of the data dir, "
@@ -453,11 +450,8 @@ static GPtrArray *read_messages(const char *path, GError **error)
 static int tree_pick_cmd(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autofree char *file = NULL;
-	GOptionEntry options[] = {
-		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &file,
-		  "the configuration file (see 'armbot help config')", "FILE" },
-		G_OPTION_ENTRY_NULL
-	};
+	GOptionEntry options[] = { COMMAND_OPTION_CONFIG(file),
+				   G_OPTION_ENTRY_NULL };
 	g_autoptr(GError) error = NULL;
 	g_autoptr(armbot_config) config = NULL;
 	g_autoptr(store) st = NULL;
@@ -475,7 +469,7 @@ static int tree_pick_cmd(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	if (argc != 2)
 		return usage_error("tree", "tree pick needs FILE.mbox");
-	config = config_load(file, &error);
+	config = command_config(file, NULL, &error);
 	if (!config || !treeset_open_store(command_data_dir(ctx), &st, &error))
 		return tree_fail(error);
 	ts = treeset_load(config, st, NULL, &error);
@@ -522,8 +516,7 @@ static int tree_mail_cmd(struct armbot_context *ctx, int argc, char **argv)
 	g_autofree char *mfile = NULL;
 	gint64 now = 0;
 	GOptionEntry options[] = {
-		{ "config", 'c', 0, G_OPTION_ARG_FILENAME, &file,
-		  "the configuration file (see 'armbot help config')", "FILE" },
+		COMMAND_OPTION_CONFIG(file),
 		{ "maintainers", 0, 0, G_OPTION_ARG_FILENAME, &mfile,
 		  "check senders against this MAINTAINERS file (default: the "
 		  "distro tree's)",
@@ -550,7 +543,7 @@ static int tree_mail_cmd(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	if (argc != 2)
 		return usage_error("tree", "tree mail needs MAIL");
-	config = config_load(file, &error);
+	config = command_config(file, NULL, &error);
 	if (!config || !(messages = read_messages(argv[1], &error)) ||
 	    !(m = load_maintainers(ctx, mfile, &error)) ||
 	    !(dir = datadir_ensure(command_data_dir(ctx), NULL, &error)))

@@ -63,6 +63,28 @@ gboolean command_parse_options(const char *name, const char *parameters,
 
 #define COMMAND_USAGE_ERROR 129
 
+/* The --config FILE option of every command that reads armbot.conf, for
+ * its GOptionEntry array; the name goes to @file (a char *, NULL when the
+ * option is not given).  command_config() reads it. */
+#define COMMAND_OPTION_CONFIG(file)                                                     \
+	{                                                                               \
+		"config", 'c', 0, G_OPTION_ARG_FILENAME, &(file),                       \
+			"the configuration file (default: $ARMBOT_CONFIG, else "        \
+			"$XDG_CONFIG_HOME/armbot/armbot.conf when it exists, else the " \
+			"embedded defaults; see 'armbot help config')",                 \
+			"FILE"                                                          \
+	}
+
+struct armbot_config;
+
+/* The configuration of --config @file (NULL: config_find()'s choice,
+ * config/config.h), for every command that reads it (in
+ * bot/cli/command-config.c: armbot-core only).  NULL when it cannot be used: then @error has the
+ * first problem ("FILE:LINE: message") and, unless @errors is NULL, every
+ * problem is appended to @errors (config_check()). */
+struct armbot_config *command_config(const char *file, GPtrArray *errors,
+				     GError **error);
+
 /* The daemons (`armbot run`, `armbot serve`) do not run as root unless
  * @allow_root (--allow-root): they take input from anyone (@why says
  * what), and what they make in the data dir would be root's.  Returns
