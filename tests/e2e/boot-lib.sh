@@ -76,5 +76,5 @@ worktree_at_series() {
 
 # The number of KUnit cases the suite has.
 suite_cases() {
-	grep -c '^	KUNIT_CASE(' "$TOP/kernel/rpm-test/rpm_test.c"
+	grep -c '^	KUNIT_CASE(' "$TOP/qemu/guest/rpm-test/rpm_test.c"
 }
