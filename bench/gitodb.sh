@@ -23,7 +23,7 @@ trap 'rm -rf "$TMP"' EXIT
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME="$TMP"
 
 cc -std=gnu11 -O2 -I"$TOP" -o "$TMP/gitodb-cat" "$TOP/bench/gitodb-cat.c" \
-	"$TOP/kernel/gitodb.c" "$TOP/kernel/gitobject.c" \
+	"$TOP/kernel/git/odb.c" "$TOP/kernel/git/object.c" \
 	$(pkg-config --cflags --libs glib-2.0 zlib libdeflate)
 
 best() {	# best IN CMD...: the least CPU time (user + system) of ROUNDS

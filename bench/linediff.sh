@@ -18,7 +18,7 @@ export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
 
 # shellcheck disable=SC2046
 cc -std=gnu11 -O2 -I"$TOP" $(pkg-config --cflags glib-2.0) -o "$TMP/driver" \
-	"$TOP/tests/conformance/linediff-git.c" "$TOP/kernel/linediff.c" \
+	"$TOP/tests/conformance/linediff-git.c" "$TOP/kernel/diff/linediff.c" \
 	$(pkg-config --libs glib-2.0)
 BASE=$(ls -dt "$ARMBOT_CACHE_DIR"/linediff-kernel-* 2>/dev/null | head -1 || true)
 KFILES=

@@ -1,5 +1,5 @@
 /* The armbot subcommands, git style: `armbot <command> [options]`.
- * Each command lives in bot/cmd-NAME.c and is listed in bot/cli/main.c. */
+ * Each command lives in bot/cli/cmd-NAME.c and is listed in bot/cli/main.c. */
 #pragma once
 
 #include <glib.h>

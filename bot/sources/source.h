@@ -13,7 +13,7 @@
  * effects on the server (IMAP \Seen, maildir new/ -> cur/) happen only
  * after that commit.
  *
- * Each kind of source is a struct source_ops (bot/source-NAME.c).  A
+ * Each kind of source is a struct source_ops (bot/sources/NAME.c).  A
  * watched source runs its network work in a thread of its own with its
  * own connection to the store; the caller's GMainContext only gets the
  * batch callbacks, after the batch is committed. */

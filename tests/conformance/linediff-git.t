@@ -22,7 +22,7 @@ build() {	# build OUTPUT EXTRA-FLAGS
 	# shellcheck disable=SC2046,SC2086
 	cc -std=gnu11 -O2 -g $2 -I"$TOP" $(pkg-config --cflags glib-2.0) \
 		-o "$1" "$TOP/tests/conformance/linediff-git.c" \
-		"$TOP/kernel/linediff.c" $(pkg-config --libs glib-2.0)
+		"$TOP/kernel/diff/linediff.c" $(pkg-config --libs glib-2.0)
 }
 build "$TMP/gen" ""
 ok $? "generator builds"
