@@ -14,7 +14,7 @@ DEBIAN_PACKAGES = \
 	libsqlite3-dev libsoup-3.0-dev libarchive-dev libdeflate-dev liblzma-dev \
 	zlib1g-dev \
 	clang libclang-rt-14-dev \
-	sparse ccache bubblewrap gcc-arm-linux-gnueabihf libc6-dev-armhf-cross \
+	sparse ccache bubblewrap libseccomp-dev gcc-arm-linux-gnueabihf libc6-dev-armhf-cross \
 	qemu-system-arm \
 	bc bison flex libssl-dev libelf-dev cpio kmod \
 	linux-source-6.1 \
@@ -24,7 +24,7 @@ DEBIAN_PACKAGES = \
 	b4 strace
 
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
-	libarchive libdeflate libcrypto liblzma zlib
+	libarchive libdeflate libcrypto liblzma zlib libseccomp
 # what the front program `armbot` links (bot/front.c): dirstat only
 FRONT_MODULES = glib-2.0 zlib libdeflate
 
