@@ -45,7 +45,28 @@ static const char makefile[] =
 	"\t@: $(TOKEN); perl -e '$$x = \"a\" x 300_000_000; "
 	"print \"allocated\\n\"'\n"
 	"syscalls:\n"
-	"\t@: $(TOKEN); $(SELF) --sandbox-syscalls\n";
+	"\t@: $(TOKEN); $(SELF) --sandbox-syscalls\n"
+	/* a tree's own build: a host tool, a file, an object through ccache */
+	"seed:\n"
+	"\t@: $(TOKEN); mkdir -p $(O)/sub; echo tool > $(O)/sub/fixdep; "
+	"echo clean > $(O)/victim; "
+	"echo 'int f(void) { return 1; }' > $(O)/a.c; "
+	"ccache gcc -c $(O)/a.c -o $(O)/a.o\n"
+	/* a series that tries to leave something for the next one: the same
+	 * size and mtime, another tool, links out, a locked directory, an
+	 * entry in the tree's ccache */
+	"poison:\n"
+	"\t@: $(TOKEN); cat $(O)/victim; cp -p $(O)/victim /tmp/ref; "
+	"echo dirty > $(O)/victim; touch -r /tmp/ref $(O)/victim; "
+	"echo evil > $(O)/sub/fixdep; echo new > $(O)/planted; "
+	"ln -s / $(O)/root; ln -s /etc/passwd $(O)/passwd; "
+	"chmod 000 $(O)/sub; "
+	"(echo evil > $(STORE)/evil) 2>/dev/null || echo store read-only; "
+	"echo 'int g(void) { return 2; }' > /tmp/b.c; "
+	"ccache gcc -c /tmp/b.c -o $(O)/b.o && echo compiled\n"
+	"show:\n"
+	"\t@: $(TOKEN); cat $(O)/victim $(O)/sub/fixdep; ls -A $(O); "
+	"ls -A $$CCACHE_DIR | wc -l\n";
 
 /* scripts/clean.sh, as a hostile series would replace a kbuild script:
  * $HOME, then the home it knows armbot's user has */
@@ -65,6 +86,7 @@ struct fixture {
 	char *home;
 	char *home_canary;
 	char *token;
+	char *ccache; /* the tree's ccache */
 	struct kbuild *kb;
 };
 
@@ -84,6 +106,14 @@ static char *cache_dir(void)
 		     g_build_filename(g_get_user_cache_dir(), "armbot", NULL);
 }
 
+static void fixture_limits(struct kbuild *kb)
+{
+	kb->jobs = 1;
+	kb->nice = 0;
+	kb->timeout_s = 30;
+	sandbox_set_max_procs(kb->sandbox, 64);
+}
+
 static gboolean fixture_setup(struct fixture *f)
 {
 	static int n;
@@ -100,6 +130,7 @@ static gboolean fixture_setup(struct fixture *f)
 	f->tree = g_build_filename(f->base, "tree", NULL);
 	f->build = g_build_filename(f->base, "build", NULL);
 	f->canary = g_build_filename(f->base, "canary", NULL);
+	f->ccache = g_build_filename(f->base, "ccache", NULL);
 	/* main() made $HOME one we can lose: runner_env_new() passes it */
 	f->home = g_strdup(g_getenv("HOME"));
 	f->home_canary = g_build_filename(f->home, "canary", NULL);
@@ -114,15 +145,12 @@ static gboolean fixture_setup(struct fixture *f)
 	write_file(path, clean_sh);
 	write_file(f->canary, CANARY_TEXT);
 	write_file(f->home_canary, HOME_CANARY_TEXT);
-	f->kb = kbuild_new(f->tree, f->build, f->canary, NULL, &error);
+	f->kb = kbuild_new(f->tree, f->build, f->canary, f->ccache, &error);
 	if (!f->kb) {
 		g_test_skip(error->message);
 		return FALSE;
 	}
-	f->kb->jobs = 1;
-	f->kb->nice = 0;
-	f->kb->timeout_s = 30;
-	sandbox_set_max_procs(f->kb->sandbox, 64);
+	fixture_limits(f->kb);
 	return TRUE;
 }
 
@@ -214,6 +242,7 @@ static void fixture_teardown(struct fixture *f)
 	g_free(f->home);
 	g_free(f->home_canary);
 	g_free(f->token);
+	g_free(f->ccache);
 }
 
 static gboolean contains(const struct kbuild_result *r, const char *text)
@@ -520,6 +549,106 @@ static void test_syscalls(void)
 	fixture_teardown(&f);
 }
 
+/* The number of files under @dir. */
+static guint count_files(const char *dir)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *name;
+	guint n = 0;
+
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *path = g_build_filename(dir, name, NULL);
+
+		if (g_file_test(path, G_FILE_TEST_IS_DIR))
+			n += count_files(path);
+		else
+			n++;
+	}
+	return n;
+}
+
+/* A series builds in a copy of the build dir and cannot leave anything
+ * for the next series: not in the build dir (a file rewritten with its
+ * size and mtime kept, a host tool replaced, links out, a directory
+ * locked), not in the tree's ccache (read-only to it), not in its own
+ * ccache (emptied).  Without the copy, the next build would run the
+ * "evil" tool and read "dirty". */
+static void test_poison_next(void)
+{
+	struct fixture f = { 0 };
+	struct kbuild_result r;
+	g_autoptr(GError) error = NULL;
+	g_autofree char *store = NULL;
+	g_autofree char *store_var = NULL;
+	g_autofree char *victim = NULL;
+	g_autofree char *path = NULL;
+	g_autoptr(kbuild) next = NULL;
+	guint stored;
+
+	if (!fixture_setup(&f)) {
+		fixture_teardown(&f);
+		return;
+	}
+	store = g_build_filename(f.ccache, "store", NULL);
+	store_var = g_strconcat("STORE=", store, NULL);
+	victim = g_build_filename(f.build, "victim", NULL);
+
+	/* the tree's own build fills the build dir and the store */
+	run(&f, "seed", store_var, &r);
+	g_assert_true(r.ok);
+	kbuild_result_clear(&r);
+	stored = count_files(store);
+	g_assert_cmpuint(stored, >, 1);
+
+	/* the series works on a copy */
+	g_assert_true(kbuild_set_trust(f.kb, KBUILD_SERIES, &error));
+	g_assert_no_error(error);
+	g_assert_cmpstr(kbuild_output_dir(f.kb), !=, f.build);
+	run(&f, "poison", store_var, &r);
+	g_assert_true(r.ok);
+	g_assert_cmpstr(r.log->str, ==, "clean\nstore read-only\ncompiled\n");
+	kbuild_result_clear(&r);
+	assert_file(victim, "clean\n");
+	path = g_build_filename(f.build, "planted", NULL);
+	g_assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
+	g_assert_cmpuint(count_files(store), ==, stored);
+	/* what it planted, armbot does not follow */
+	g_assert_null(kbuild_output_path(f.kb, "root/etc/passwd", &error));
+	g_assert_error(error, G_IO_ERROR, G_IO_ERROR_FAILED);
+	g_clear_error(&error);
+	g_assert_null(kbuild_output_path(f.kb, "passwd", &error));
+	g_assert_error(error, G_IO_ERROR, G_IO_ERROR_FAILED);
+	g_clear_error(&error);
+
+	/* the next series gets the tree's build dir back */
+	next = kbuild_new(f.tree, f.build, f.canary, f.ccache, &error);
+	g_assert_no_error(error);
+	fixture_limits(next);
+	kbuild_free(f.kb);
+	f.kb = g_steal_pointer(&next);
+	g_assert_true(kbuild_set_trust(f.kb, KBUILD_SERIES, &error));
+	g_assert_no_error(error);
+	/* victim and fixdep again; those two, planted, root, passwd, b.o */
+	g_assert_cmpuint(f.kb->series_copy.copied, ==, 2);
+	g_assert_cmpuint(f.kb->series_copy.removed, ==, 6);
+	run(&f, "show", NULL, &r);
+	g_assert_true(r.ok);
+	g_assert_cmpstr(r.log->str, ==,
+			"clean\ntool\na.c\na.o\nsub\nvictim\n0\n");
+	kbuild_result_clear(&r);
+
+	/* after a series that wrote nothing, nothing is copied */
+	next = kbuild_new(f.tree, f.build, f.canary, f.ccache, &error);
+	g_assert_no_error(error);
+	kbuild_free(f.kb);
+	f.kb = g_steal_pointer(&next);
+	g_assert_true(kbuild_set_trust(f.kb, KBUILD_SERIES, &error));
+	g_assert_cmpuint(f.kb->series_copy.entries, ==, 5);
+	g_assert_cmpuint(f.kb->series_copy.copied, ==, 0);
+	g_assert_cmpuint(f.kb->series_copy.removed, ==, 0);
+	fixture_teardown(&f);
+}
+
 int main(int argc, char **argv)
 {
 	g_autofree char *cache = cache_dir();
@@ -539,5 +668,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/sandbox/hostile/rm-home", test_rm_home);
 	g_test_add_func("/sandbox/hostile/memory", test_memory);
 	g_test_add_func("/sandbox/hostile/syscalls", test_syscalls);
+	g_test_add_func("/sandbox/hostile/poison-next", test_poison_next);
 	return g_test_run();
 }
