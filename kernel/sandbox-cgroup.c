@@ -124,8 +124,20 @@ static char *find_root(const char *controller, const char *v1_file,
 	 * as this project's CI is) is not available in v2 */
 	*v2 = FALSE;
 	dir = own_cgroup_dir(controller, v2);
-	if (dir && children_have(dir, *v2 ? v2_file : v1_file))
+	if (!dir)
+		return NULL;
+	if (children_have(dir, *v2 ? v2_file : v1_file))
 		return g_steal_pointer(&dir);
+	/* v2 passes a controller on only from a cgroup without processes
+	 * of its own (cgroup-v2.rst, "No Internal Process Constraint"): a
+	 * daemon in leaf D/armbot of a cgroup D it owns makes the runs'
+	 * cgroups beside it, in D */
+	if (*v2) {
+		g_autofree char *parent = g_path_get_dirname(dir);
+
+		if (strcmp(parent, dir) && children_have(parent, v2_file))
+			return g_steal_pointer(&parent);
+	}
 	return NULL;
 }
 

@@ -3,15 +3,19 @@
  * and through which every process left after the run is killed.  Both
  * cgroup v2 and the v1 hierarchies (one per controller) are handled: a
  * controller is used where this process may create a child cgroup that
- * has the controller's limit file, which is what a delegated subtree
- * (systemd's Delegate=yes) or root on a v1 host gives. */
+ * has the controller's limit file, which is what root on a v1 host
+ * gives, or on v2 a cgroup armbot owns with the controllers enabled for
+ * its children: since a v2 cgroup with processes cannot pass controllers
+ * on, armbot then runs in a leaf of it and the runs' cgroups are made
+ * beside that leaf. */
 #pragma once
 
 #include <glib.h>
 
 /* Where per-run cgroups can be made: the directory of this process's own
- * cgroup in the controller's hierarchy, when a child made there has the
- * controller's files.  NULL: that controller cannot be used here. */
+ * cgroup in the controller's hierarchy (on v2, else its parent), when a
+ * child made there has the controller's files.  NULL: that controller
+ * cannot be used here. */
 struct sandbox_cgroup_roots {
 	char *pids;
 	char *memory;
