@@ -19,7 +19,7 @@ DEBIAN_BUILD_PACKAGES = \
 	pkg-config perl \
 	libglib2.0-dev libetpan-dev libgit2-dev libcurl4-gnutls-dev \
 	libsqlite3-dev libsoup-3.0-dev libarchive-dev libdeflate-dev liblzma-dev \
-	zlib1g-dev libjson-glib-dev libssl-dev
+	zlib1g-dev libjson-glib-dev libssl-dev libseccomp-dev
 DEBIAN_PACKAGES = \
 	build-essential git xz-utils $(DEBIAN_BUILD_PACKAGES) \
 	clang libclang-rt-14-dev \
@@ -34,7 +34,7 @@ DEBIAN_PACKAGES = \
 	debhelper lintian man-db systemd
 
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
-	libarchive libdeflate libcrypto liblzma zlib json-glib-1.0
+	libarchive libdeflate libcrypto liblzma zlib json-glib-1.0 libseccomp
 # what the front program `armbot` links (bot/cli/front.c): dirstat only,
 # without --json (json-glib brings GObject and GIO: README, "armbot dirstat")
 FRONT_MODULES = glib-2.0 zlib libdeflate

@@ -82,7 +82,7 @@ struct boot_session *boot_session_open(const struct boot_options *opts,
 	g_autofree char *lock_path = NULL;
 	g_autofree char *build_dir = NULL;
 	g_autofree char *cache = datadir_cache_dir();
-	g_autofree char *ccache = g_build_filename(cache, "ccache", NULL);
+	g_autofree char *ccache = kbuild_ccache_dir(cache, opts->tree->name);
 	g_autofree char *config = NULL;
 
 	bs->lock_fd = -1;
@@ -124,8 +124,6 @@ struct boot_session *boot_session_open(const struct boot_options *opts,
 	bs->vm_sandbox = sandbox_new(error);
 	if (!bs->vm_sandbox)
 		return NULL;
-	/* qemu reads the image and the initramfs from the build dir */
-	sandbox_add_readonly(bs->vm_sandbox, bs->kb->build_dir);
 	return g_steal_pointer(&bs);
 }
 
@@ -134,11 +132,18 @@ const char *boot_session_build_dir(const struct boot_session *bs)
 	return bs->kb->build_dir;
 }
 
-/* The initramfs build_and_boot() writes: in the build dir of @kb, which
- * the VM's sandbox can read.  Newly allocated. */
+const struct kbuild *boot_session_kbuild(const struct boot_session *bs)
+{
+	return bs->kb;
+}
+
+#define INITRAMFS_NAME "armbot-initramfs.cpio"
+
+/* The initramfs build_and_boot() writes, in the build dir of @kb, which
+ * the VM's sandbox can read, as qemu names it.  Newly allocated. */
 static char *build_initrd(const struct kbuild *kb)
 {
-	return g_build_filename(kb->build_dir, "armbot-initramfs.cpio", NULL);
+	return g_build_filename(kb->build_dir, INITRAMFS_NAME, NULL);
 }
 
 /* The VM's options: the image of @kb and @initrd, @timeout_s.
@@ -161,6 +166,7 @@ static gboolean build_and_boot(struct boot_session *bs, struct boot_run *run,
 	g_autofree char *ko = NULL;
 	g_autofree char *image = NULL;
 	g_autofree char *initrd = NULL;
+	g_autofree char *host_initrd = NULL;
 	struct kbuild_result mod = { 0 };
 	struct virt_opts vo;
 
@@ -181,9 +187,16 @@ static gboolean build_and_boot(struct boot_session *bs, struct boot_run *run,
 	}
 	kbuild_result_clear(&mod);
 	run->built = TRUE;
-	initrd = build_initrd(bs->kb);
-	if (!initramfs_build(bs->init_src, ko, bs->state_dir, initrd, error))
+	host_initrd = kbuild_output_path(bs->kb, INITRAMFS_NAME, error);
+	if (!host_initrd || !initramfs_build(bs->init_src, ko, bs->state_dir,
+					     host_initrd, error))
 		return FALSE;
+	/* qemu reads the image and the initramfs where the build is (the
+	 * series' copy), at the build dir's path */
+	sandbox_clear_binds(bs->vm_sandbox);
+	sandbox_add_bind(bs->vm_sandbox, kbuild_output_dir(bs->kb),
+			 bs->kb->build_dir, FALSE);
+	initrd = build_initrd(bs->kb);
 	build_virt_opts(bs->kb, initrd, bs->timeout_s, &vo, &image);
 	if (!virt_boot(bs->vm_sandbox, &vo, &run->vm, error))
 		return FALSE;
@@ -192,12 +205,16 @@ static gboolean build_and_boot(struct boot_session *bs, struct boot_run *run,
 }
 
 gboolean boot_session_run(struct boot_session *bs, const git_oid *commit,
-			  struct boot_run *run, GError **error)
+			  enum kbuild_trust trust, struct boot_run *run,
+			  GError **error)
 {
 	struct tree_checkout_stats stats;
 	char hex[GIT_OID_HEXSZ + 1];
 
 	memset(run, 0, sizeof(*run));
+	if (!kbuild_set_trust(bs->kb, trust, error))
+		return FALSE;
+	run->copy = bs->kb->series_copy;
 	git_oid_tostr(hex, sizeof(hex), commit);
 	if (!tree_checkout(bs->tree, hex, bs->kb->src_dir, &stats, error))
 		return FALSE;

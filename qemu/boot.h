@@ -40,6 +40,8 @@ struct boot_run {
 	struct ktap_report *ktap;
 	guint checkout_written; /* files the checkout rewrote */
 	gboolean checkout_full; /* the worktree had to be written whole */
+	/* a series' run: bringing its copy of the build dir back */
+	struct buildcopy_stats copy;
 };
 
 struct boot_session;
@@ -53,11 +55,17 @@ struct boot_session *boot_session_open(const struct boot_options *opts,
 /* The build directory of the session. */
 const char *boot_session_build_dir(const struct boot_session *bs);
 
-/* Check the worktree out at @commit, build, boot.  FALSE with @error only
- * for what is not an outcome of the tree (a missing tool, a sandbox that
- * cannot be set up); a failed build is @run->built == FALSE. */
+/* The session's build (its kernel tree, build dir), borrowed. */
+const struct kbuild *boot_session_kbuild(const struct boot_session *bs);
+
+/* Check the worktree out at @commit, build as @trust (KBUILD_TRUSTED for
+ * a commit of the tree, KBUILD_SERIES for a series': kernel/kbuild.h),
+ * boot.  A session serves one series.  FALSE with @error only for what is
+ * not an outcome of the tree (a missing tool, a sandbox that cannot be
+ * set up); a failed build is @run->built == FALSE. */
 gboolean boot_session_run(struct boot_session *bs, const git_oid *commit,
-			  struct boot_run *run, GError **error);
+			  enum kbuild_trust trust, struct boot_run *run,
+			  GError **error);
 
 void boot_session_free(struct boot_session *bs);
 typedef struct boot_session boot_session;

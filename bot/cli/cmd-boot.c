@@ -34,12 +34,14 @@ static void say_waiting(void)
 	fprintf(stderr, "waiting for another armbot boot on this tree\n");
 }
 
-/* Bring the worktree to @commit and build and boot it. */
+/* Bring the worktree to @commit and build and boot it, as @trust (a
+ * series' head builds in its copy of the build dir). */
 static gboolean checkout_build_boot(struct boot_session *bs,
-				    const git_oid *commit, struct boot_run *run,
-				    GError **error)
+				    const git_oid *commit,
+				    enum kbuild_trust trust,
+				    struct boot_run *run, GError **error)
 {
-	if (!boot_session_run(bs, commit, run, error))
+	if (!boot_session_run(bs, commit, trust, run, error))
 		return FALSE;
 	if (run->checkout_full)
 		printf("checkout %.12s: %u files written (full checkout)\n",
@@ -243,7 +245,8 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	}
 
 	if (series && !no_base) {
-		if (!checkout_build_boot(bs, &series->base, &base, &error))
+		if (!checkout_build_boot(bs, &series->base, KBUILD_TRUSTED,
+					 &base, &error))
 			goto error;
 		if (!base.built) {
 			print_build_failure("base", &base.build);
@@ -261,8 +264,16 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 		       ktap_count(base.ktap, KTAP_SKIP));
 	}
 
-	if (!checkout_build_boot(bs, &commit, &run, &error))
+	/* a revision of the tree is its own; a series' head is not */
+	if (!checkout_build_boot(bs, &commit,
+				 series ? KBUILD_SERIES : KBUILD_TRUSTED, &run,
+				 &error))
 		goto error;
+	if (series)
+		printf("series' copy of the build dir: %u of %u files "
+		       "written, %u removed, in %.2f s\n",
+		       run.copy.copied, run.copy.entries, run.copy.removed,
+		       run.copy.seconds);
 	if (!run.built) {
 		print_build_failure("kernel", &run.build);
 		status = BOOT_REGRESSION;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bot/cli/command.h"
+#include "bot/common/log.h"
 #include "config/datadir.h"
 #include "kernel/diff/dirstat-json.h"
 #include "kernel/diff/patchstat.h"
@@ -110,6 +111,7 @@ int main(int argc, char **argv)
 	int status;
 
 	setlocale(LC_ALL, "");
+	bot_log_install();
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--version")) {
 			printf("armbot version %s\n", ARMBOT_VERSION);

@@ -10,6 +10,7 @@
 #include "bot/mail/series-mbox.h"
 #include "kernel/patch/am.h"
 #include "kernel/base/baseguess.h"
+#include "kernel/build/buildlog.h"
 #include "kernel/diff/diffrename.h"
 #include "kernel/diff/dirstat-json.h"
 #include "kernel/diff/dirstat.h"
@@ -59,6 +60,7 @@ struct run {
 	char *mbox_path;
 	GPtrArray *subjects; /* of the applied patches, in order */
 	GArray *commits; /* git_oid of the applied patches */
+	GPtrArray *files; /* the paths base..head changes (before, after) */
 	struct baseguess_result guess;
 };
 
@@ -436,6 +438,13 @@ static gboolean dirstat(struct run *r, GError **error)
 		     tree_filestats(r, error);
 	if (!fs)
 		return FALSE;
+	for (guint i = 0; i < fs->len; i++) {
+		const struct dirstat_filestat *f = fs->pdata[i];
+
+		g_ptr_array_add(r->files, g_strdup(f->path));
+		if (f->old_path && strcmp(f->old_path, f->path))
+			g_ptr_array_add(r->files, g_strdup(f->old_path));
+	}
 	report = dirstat_report_from_filestats(fs, &dopts, error);
 	if (!report)
 		return FALSE;
@@ -677,21 +686,24 @@ static gboolean boot(struct run *r, GError **error)
 	if (!bs)
 		return FALSE;
 	progress(r, PIPELINE_STAGE_BOOT_BASE, NULL);
-	if (!boot_session_run(bs, &r->am->base, &base, error))
+	if (!boot_session_run(bs, &r->am->base, KBUILD_TRUSTED, &base, error))
 		goto out;
 	keep_run_logs(r, "base", &base);
 	have_base = base.built && virt_result_ok(&base.vm);
 	progress(r, PIPELINE_STAGE_BOOT_HEAD, NULL);
-	if (!boot_session_run(bs, &r->am->head, &head, error))
+	if (!boot_session_run(bs, &r->am->head, KBUILD_SERIES, &head, error))
 		goto out;
 	keep_run_logs(r, "series", &head);
 	ok = TRUE;
 
 	build->seconds = head.build.seconds + head.module_seconds;
 	if (!head.built) {
-		g_autofree char *tail =
-			indent_lines(head.build.log ? head.build.log->str : "",
-				     "| ", TAIL_LINES);
+		const struct kbuild *kb = boot_session_kbuild(bs);
+		/* never the log's tail: the series' Makefiles print there */
+		g_autofree char *lines = buildlog_excerpt(
+			head.build.log ? head.build.log->str : "", r->files,
+			kb->src_dir, kb->build_dir, TAIL_LINES);
+		g_autofree char *excerpt = indent_lines(lines, "| ", 0);
 
 		set_check(build,
 			  base.built ? REPORT_STATUS_FAIL : REPORT_STATUS_WARN,
@@ -699,11 +711,17 @@ static gboolean boot(struct run *r, GError **error)
 			  g_strdup_printf("%s%s", head.build.how,
 					  base.built ? "" :
 						       " (the base fails too)"),
-			  g_strdup_printf("The kernel (%s, ARCH=arm) does not "
-					  "build with the series (%s); the "
-					  "last %d lines of the build:\n%s",
-					  BOOT_CONFIG_NAME, head.build.how,
-					  TAIL_LINES, tail));
+			  g_strdup_printf(
+				  "The kernel (%s, ARCH=arm) does not build "
+				  "with the series (%s)%s\n%s",
+				  BOOT_CONFIG_NAME, head.build.how,
+				  *excerpt ? "; what the compiler and make "
+					     "said about its files:" :
+					     ".  Neither the compiler nor "
+					     "make named one of its files; "
+					     "the rest of the build's output "
+					     "is not quoted.",
+				  excerpt));
 		skip_check(bootc, "the kernel does not build");
 		skip_check(rpm, "the kernel does not build");
 		goto out;
@@ -1116,6 +1134,7 @@ gboolean pipeline_check(struct store *st, gint64 series_id,
 	r.out = out;
 	r.subjects = g_ptr_array_new_with_free_func(g_free);
 	r.commits = g_array_new(FALSE, FALSE, sizeof(git_oid));
+	r.files = g_ptr_array_new_with_free_func(g_free);
 
 	progress(&r, PIPELINE_STAGE_SERIES, NULL);
 	if (!load_series(&r, st, series_id, error))
@@ -1146,6 +1165,7 @@ out:
 	g_free(r.mbox_path);
 	g_ptr_array_unref(r.subjects);
 	g_array_unref(r.commits);
+	g_ptr_array_unref(r.files);
 	return ok;
 }
 

@@ -7,6 +7,10 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "kernel/tree/rmtree.h"
+#include "kernel/build/buildcopy.h"
 
 #define KBUILD_ARCH "arm"
 #define KBUILD_CROSS "arm-linux-gnueabihf-"
@@ -16,6 +20,13 @@
 #define KBUILD_PRINTABLE_DIR "build"
 /* columns of a printable command line before it is continued */
 #define KBUILD_PRINTABLE_WIDTH 160
+/* the tree's ccache store: ccache does not clean a file storage itself,
+ * kbuild trims it (`ccache --trim-dir`) to this size, at most hourly */
+#define KBUILD_CCACHE_MAX_SIZE "2G"
+#define KBUILD_CCACHE_TRIM_EVERY_S 3600
+/* a file armbot reads from a build dir (a stamp, .config), a module */
+#define KBUILD_MAX_READ (16u << 20)
+#define KBUILD_MAX_MODULE (64u << 20)
 
 char *kbuild_dir(const char *data_dir, const char *tree_key,
 		 const char *config_name)
@@ -41,11 +52,61 @@ static gboolean resolve_links(char **path, GError **error)
 	return TRUE;
 }
 
+char *kbuild_ccache_dir(const char *cache_dir, const char *tree_key)
+{
+	return g_build_filename(cache_dir, "ccache", tree_key, NULL);
+}
+
+/* A directory @dir/@name, made if missing. */
+static char *subdir(const char *dir, const char *name, GError **error)
+{
+	char *path = g_build_filename(dir, name, NULL);
+
+	if (g_mkdir_with_parents(path, 0755) != 0) {
+		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno),
+			    "cannot create '%s': %s", path, g_strerror(errno));
+		g_free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* What the sandbox shows for kb->trust: the kernel tree read-only; the
+ * build dir, or the series' copy at its path, read-write; the tree's
+ * ccache read-write for a trusted build, else its store read-only and the
+ * series' own ccache read-write. */
+static void bind_dirs(struct kbuild *kb)
+{
+	g_autofree char *store =
+		kb->ccache_dir ?
+			g_build_filename(kb->ccache_dir, "store", NULL) :
+			NULL;
+	g_autofree char *own = g_build_filename(kb->series_dir, "ccache", NULL);
+
+	sandbox_clear_binds(kb->sandbox);
+	sandbox_add_readonly(kb->sandbox, kb->src_dir);
+	if (kb->trust == KBUILD_TRUSTED) {
+		sandbox_add_writable(kb->sandbox, kb->build_dir);
+		if (kb->ccache_dir)
+			sandbox_add_writable(kb->sandbox, kb->ccache_dir);
+		return;
+	}
+	sandbox_add_bind(kb->sandbox, kb->series_build, kb->build_dir, TRUE);
+	if (kb->ccache_dir) {
+		sandbox_add_readonly(kb->sandbox, store);
+		sandbox_add_writable(kb->sandbox, own);
+	}
+}
+
 struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
 			  const char *fragment, const char *ccache_dir,
 			  GError **error)
 {
 	g_autoptr(kbuild) kb = g_new0(struct kbuild, 1);
+	g_autofree char *parent = NULL;
+	g_autofree char *name = NULL;
+	g_autofree char *store = NULL;
+	g_autofree char *stats = NULL;
 
 	kb->src_dir = g_canonicalize_filename(src_dir, NULL);
 	kb->build_dir = g_canonicalize_filename(build_dir, NULL);
@@ -60,27 +121,141 @@ struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
 			    "kernel tree '%s' not found", kb->src_dir);
 		return NULL;
 	}
-	if (g_mkdir_with_parents(kb->build_dir, 0755) != 0 ||
-	    (kb->ccache_dir && g_mkdir_with_parents(kb->ccache_dir, 0755))) {
-		g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
+	if (g_mkdir_with_parents(kb->build_dir, 0755) != 0) {
+		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno),
 			    "cannot create '%s': %s", kb->build_dir,
 			    g_strerror(errno));
 		return NULL;
 	}
+	if (kb->ccache_dir &&
+	    (!(store = subdir(kb->ccache_dir, "store", error)) ||
+	     !(stats = subdir(kb->ccache_dir, "stats", error))))
+		return NULL;
 	/* kbuild records absolute paths (.cmd files, O=): the same dirs
 	 * reached through a symbolic link must not look like new ones and
 	 * rebuild everything */
 	if (!resolve_links(&kb->src_dir, error) ||
 	    !resolve_links(&kb->build_dir, error))
 		return NULL;
+	/* beside the build dirs of the tree, in no build dir */
+	parent = g_path_get_dirname(kb->build_dir);
+	name = g_path_get_basename(kb->build_dir);
+	kb->series_dir = g_build_filename(parent, ".series", name, NULL);
+	kb->series_build = g_build_filename(kb->series_dir, "build", NULL);
 	kb->sandbox = sandbox_new(error);
 	if (!kb->sandbox)
 		return NULL;
-	sandbox_add_readonly(kb->sandbox, kb->src_dir);
-	sandbox_add_writable(kb->sandbox, kb->build_dir);
-	if (kb->ccache_dir)
-		sandbox_add_writable(kb->sandbox, kb->ccache_dir);
+	bind_dirs(kb);
 	return g_steal_pointer(&kb);
+}
+
+/* The series' copy and ccache, back to the build dir and empty. */
+static gboolean series_sync(struct kbuild *kb, GError **error)
+{
+	g_autofree char *manifest =
+		g_build_filename(kb->series_dir, "manifest", NULL);
+	g_autofree char *own = g_build_filename(kb->series_dir, "ccache", NULL);
+
+	if (g_mkdir_with_parents(kb->series_dir, 0755) != 0) {
+		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno),
+			    "cannot create '%s': %s", kb->series_dir,
+			    g_strerror(errno));
+		return FALSE;
+	}
+	if (!rmtree(own, error))
+		return FALSE;
+	if (kb->ccache_dir && g_mkdir(own, 0755) != 0) {
+		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno),
+			    "cannot create '%s': %s", own, g_strerror(errno));
+		return FALSE;
+	}
+	return buildcopy_sync(kb->build_dir, kb->series_build, manifest,
+			      &kb->series_copy, error);
+}
+
+gboolean kbuild_set_trust(struct kbuild *kb, enum kbuild_trust trust,
+			  GError **error)
+{
+	if (trust == KBUILD_SERIES && !kb->series_synced) {
+		if (!series_sync(kb, error))
+			return FALSE;
+		kb->series_synced = TRUE;
+	}
+	kb->trust = trust;
+	bind_dirs(kb);
+	return TRUE;
+}
+
+const char *kbuild_output_dir(const struct kbuild *kb)
+{
+	return kb->trust == KBUILD_SERIES ? kb->series_build : kb->build_dir;
+}
+
+char *kbuild_output_path(const struct kbuild *kb, const char *rel,
+			 GError **error)
+{
+	g_auto(GStrv) parts = g_strsplit(rel, "/", -1);
+	g_autoptr(GString) path = g_string_new(kbuild_output_dir(kb));
+
+	for (guint i = 0; parts[i]; i++) {
+		gboolean last = !parts[i + 1];
+		GStatBuf st;
+
+		if (!*parts[i] || !strcmp(parts[i], ".") ||
+		    !strcmp(parts[i], "..")) {
+			g_set_error(error, G_IO_ERROR,
+				    G_IO_ERROR_INVALID_ARGUMENT,
+				    "'%s' is not a path in the build dir", rel);
+			return NULL;
+		}
+		g_string_append_printf(path, "/%s", parts[i]);
+		if (g_lstat(path->str, &st) != 0)
+			continue; /* made later, by armbot */
+		if (S_ISLNK(st.st_mode) || (!last && !S_ISDIR(st.st_mode))) {
+			g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
+				    "'%s' in the build dir is %s, which armbot "
+				    "does not follow",
+				    path->str,
+				    S_ISLNK(st.st_mode) ? "a symlink" :
+							  "not a directory");
+			return NULL;
+		}
+	}
+	return g_strdup(path->str);
+}
+
+/* Trim the tree's ccache store to KBUILD_CCACHE_MAX_SIZE when the last
+ * trim (the mtime of stats/trimmed) is an hour old: ccache does not clean
+ * a file storage.  Only trusted builds write the store, and it only
+ * grows, so after them. */
+static void trim_ccache(const struct kbuild *kb)
+{
+	g_autofree char *stamp =
+		g_build_filename(kb->ccache_dir, "stats", "trimmed", NULL);
+	g_autofree char *store =
+		g_build_filename(kb->ccache_dir, "store", NULL);
+	const char *argv[] = { "ccache",	  "--trim-dir",		  store,
+			       "--trim-max-size", KBUILD_CCACHE_MAX_SIZE, NULL };
+	g_auto(GStrv) env = runner_env_new(NULL);
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	struct runner_result r;
+	GStatBuf st;
+
+	if (g_stat(stamp, &st) == 0 &&
+	    g_get_real_time() / G_USEC_PER_SEC - st.st_mtime <
+		    KBUILD_CCACHE_TRIM_EVERY_S)
+		return;
+	o.env = (const char *const *)env;
+	o.timeout_ms = 600000;
+	o.merge_stderr = TRUE;
+	if (!runner_run(argv, &o, &r, NULL))
+		return;
+	if (!runner_result_ok(&r))
+		g_message("kbuild: cannot trim the ccache '%s': %s", store,
+			g_strstrip(r.output->str));
+	else
+		g_file_set_contents(stamp, "", 0, NULL);
+	runner_result_clear(&r);
 }
 
 /* The argv of make in @kb's build dir with @targets and @vars, as
@@ -125,9 +300,27 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 	/* the build stamp in the image must not depend on who built it */
 	g_ptr_array_add(extra, g_strdup("KBUILD_BUILD_USER=armbot"));
 	g_ptr_array_add(extra, g_strdup("KBUILD_BUILD_HOST=armbot"));
-	if (kb->ccache_dir)
-		g_ptr_array_add(extra, g_strconcat("CCACHE_DIR=",
-						   kb->ccache_dir, NULL));
+	if (kb->ccache_dir && kb->trust == KBUILD_TRUSTED) {
+		/* the results in the store only (ccache's "remote" file
+		 * storage), the statistics in stats/ */
+		g_ptr_array_add(extra,
+				g_strconcat("CCACHE_DIR=", kb->ccache_dir,
+					    "/stats", NULL));
+		g_ptr_array_add(extra,
+				g_strconcat("CCACHE_REMOTE_STORAGE=file:",
+					    kb->ccache_dir, "/store", NULL));
+		g_ptr_array_add(extra, g_strdup("CCACHE_REMOTE_ONLY=true"));
+	} else if (kb->ccache_dir) {
+		/* the store read, never written; the series' results in a
+		 * ccache of its own, emptied for the next */
+		g_ptr_array_add(extra,
+				g_strconcat("CCACHE_DIR=", kb->series_dir,
+					    "/ccache", NULL));
+		g_ptr_array_add(extra,
+				g_strconcat("CCACHE_REMOTE_STORAGE=file:",
+					    kb->ccache_dir, "/store|read-only",
+					    NULL));
+	}
 	g_ptr_array_add(extra, NULL);
 	env = runner_env_new((const char *const *)extra->pdata);
 
@@ -147,6 +340,8 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 	out->seconds = r.elapsed_us / 1e6;
 	out->log = g_steal_pointer(&r.output);
 	runner_result_clear(&r);
+	if (kb->ccache_dir && kb->trust == KBUILD_TRUSTED)
+		trim_ccache(kb);
 	return TRUE;
 }
 
@@ -339,13 +534,35 @@ void kbuild_steps_format(GString *out, const GPtrArray *steps,
 	}
 }
 
+/* The content of the regular file @path (not a symlink), at most @max
+ * bytes: a build may have left anything in a build dir. */
+static gboolean read_bounded(const char *path, gsize max, char **data_out,
+			     gsize *len_out, GError **error)
+{
+	GStatBuf st;
+
+	if (g_lstat(path, &st) != 0) {
+		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno),
+			    "cannot read '%s': %s", path, g_strerror(errno));
+		return FALSE;
+	}
+	if (!S_ISREG(st.st_mode) || (guint64)st.st_size > max) {
+		g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
+			    "cannot read '%s': not a regular file of at most "
+			    "%" G_GSIZE_FORMAT " bytes",
+			    path, max);
+		return FALSE;
+	}
+	return g_file_get_contents(path, data_out, len_out, error);
+}
+
 /* TRUE when @path holds exactly @data. */
 static gboolean same_content(const char *path, const char *data, gsize len)
 {
 	g_autofree char *old = NULL;
 	gsize old_len;
 
-	return g_file_get_contents(path, &old, &old_len, NULL) &&
+	return read_bounded(path, len, &old, &old_len, NULL) &&
 	       old_len == len && !memcmp(old, data, len);
 }
 
@@ -377,9 +594,9 @@ gboolean kbuild_kernel(struct kbuild *kb, struct kbuild_result *out,
 {
 	g_autofree char *frag = NULL;
 	g_autofree char *copy = NULL;
-	g_autofree char *dotconfig =
-		g_build_filename(kb->build_dir, ".config", NULL);
 	g_autofree char *allconfig = allconfig_var(kb, &copy);
+	g_autofree char *host_copy = NULL;
+	g_autofree char *dotconfig = NULL;
 	const char *vars[] = { allconfig, NULL };
 	gboolean changed = FALSE;
 	gsize len;
@@ -387,14 +604,16 @@ gboolean kbuild_kernel(struct kbuild *kb, struct kbuild_result *out,
 
 	if (!g_file_get_contents(kb->fragment, &frag, &len, error))
 		return FALSE;
-	if (!sync_file(copy, frag, len, &changed, error))
+	host_copy = kbuild_output_path(kb, "armbot.config", error);
+	dotconfig = host_copy ? kbuild_output_path(kb, ".config", error) : NULL;
+	if (!dotconfig || !sync_file(host_copy, frag, len, &changed, error))
 		return FALSE;
 	if (changed || !g_file_test(dotconfig, G_FILE_TEST_EXISTS)) {
 		if (!kbuild_make(kb, allno_targets, vars, out, error))
 			return FALSE;
 		if (!out->ok) {
 			/* a fragment applied again next time */
-			g_unlink(copy);
+			g_unlink(host_copy);
 			return TRUE;
 		}
 		configure = out->seconds;
@@ -437,12 +656,11 @@ gboolean kbuild_is_configured(struct kbuild *kb, const char *target,
 			      const char *fragment)
 {
 	g_autofree char *stamp =
-		g_build_filename(kb->build_dir, "armbot-configured", NULL);
-	g_autofree char *dotconfig =
-		g_build_filename(kb->build_dir, ".config", NULL);
+		kbuild_output_path(kb, "armbot-configured", NULL);
+	g_autofree char *dotconfig = kbuild_output_path(kb, ".config", NULL);
 	g_autofree char *want = configured_stamp(target, fragment);
 
-	return same_content(stamp, want, strlen(want)) &&
+	return stamp && dotconfig && same_content(stamp, want, strlen(want)) &&
 	       g_file_test(dotconfig, G_FILE_TEST_EXISTS);
 }
 
@@ -458,16 +676,17 @@ gboolean kbuild_configure_target(struct kbuild *kb, const char *target,
 	const char *const first[] = { target, NULL };
 	const char *const *steps[] = { first, configure_olddef,
 				       configure_prepare };
-	g_autofree char *stamp =
-		g_build_filename(kb->build_dir, "armbot-configured", NULL);
-	g_autofree char *dotconfig =
-		g_build_filename(kb->build_dir, ".config", NULL);
-	g_autofree char *want =
-		g_strdup_printf("%s\n%s", target, fragment ? fragment : "");
+	g_autofree char *stamp = NULL;
+	g_autofree char *dotconfig = NULL;
+	g_autofree char *want = configured_stamp(target, fragment);
 	double seconds = 0;
 
 	*configured = FALSE;
 	memset(out, 0, sizeof(*out));
+	stamp = kbuild_output_path(kb, "armbot-configured", error);
+	dotconfig = stamp ? kbuild_output_path(kb, ".config", error) : NULL;
+	if (!dotconfig)
+		return FALSE;
 	if (same_content(stamp, want, strlen(want)) &&
 	    g_file_test(dotconfig, G_FILE_TEST_EXISTS)) {
 		out->ok = TRUE;
@@ -479,9 +698,10 @@ gboolean kbuild_configure_target(struct kbuild *kb, const char *target,
 		if (i == 1 && fragment) {
 			g_autofree char *config = NULL;
 			g_autofree char *merged = NULL;
+			gsize len;
 
-			if (!g_file_get_contents(dotconfig, &config, NULL,
-						 error))
+			if (!read_bounded(dotconfig, KBUILD_MAX_READ, &config,
+					  &len, error))
 				return FALSE;
 			merged = g_strconcat(config, fragment, NULL);
 			if (!g_file_set_contents(dotconfig, merged, -1, error))
@@ -542,16 +762,22 @@ gboolean kbuild_external_module(struct kbuild *kb, const char *module_src,
 	g_autofree char *dir = NULL;
 	g_autofree char *mvar = NULL;
 	g_autofree char *cvar = NULL;
-	g_autofree char *ko_name = g_strconcat(name, ".ko", NULL);
+	g_autofree char *rel = g_build_filename("armbot-ext", name, NULL);
+	g_autofree char *ko_rel = g_strdup_printf("%s/%s.ko", rel, name);
+	g_autofree char *sandbox_dir = NULL;
 	const char *vars[3];
 	g_autoptr(GDir) d = NULL;
 	const char *entry;
 
 	*ko_out = NULL;
-	module_vars(kb, name, config_symbol, &dir, &mvar, &cvar);
+	module_vars(kb, name, config_symbol, &sandbox_dir, &mvar, &cvar);
 	vars[0] = mvar;
 	vars[1] = cvar;
 	vars[2] = NULL;
+	/* the module's copy, on the host: where the build left files */
+	dir = kbuild_output_path(kb, rel, error);
+	if (!dir)
+		return FALSE;
 	if (g_mkdir_with_parents(dir, 0755) != 0) {
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
 			    "cannot create '%s': %s", dir, g_strerror(errno));
@@ -563,20 +789,43 @@ gboolean kbuild_external_module(struct kbuild *kb, const char *module_src,
 	while ((entry = g_dir_read_name(d))) {
 		g_autofree char *src =
 			g_build_filename(module_src, entry, NULL);
-		g_autofree char *dst = g_build_filename(dir, entry, NULL);
+		g_autofree char *dst_rel = g_build_filename(rel, entry, NULL);
+		g_autofree char *dst = NULL;
 		g_autofree char *data = NULL;
 		gsize len;
 
 		if (!g_file_test(src, G_FILE_TEST_IS_REGULAR))
 			continue;
-		if (!g_file_get_contents(src, &data, &len, error) ||
+		dst = kbuild_output_path(kb, dst_rel, error);
+		if (!dst || !g_file_get_contents(src, &data, &len, error) ||
 		    !sync_file(dst, data, len, NULL, error))
 			return FALSE;
 	}
 	if (!kbuild_make(kb, module_targets, vars, out, error))
 		return FALSE;
-	if (out->ok)
-		*ko_out = g_build_filename(dir, ko_name, NULL);
+	if (out->ok) {
+		g_autoptr(GError) bad = NULL;
+		g_autofree char *ko = kbuild_output_path(kb, ko_rel, &bad);
+		GStatBuf st;
+
+		/* what armbot reads next, from where the build wrote */
+		if (ko && (g_lstat(ko, &st) != 0 || !S_ISREG(st.st_mode) ||
+			   st.st_size > KBUILD_MAX_MODULE))
+			g_set_error(&bad, G_IO_ERROR, G_IO_ERROR_FAILED,
+				    "'%s' is not a regular file of at most %u "
+				    "MiB",
+				    ko, KBUILD_MAX_MODULE >> 20);
+		if (bad) {
+			/* the series' doing: a failed build, not an error */
+			out->ok = FALSE;
+			g_free(out->how);
+			out->how = g_strdup("no module");
+			g_string_append_printf(out->log, "armbot: %s\n",
+					       bad->message);
+			return TRUE;
+		}
+		*ko_out = g_steal_pointer(&ko);
+	}
 	return TRUE;
 }
 
@@ -618,6 +867,8 @@ void kbuild_free(struct kbuild *kb)
 	g_free(kb->build_dir);
 	g_free(kb->fragment);
 	g_free(kb->ccache_dir);
+	g_free(kb->series_dir);
+	g_free(kb->series_build);
 	sandbox_free(kb->sandbox);
 	g_free(kb);
 }

@@ -1,21 +1,54 @@
 /* Kernel builds: one out-of-tree build directory (make O=) per (tree,
  * config) under the data dir, so that a series on top of a tree rebuilds
  * only what it touched.  ARCH=arm, CROSS_COMPILE=arm-linux-gnueabihf-,
- * ccache (its directory under $ARMBOT_CACHE_DIR), -j<cores>, and every
- * make runs in the sandbox with only the build dir and ccache writable. */
+ * ccache, -j<cores>, and every make runs in the sandbox (kernel/build/sandbox.h)
+ * with the kernel tree read-only and only its build dir and ccache
+ * writable.
+ *
+ * Whose code a make builds decides where (enum kbuild_trust): a commit of
+ * the tree itself builds in the build dir and fills the tree's ccache; a
+ * series builds in a copy of the build dir made for it (kernel/
+ * buildcopy.h), shown to make at the build dir's path, and reads the
+ * tree's ccache without writing it (a ccache of its own takes its
+ * results).  Nothing a series' build writes is seen by the next series:
+ * ccache keys a result by the hash of its inputs, so a compile cannot
+ * poison another's entry, but a process that may write the cache
+ * directory could write any entry, and a build dir holds host programs
+ * (scripts/basic/fixdep, ...) that every later build runs. */
 #pragma once
 
 #include <glib.h>
 
+#include "kernel/build/buildcopy.h"
 #include "kernel/build/runner.h"
 #include "kernel/build/sandbox.h"
+
+/* Whose code the next make builds. */
+enum kbuild_trust {
+	/* a commit of the tree (a series' base): in the build dir itself,
+	 * writing the tree's ccache */
+	KBUILD_TRUSTED,
+	/* what a series changed: in the series' copy of the build dir, the
+	 * tree's ccache read-only */
+	KBUILD_SERIES,
+};
 
 struct kbuild {
 	char *src_dir; /* the kernel tree (read-only to the build) */
 	char *build_dir; /* O=: <data>/kbuild/<tree>/<config> */
 	char *fragment; /* config fragment on top of allnoconfig; NULL for a
 			 * build configured by kbuild_configure_target() */
-	char *ccache_dir; /* NULL: no ccache */
+	/* the tree's ccache, <cache>/ccache/<tree>: store/ (ccache's file
+	 * storage, written by trusted builds only) and stats/ (their
+	 * CCACHE_DIR); NULL: no ccache */
+	char *ccache_dir;
+	/* <data>/kbuild/<tree>/.series/<config>: build/ (the copy),
+	 * ccache/ (the series' own CCACHE_DIR), manifest */
+	char *series_dir;
+	char *series_build; /* <series_dir>/build */
+	enum kbuild_trust trust; /* KBUILD_TRUSTED at first */
+	gboolean series_synced; /* the copy was brought back in this life */
+	struct buildcopy_stats series_copy; /* what that took */
 	guint jobs; /* 0: the number of cores */
 	int nice; /* niceness of the build (10: a shared machine) */
 	guint timeout_s; /* per make run; 0: none */
@@ -35,13 +68,39 @@ struct kbuild_result {
 char *kbuild_dir(const char *data_dir, const char *tree_key,
 		 const char *config_name);
 
+/* The tree's ccache directory for @tree_key under @cache_dir. */
+char *kbuild_ccache_dir(const char *cache_dir, const char *tree_key);
+
 /* A build of @src_dir in @build_dir (created) with @fragment (NULL: the
  * build is configured with kbuild_configure_target()); ccache in
- * @ccache_dir when not NULL.  NULL with @error when the sandbox cannot be
- * set up or a directory cannot be created. */
+ * @ccache_dir (kbuild_ccache_dir()) when not NULL.  A kbuild serves one
+ * series (see kbuild_set_trust()).  NULL with @error when the sandbox
+ * cannot be set up or a directory cannot be created. */
 struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
 			  const char *fragment, const char *ccache_dir,
 			  GError **error);
+
+/* Build what follows as @trust.  The first switch to KBUILD_SERIES in a
+ * kbuild's life brings the series' copy back to what the build dir holds
+ * (buildcopy_sync()) and empties the series' ccache; later ones in the
+ * same life keep them (a series' later patches build on its earlier
+ * ones).  FALSE with @error when the copy cannot be made. */
+gboolean kbuild_set_trust(struct kbuild *kb, enum kbuild_trust trust,
+			  GError **error);
+
+/* Where the build dir's files are on the host now: the build dir, or the
+ * series' copy.  The sandbox shows it at kb->build_dir, the path every
+ * make argument names. */
+const char *kbuild_output_dir(const struct kbuild *kb);
+
+/* The host path of @rel in kbuild_output_dir(), for armbot's own reads
+ * and writes between makes.  NULL with @error when a directory on the way
+ * is a symlink or not a directory, or @rel itself is a symlink: a
+ * series' make may plant one to have armbot read or write outside (no
+ * make runs while armbot uses the path, so it cannot change after the
+ * check).  Newly allocated. */
+char *kbuild_output_path(const struct kbuild *kb, const char *rel,
+			 GError **error);
 
 /* make in the build dir with @targets (NULL: the default) and extra
  * NAME=VALUE @vars (may be NULL), e.g. C=1 for sparse, M=dir for an
@@ -76,7 +135,7 @@ gboolean kbuild_is_configured(struct kbuild *kb, const char *target,
 /* Build the external module in @module_src against the build: its files
  * are copied to <build>/armbot-ext/<name> (only the ones that changed, so
  * that kbuild's timestamps stay meaningful).  On success @ko_out is the
- * path of <name>.ko, newly allocated. */
+ * host path of <name>.ko (kbuild_output_path()), newly allocated. */
 gboolean kbuild_external_module(struct kbuild *kb, const char *module_src,
 				const char *name, const char *config_symbol,
 				char **ko_out, struct kbuild_result *out,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "kernel/build/runner.h"
+#include "kernel/build/buildlog.h"
 #include "kernel/build/kbuild.h"
 #include "kernel/build/sparse.h"
 #include "kernel/tree/checkout.h"
@@ -94,16 +95,18 @@ static const char armbot_makefile[] =
 	 * (kbuild's $(build)=scripts/basic...) must keep theirs */
 	".DEFAULT_GOAL :=\n";
 
-/* Write BUILD/armbot.mk; *@eval_out is the make option including it. */
+/* Write BUILD/armbot.mk (where the build is now: kbuild_output_path());
+ * *@eval_out is the make option including it. */
 static gboolean write_armbot_makefile(struct kbuild *kb, char **eval_out,
 				      GError **error)
 {
 	g_autofree char *path =
 		g_build_filename(kb->build_dir, "armbot.mk", NULL);
+	g_autofree char *host = kbuild_output_path(kb, "armbot.mk", error);
 	g_autofree char *text = g_strdup_printf(armbot_makefile, kb->build_dir);
 
 	*eval_out = g_strconcat("--eval=include ", path, NULL);
-	return g_file_set_contents(path, text, -1, error);
+	return host && g_file_set_contents(host, text, -1, error);
 }
 
 /* One config's build dir and what its kbuild builds. */
@@ -133,6 +136,9 @@ struct check {
 	char *worktree;
 	GPtrArray *configs; /* struct config_build */
 	GHashTable *why; /* object -> why it is checked */
+	/* the series' files (changed, before and after) and the sources of
+	 * the objects checked: what a failure's excerpt may quote */
+	GPtrArray *files;
 };
 
 static void config_build_free(struct config_build *cb)
@@ -509,6 +515,9 @@ static gboolean select_objects(struct check *c, const git_oid *head,
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
 		const char *path = d->new_file.path;
 
+		g_ptr_array_add(c->files, g_strdup(path));
+		if (strcmp(d->old_file.path, path))
+			g_ptr_array_add(c->files, g_strdup(d->old_file.path));
 		if (d->status == GIT_DELTA_DELETED) {
 			if (g_str_has_suffix(d->old_file.path, ".c"))
 				add_skip(c->out, d->old_file.path,
@@ -568,37 +577,49 @@ static void config_target(const char *name, const char **target,
 }
 
 /* Configure @cb's build dir if it is cold (the stamp of
- * kbuild_configure_target()).  A config that does not configure is not
- * usable; the reason is kept. */
+ * kbuild_configure_target()), at the series' base: configuring runs the
+ * tree's Makefiles and Kconfig, which must be the tree's own to write its
+ * build dir (kernel/build/kbuild.h); the worktree is at @head before and after.
+ * A config that does not configure is not usable; the reason is kept. */
 static gboolean prepare_config(struct check *c, struct config_build *cb,
-			       GError **error)
+			       const git_oid *head, GError **error)
 {
 	const char *target, *fragment;
 	struct kbuild_result r;
 	gboolean configured;
-	gint64 t0 = g_get_monotonic_time();
+	gint64 t0;
 
 	if (cb->tried)
 		return TRUE;
 	cb->tried = TRUE;
 
 	config_target(cb->name, &target, &fragment);
-	if (!kbuild_is_configured(cb->kb, target, fragment))
-		progress(c, SPARSE_CHECK_STAGE_CONFIG, cb->name);
+	if (!kbuild_set_trust(cb->kb, KBUILD_TRUSTED, error))
+		return FALSE;
+	if (kbuild_is_configured(cb->kb, target, fragment)) {
+		cb->usable = TRUE;
+		return TRUE;
+	}
+	progress(c, SPARSE_CHECK_STAGE_CONFIG, cb->name);
+	if (!checkout(c, &c->opts->base, error))
+		return FALSE;
+	t0 = g_get_monotonic_time();
 	if (!kbuild_configure_target(cb->kb, target, fragment, &configured, &r,
 				     error))
 		return FALSE;
 	c->out->timings.config += (g_get_monotonic_time() - t0) / 1e6;
 	cb->usable = r.ok;
 	if (!r.ok) {
-		g_autofree char *tail =
-			runner_tail_lines(r.log ? r.log->str : "", 10);
+		g_autofree char *said =
+			buildlog_excerpt(r.log ? r.log->str : "", c->files,
+					 c->worktree, cb->kb->build_dir, 10);
 
-		cb->failure = g_strdup_printf("make %s failed (%s): %s",
-					      cb->name, r.how, tail);
+		cb->failure = g_strdup_printf("make %s failed (%s)%s%s",
+					      cb->name, r.how,
+					      *said ? ": " : "", said);
 	}
 	kbuild_result_clear(&r);
-	return TRUE;
+	return checkout(c, head, error);
 }
 
 /* Probe the directories of @objects (and their parents) not probed yet:
@@ -719,9 +740,11 @@ static gboolean config_builds(struct config_build *cb, const char *object)
 }
 
 /* Assign each of @objects to the first config that builds it; the others
- * are not checked. */
+ * are not checked.  The worktree is at @head: the probe of the
+ * directories runs the series' Makefiles, in the series' copy of each
+ * build dir. */
 static gboolean assign_configs(struct check *c, GPtrArray *objects,
-			       GError **error)
+			       const git_oid *head, GError **error)
 {
 	g_autoptr(GPtrArray) left = g_ptr_array_new();
 	g_autoptr(GString) names = g_string_new(NULL);
@@ -732,11 +755,12 @@ static gboolean assign_configs(struct check *c, GPtrArray *objects,
 		struct config_build *cb = c->configs->pdata[k];
 
 		g_string_append_printf(names, "%s%s", k ? ", " : "", cb->name);
-		if (!prepare_config(c, cb, error))
+		if (!prepare_config(c, cb, head, error))
 			return FALSE;
 		if (!cb->usable)
 			continue;
-		if (!probe_dirs(c, cb, left, error))
+		if (!kbuild_set_trust(cb->kb, KBUILD_SERIES, error) ||
+		    !probe_dirs(c, cb, left, error))
 			return FALSE;
 		for (guint i = 0; i < left->len;) {
 			if (config_builds(cb, left->pdata[i])) {
@@ -860,15 +884,17 @@ static gboolean run_config(struct check *c, struct config_build *cb,
 
 	for (guint i = 0; i < cb->assigned->len; i++) {
 		const char *obj = cb->assigned->pdata[i];
-		g_autofree char *built =
-			g_build_filename(cb->kb->build_dir, obj, NULL);
 		g_autofree char *dir = g_path_get_dirname(obj);
 		g_autofree char *base = g_path_get_basename(obj);
-		g_autofree char *cmd_name =
-			g_strconcat(".", base, ".cmd", NULL);
-		g_autofree char *cmd = g_build_filename(cb->kb->build_dir, dir,
-							cmd_name, NULL);
+		g_autofree char *cmd_rel =
+			g_strdup_printf("%s/.%s.cmd", dir, base);
+		g_autofree char *built = kbuild_output_path(cb->kb, obj, error);
+		g_autofree char *cmd =
+			built ? kbuild_output_path(cb->kb, cmd_rel, error) :
+				NULL;
 
+		if (!cmd)
+			return FALSE;
 		/* the compiler must run (ccache replays a cached compile's
 		 * messages); the .cmd goes too: kbuild reads it first */
 		g_unlink(built);
@@ -892,12 +918,14 @@ static gboolean run_config(struct check *c, struct config_build *cb,
 			return FALSE;
 	}
 	if (!r.ok) {
-		g_autofree char *tail =
-			runner_tail_lines(r.log ? r.log->str : "", 15);
+		/* not the log's tail: the series' Makefiles print there */
+		g_autofree char *said =
+			buildlog_excerpt(r.log ? r.log->str : "", c->files,
+					 c->worktree, cb->kb->build_dir, 15);
 
 		w->failed = TRUE;
 		g_string_append_printf(w->failure, "make (%s) %s\n%s", cb->name,
-				       r.how, tail);
+				       r.how, said);
 	}
 	split_log(r.log ? r.log->str : "", c->worktree, objects, gcc, sparse);
 	kbuild_result_clear(&r);
@@ -913,10 +941,11 @@ static gboolean run_config(struct check *c, struct config_build *cb,
 	return TRUE;
 }
 
-/* Check the worktree out at @commit and run every config's objects. */
+/* Check the worktree out at @commit and run every config's objects, as
+ * @trust: the base is the tree's, the head and the patches the series'. */
 static gboolean run_commit(struct check *c, const git_oid *commit,
-			   struct run_warnings *w, double *seconds,
-			   GError **error)
+			   enum kbuild_trust trust, struct run_warnings *w,
+			   double *seconds, GError **error)
 {
 	gint64 t0;
 
@@ -927,7 +956,10 @@ static gboolean run_commit(struct check *c, const git_oid *commit,
 	for (guint k = 0; k < c->configs->len; k++) {
 		struct config_build *cb = c->configs->pdata[k];
 
-		if (cb->assigned->len && !run_config(c, cb, w, error))
+		if (!cb->assigned->len)
+			continue;
+		if (!kbuild_set_trust(cb->kb, trust, error) ||
+		    !run_config(c, cb, w, error))
 			return FALSE;
 	}
 	*seconds += (g_get_monotonic_time() - t0) / 1e6;
@@ -1312,7 +1344,7 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 		}
 	}
 	ccache = opts->ccache_dir ? g_strdup(opts->ccache_dir) :
-				    g_build_filename(cache, "ccache", NULL);
+				    kbuild_ccache_dir(cache, opts->tree->name);
 	for (guint k = 0; names[k]; k++) {
 		struct config_build *cb = g_new0(struct config_build, 1);
 		g_autofree char *dir =
@@ -1349,8 +1381,14 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 		out->report = g_strdup_printf("not checked: %s\n", out->reason);
 		return TRUE;
 	}
+	for (guint i = 0; i < objects->len; i++) {
+		char *src = g_strdup(objects->pdata[i]);
+
+		src[strlen(src) - 1] = 'c';
+		g_ptr_array_add(c->files, src);
+	}
 	t0 = g_get_monotonic_time();
-	if (!assign_configs(c, objects, error))
+	if (!assign_configs(c, objects, head, error))
 		return FALSE;
 	/* the probe is part of selecting; configuring is counted apart */
 	out->timings.select +=
@@ -1378,10 +1416,12 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 	n_runs = opts->per_patch ? n + 1 : 2;
 	runs = g_new0(struct run_warnings, n_runs);
 	progress(c, SPARSE_CHECK_STAGE_HEAD, NULL);
-	if (!run_commit(c, head, &runs[n_runs - 1], &out->timings.head, error))
+	if (!run_commit(c, head, KBUILD_SERIES, &runs[n_runs - 1],
+			&out->timings.head, error))
 		goto done;
 	progress(c, SPARSE_CHECK_STAGE_BASE, NULL);
-	if (!run_commit(c, &opts->base, &runs[0], &out->timings.base, error))
+	if (!run_commit(c, &opts->base, KBUILD_TRUSTED, &runs[0],
+			&out->timings.base, error))
 		goto done;
 	for (guint p = 1; p + 1 < n_runs; p++) {
 		g_autofree char *detail = g_strdup_printf("%u/%u", p, n);
@@ -1389,7 +1429,8 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 		progress(c, SPARSE_CHECK_STAGE_PATCH, detail);
 		if (!run_commit(c,
 				&g_array_index(opts->patches, git_oid, p - 1),
-				&runs[p], &out->timings.patches, error))
+				KBUILD_SERIES, &runs[p], &out->timings.patches,
+				error))
 			goto done;
 	}
 	conclude(c, runs, n_runs);
@@ -1419,12 +1460,14 @@ gboolean sparse_check_run(const struct sparse_check_opts *opts,
 	c.configs = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)config_build_free);
 	c.why = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	c.files = g_ptr_array_new_with_free_func(g_free);
 	ok = check_run(&c, &lock_fd, error);
 	if (lock_fd >= 0)
 		close(lock_fd);
 	g_free(c.worktree);
 	g_ptr_array_unref(c.configs);
 	g_hash_table_unref(c.why);
+	g_ptr_array_unref(c.files);
 	out->timings.total = (g_get_monotonic_time() - t0) / 1e6;
 	return ok;
 }

@@ -67,7 +67,8 @@ struct sparse_check_opts {
 	gboolean per_patch;
 	/* NULL: the tree's "sparse-configs", else the default list */
 	const char *const *configs;
-	const char *ccache_dir; /* NULL: $ARMBOT_CACHE_DIR/ccache */
+	/* the tree's ccache; NULL: $ARMBOT_CACHE_DIR/ccache/TREE */
+	const char *ccache_dir;
 	guint jobs; /* 0: the number of cores */
 	guint timeout_s; /* per make run; 0: 3600 */
 	guint max_includers; /* 0: SPARSE_CHECK_MAX_INCLUDERS */

@@ -47,16 +47,38 @@ static int remove_one(const char *path, const struct stat *st, int type,
 	return 0; /* best effort: go on with the rest */
 }
 
-gboolean rmtree(const char *path, GError **error)
+/* Before the contents of a directory are read (pre-order): a directory
+ * whose owner cannot read, enter or write it (a build in the sandbox
+ * writes as our uid and may chmod what it made) is made so, if it is
+ * ours; the removal that follows then can empty it. */
+static int open_up(const char *path, const struct stat *st, int type,
+		   struct FTW *ftw)
 {
-	int r;
+	if (type == FTW_D && (st->st_mode & 0700) != 0700)
+		chmod(path, (st->st_mode & 07777) | 0700);
+	return 0;
+}
 
+static void remove_walk(const char *path)
+{
 	g_clear_pointer(&first_error, g_free);
 	/* FTW_MOUNT: what is mounted below @path is another file system,
 	 * left alone (and so its mount point stays) */
-	r = nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-	if (r != 0 && errno != ENOENT)
+	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) !=
+		    0 &&
+	    errno != ENOENT)
 		note_failure(path, errno);
+}
+
+gboolean rmtree(const char *path, GError **error)
+{
+	remove_walk(path);
+	if (first_error && (first_errno == EACCES || first_errno == EPERM)) {
+		/* only then a second walk: most trees have no such
+		 * directory, and build dirs are large */
+		nftw(path, open_up, 16, FTW_PHYS | FTW_MOUNT);
+		remove_walk(path);
+	}
 	if (first_error) {
 		g_set_error_literal(error, G_IO_ERROR,
 				    g_io_error_from_errno(first_errno),

@@ -74,11 +74,13 @@ ok $st "the config steps run"
 [ $st -eq 0 ] || tail -20 "$TMP/config.out" | sed 's/^/# /'
 is_file "$DATA/kbuild/distro-6.1/rpm-virt/.config" "$LINUX/build/.config" \
 	"they give the .config armbot built with"
-# armbot's kernel and initramfs where the qemu line reads them
+# armbot's kernel and initramfs where the qemu line reads them: the
+# series' were built in the series' copy of the build dir (kernel/kbuild.h)
+SERIES_BUILD=$DATA/kbuild/distro-6.1/.series/rpm-virt/build
 mkdir -p "$LINUX/build/arch/arm/boot" &&
-	ln -sf "$DATA/kbuild/distro-6.1/rpm-virt/arch/arm/boot/zImage" \
+	ln -sf "$SERIES_BUILD/arch/arm/boot/zImage" \
 		"$LINUX/build/arch/arm/boot/zImage" &&
-	ln -sf "$DATA/kbuild/distro-6.1/rpm-virt/armbot-initramfs.cpio" \
+	ln -sf "$SERIES_BUILD/armbot-initramfs.cpio" \
 		"$LINUX/build/armbot-initramfs.cpio"
 (cd "$LINUX" && timeout 120 sh "$TMP/qemu.sh") > "$TMP/console" 2>&1
 grep -q 'Kernel panic - not syncing: armbot e2e: injected panic' "$TMP/console"

@@ -4,7 +4,9 @@
 # build dir, and a kbuild script (scripts/checksyscalls.sh, run by every
 # build's prepare) replaced by one that deletes $HOME: the host is left
 # unchanged (canaries intact, no process left) and the report says that
-# the series does not compile, with the build's own error.
+# the series does not compile, with make's error for the series' files
+# but nothing the build itself printed (kernel/buildlog.h), and no path
+# of armbot's machine.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/sparse-lib.sh"
 
@@ -43,8 +45,10 @@ HOME=$HOMEDIR run_sparse "$TMP/write.mbox"
 is "$status" 0 "write outside: exit status 0 (the check ran)"
 is "$(sed -n '/^$/{n;p;q}' "$TMP/out")" "the series does not compile:" \
 	"write outside: the report says first that the series does not compile"
-grep -q "rm: cannot remove '$CANARY/file': Read-only file system" "$TMP/out"
-ok $? "write outside: the build's error is in the report"
+grep -q '^| make\[[0-9]\]: \*\*\* \[armbot.mk:[0-9]*: armbot-dir/arch/arm/kernel\] Error 2$' "$TMP/out"
+ok $? "write outside: make's error for arch/arm/kernel is in the report"
+grep -q -e "$TOKEN" -e "$CANARY" -e "$DATA" "$TMP/out"
+is $? 1 "write outside: nothing the recipe printed, no path of armbot's"
 case $(result_line) in
 "fail (the series does not compile): "*) pass "write outside: result fail" ;;
 *) fail "write outside: result fail" ;;
@@ -58,8 +62,10 @@ new_patch scripts/checksyscalls.sh \
 	series_mbox 2 "$TMP/home.mbox" || fail "make the rm-home series"
 HOME=$HOMEDIR run_sparse "$TMP/home.mbox"
 is "$status" 0 "rm \$HOME: exit status 0 (the check ran)"
-grep -q "^| .*$TOKEN: cannot delete \\\$HOME" "$TMP/out"
-ok $? "rm \$HOME: the script's failure is in the report"
+grep -q '^| make: \*\*\* \[Makefile:[0-9]*: __sub-make\] Error 2$' "$TMP/out"
+ok $? "rm \$HOME: make's error is in the report"
+grep -q -e "$TOKEN" -e "$HOMEDIR" -e "$DATA" "$TMP/out"
+is $? 1 "rm \$HOME: nothing the script printed, no path of armbot's"
 case $(result_line) in
 "fail (the series does not compile): "*) pass "rm \$HOME: result fail" ;;
 *) fail "rm \$HOME: result fail" ;;

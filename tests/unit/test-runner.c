@@ -150,8 +150,10 @@ static struct sandbox *sandbox_or_skip(void)
 	return sb;
 }
 
-/* Inside: no network but loopback, the host read-only, the writable dir
- * writable, a private /tmp, a new PID namespace. */
+/* Inside: no network but loopback, /usr read-only, the writable dir
+ * writable, a private /tmp that is $HOME, a new PID namespace, an
+ * unprivileged uid without capabilities, and nothing else of the host:
+ * not its /etc, not our $HOME, not the directory the test runs in. */
 static void test_sandbox(void)
 {
 	g_autoptr(sandbox) sb = sandbox_or_skip();
@@ -160,25 +162,36 @@ static void test_sandbox(void)
 	g_autofree char *written = NULL;
 	g_autofree char *inside = NULL;
 	g_autofree char *base = NULL;
+	g_autofree char *cwd = g_get_current_dir();
+	g_autofree char *describe = NULL;
 	const char *argv[] = { "sh", "-c", NULL, NULL };
-	const char *env[] = { "PATH=/usr/bin:/bin", NULL };
+	const char *env[] = { "PATH=/usr/bin:/bin", "HOME=/root", NULL };
 	struct runner_opts o = RUNNER_OPTS_INIT;
 	struct runner_result r;
 	g_autoptr(GError) error = NULL;
+	gboolean userns;
 
 	if (!sb)
 		return;
+	describe = sandbox_describe(sb);
+	userns = g_str_has_prefix(describe, "user namespace");
 	dir = g_dir_make_tmp("armbot-sandbox-XXXXXX", &error);
 	g_assert_no_error(error);
 	sandbox_add_writable(sb, dir);
-	sandbox_add_readonly(sb, "/usr/share");
 	script = g_strdup_printf(
 		"tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '; "
 		"touch /usr/armbot-sandbox-test 2>/dev/null && echo host-rw || "
 		"echo host-ro; "
+		"touch /armbot-sandbox-test 2>/dev/null && echo root-rw || "
+		"echo root-ro; "
 		"echo hi > %s/out && echo dir-rw; "
-		"ls -A /tmp; echo $$; pwd",
-		dir);
+		"ls -A /tmp; echo $$; pwd; echo \"HOME=$HOME\"; "
+		"ls /etc; "
+		"for p in /root /home /var /etc/passwd /sys '%s' \"%s\"; do "
+		"test -e \"$p\" && echo \"visible: $p\"; done; "
+		"id -u; id -g; sed -n 's/^CapEff:[[:space:]]*//p' "
+		"/proc/self/status",
+		dir, cwd, g_get_home_dir());
 	argv[2] = script;
 	o.env = env;
 	o.cwd = dir;
@@ -188,10 +201,16 @@ static void test_sandbox(void)
 	g_assert_true(runner_result_ok(&r));
 	/* /tmp is empty but for the mount point of the writable dir */
 	base = g_path_get_basename(dir);
-	inside = g_strdup_printf("lo\nhost-ro\ndir-rw\n%s\n2\n%s\n",
-				 g_str_has_prefix(dir, "/tmp/") ? base : "",
-				 dir);
-	g_assert_cmpstr(r.output->str, ==, inside);
+	inside = g_strdup_printf(
+		"lo\nhost-ro\nroot-ro\ndir-rw\n%s%s2\n%s\nHOME=%s\n"
+		"alternatives\nld.so.cache\n%s",
+		g_str_has_prefix(dir, "/tmp/") ? base : "",
+		g_str_has_prefix(dir, "/tmp/") ? "\n" : "", dir, SANDBOX_HOME,
+		userns ? "1000\n1000\n0000000000000000\n" : "0\n0\n");
+	if (userns)
+		g_assert_cmpstr(r.output->str, ==, inside);
+	else
+		g_assert_true(g_str_has_prefix(r.output->str, inside));
 	runner_result_clear(&r);
 	written = g_build_filename(dir, "out", NULL);
 	g_assert_true(g_file_test(written, G_FILE_TEST_IS_REGULAR));
