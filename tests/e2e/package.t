@@ -297,24 +297,20 @@ else
 	fi
 	for h in $SD_HIERS; do mkdir "/sys/fs/cgroup/$h/$SD_CG"; done
 	# the probes: armbot.service with another ExecStart=
-	bwrap_args=$(sed -n '/static const char \*const fixed\[\] = {/,/};/p' \
-		"$TOP/kernel/build/sandbox.c" | grep -o '"[^"]*"' | tr -d '"' |
-		sed -e '1s/^bwrap$/\/usr\/bin\/bwrap/' | tr '\n' ' ' |
-		sed -e 's/--[a-z-]*-fd [0-9]* //g' -e 's/--seccomp [0-9]* //g')
+	# kernel/build/sandbox.c's form (bwrap_argv()): every namespace, a
+	# nested user namespace as uid 1000 that can make no further one, /usr
+	# and the merged-/usr links, a bound directory, the root read-only
+	bwrap_args="/usr/bin/bwrap --unshare-all --die-with-parent --new-session --unshare-user --disable-userns --uid 1000 --gid 1000 --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64 --dev /dev --proc /proc --tmpfs /tmp --bind /var/lib/armbot /var/lib/armbot --remount-ro / "
 	probe() {	# probe NAME COMMAND...: a oneshot copy of armbot.service
 		sed -e "/^ExecStart=/c ExecStart=$2" -e 's/^Type=exec/Type=oneshot/' \
 			-e '/^Restart/d' "$R/lib/systemd/system/armbot.service" \
 			> "$TMP/$1.service"
 	}
-	probe armbot-probe-bwrap "$bwrap_args--bind /var/lib/armbot /var/lib/armbot -- /bin/sh -c \"id -un; touch /var/lib/armbot/from-sandbox\""
+	probe armbot-probe-bwrap "$bwrap_args-- /bin/sh -c \"id -u; touch /var/lib/armbot/from-sandbox\""
 	# the strictest bwrap: every namespace, a nested user namespace as uid
 	# 1000 that can make no further one, an empty root
 	probe armbot-probe-bwrap-strict "/usr/bin/bwrap --unshare-all --die-with-parent --new-session --unshare-user --disable-userns --uid 1000 --gid 1000 --ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib --symlink usr/lib64 /lib64 --dev /dev --proc /proc --tmpfs /tmp --remount-ro / -- /bin/sh -c \"id -u\""
 	probe armbot-probe-qemu "/usr/bin/bwrap --unshare-net --unshare-pid --die-with-parent --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp -- /bin/sh -c \"timeout 3 qemu-system-arm -M virt -nodefaults -display none -S; echo qemu-exit=\$\$?\""
-	case $bwrap_args in
-	/usr/bin/bwrap\ --*) ;;
-	*) bwrap_args= ;;
-	esac
 	S=$TMP/sd
 	mkdir -p "$S/root" "$S/rw"
 	cat > "$TMP/boot.sh" << EOF
@@ -384,7 +380,7 @@ EOF
 			sdo systemctl start armbot-probe-bwrap.service
 			ok $? "under armbot.service's settings: $bwrap_args"
 			is "$(sdo journalctl -u armbot-probe-bwrap.service -o cat --no-pager | grep -v '^armbot-probe\|^Started\|^Finished\|Deactivated\|^Starting' | tail -1)" \
-				armbot "bwrap runs the sandboxed command as armbot"
+				1000 "bwrap runs the sandboxed command as uid 1000 of its namespace"
 			is "$(sdo stat -c %U /var/lib/armbot/from-sandbox 2>&1)" armbot \
 				"the sandbox writes where it is bound"
 		else
