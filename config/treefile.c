@@ -7,6 +7,7 @@
 
 #include "config/keyfile.h"
 #include "config/policy.h"
+#include "kernel/git/libgit2.h"
 #include "kernel/tree/tree.h"
 
 void treefile_free(struct treefile *tf)
@@ -115,18 +116,6 @@ static void read_patterns(struct keyfile *k, struct treefile *tf)
 			      "X: excludes from nothing: no F: or N:");
 }
 
-/* libgit2 checks branch names: it wants git_libgit2_init() first, once
- * (never shut down, as kernel/tree/tree.c does). */
-static void libgit2_init(void)
-{
-	static gsize done;
-
-	if (g_once_init_enter(&done)) {
-		git_libgit2_init();
-		g_once_init_leave(&done, 1);
-	}
-}
-
 static struct treefile *read_tree(struct keyfile *k, const char *name,
 				  const char *origin, const char *base_dir,
 				  const struct config_policy *defaults)
@@ -159,7 +148,7 @@ static struct treefile *read_tree(struct keyfile *k, const char *name,
 		keyfile_error(k, "tree", NULL, "[tree] has no url");
 	}
 	branches = keyfile_list(k, "tree", "branches");
-	libgit2_init();
+	libgit2_init(); /* before git_reference_name_is_valid() */
 	for (guint i = 0; branches && branches[i]; i++) {
 		g_autofree char *ref =
 			g_strconcat("refs/heads/", branches[i], NULL);

@@ -7,6 +7,7 @@
 #include "kernel/patch/am.h"
 #include "kernel/tree/import.h"
 #include "kernel/tree/tree.h"
+#include "kernel/git/libgit2.h"
 
 /* "Name <email>" into its parts; FALSE when malformed */
 static gboolean parse_ident(const char *ident, char **name, char **email)
@@ -119,7 +120,7 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 	opts.base = base;
 	opts.threeway = threeway;
 	opts.keep_cr = keep_cr;
-	git_libgit2_init();
+	libgit2_init();
 	if (repo_path) {
 		if (git_repository_open_ext(&repo, repo_path,
 					    GIT_REPOSITORY_OPEN_NO_SEARCH,
@@ -162,6 +163,5 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 done:
 	tree_free(tree);
 	git_repository_free(repo);
-	git_libgit2_shutdown();
 	return status;
 }

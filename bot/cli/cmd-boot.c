@@ -23,6 +23,7 @@
 #include "qemu/boot.h"
 #include "qemu/ktap.h"
 #include "qemu/virt.h"
+#include "kernel/git/libgit2.h"
 
 #define CONSOLE_TAIL 30
 
@@ -195,7 +196,7 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	if (argc == 2)
 		mbox = argv[1];
 	data_dir = command_data_dir(ctx);
-	git_libgit2_init();
+	libgit2_init();
 	tree = tree_open_or_default(data_dir, tree_name, &error);
 	if (!tree)
 		goto error;
@@ -309,6 +310,5 @@ error:
 out:
 	boot_run_clear(&base);
 	boot_run_clear(&run);
-	git_libgit2_shutdown();
 	return status;
 }

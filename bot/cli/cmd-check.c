@@ -23,6 +23,7 @@
 #include "bot/store/pipeline.h"
 #include "bot/store/store.h"
 #include "mailparse/mailbox.h"
+#include "kernel/git/libgit2.h"
 
 enum { CHECK_CLEAN = 0, CHECK_PROBLEMS = 1, CHECK_ERROR = 2 };
 
@@ -186,7 +187,7 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 	path = g_build_filename(dir, "store.sqlite", NULL);
 	if (!(st = store_open(path, &error)))
 		goto fail;
-	git_libgit2_init();
+	libgit2_init();
 	if (g_file_test(arg, G_FILE_TEST_EXISTS)) {
 		if (!series_from_mbox(st, arg, &series_id, &error))
 			goto fail;
@@ -238,7 +239,6 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 	status = pipeline_outcome_has_problems(&out) ? CHECK_PROBLEMS :
 						       CHECK_CLEAN;
 	pipeline_outcome_clear(&out);
-	git_libgit2_shutdown();
 	return status;
 fail:
 	fprintf(stderr, "error: %s\n", error->message);

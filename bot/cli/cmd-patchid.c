@@ -15,6 +15,7 @@
 #include "bot/cli/command.h"
 #include "kernel/patch/patchid.h"
 #include "kernel/tree/tree.h"
+#include "kernel/git/libgit2.h"
 
 static enum patchid_mode mode = PATCHID_STABLE;
 
@@ -77,7 +78,7 @@ static int from_repo(const char *path, int argc, char **argv)
 	g_autoptr(GError) error = NULL;
 	int status = 1;
 
-	git_libgit2_init();
+	libgit2_init();
 	if (git_repository_open_ext(&repo, path, 0, NULL) < 0) {
 		fprintf(stderr, "error: cannot open repository '%s': %s\n",
 			path, git_error_last()->message);
@@ -112,7 +113,6 @@ static int from_repo(const char *path, int argc, char **argv)
 	status = fflush(stdout) == 0 ? 0 : 1;
 done:
 	g_clear_pointer(&repo, git_repository_free);
-	git_libgit2_shutdown();
 	return status;
 }
 

@@ -15,6 +15,7 @@
 #include "kernel/build/sparse-check.h"
 #include "kernel/tree/import.h"
 #include "kernel/tree/tree.h"
+#include "kernel/git/libgit2.h"
 
 enum { SPARSE_RAN = 0, SPARSE_NOT_APPLIED = 1, SPARSE_ERROR = 2 };
 
@@ -88,7 +89,7 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	}
 
-	git_libgit2_init();
+	libgit2_init();
 	opts.data_dir = command_data_dir(ctx);
 	tree = tree_open_or_default(opts.data_dir, tree_name, &error);
 	if (!tree)
@@ -164,6 +165,5 @@ error:
 	status = SPARSE_ERROR;
 out:
 	sparse_check_result_clear(&res);
-	git_libgit2_shutdown();
 	return status;
 }

@@ -2,6 +2,7 @@
  * each.  See kernel/tree/tree.h. */
 #include "kernel/tree/tree.h"
 
+#include "kernel/git/libgit2.h"
 #include "kernel/tree/rmtree.h"
 
 #include <errno.h>
@@ -12,18 +13,6 @@
 #define TREE_GROUP "tree"
 
 G_DEFINE_QUARK(armbot - tree - error - quark, tree_error)
-
-/* libgit2 wants one git_libgit2_init() before any other call; it is never
- * shut down (its globals stay reachable until exit). */
-static void tree_libgit2_init(void)
-{
-	static gsize done;
-
-	if (g_once_init_enter(&done)) {
-		git_libgit2_init();
-		g_once_init_leave(&done, 1);
-	}
-}
 
 void tree_set_git_error(GError **error, const char *what)
 {
@@ -100,7 +89,7 @@ static struct tree *tree_new_named(const char *data_dir, const char *name,
 			    "invalid tree name '%s'", name ? name : "");
 		return NULL;
 	}
-	tree_libgit2_init();
+	libgit2_init();
 	return tree_new(data_dir, name);
 }
 

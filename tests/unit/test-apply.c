@@ -7,6 +7,7 @@
 #include "kernel/patch/am.h"
 #include "kernel/patch/apply.h"
 #include "kernel/git/date.h"
+#include "kernel/git/libgit2.h"
 
 static void test_gitdate(void)
 {
@@ -220,7 +221,7 @@ static void test_symlink_chain(void)
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
-	git_libgit2_init();
+	libgit2_init();
 	g_test_add_func("/apply/gitdate", test_gitdate);
 	g_test_add_func("/apply/stripspace", test_stripspace);
 	g_test_add_func("/apply/offset", test_offset);

@@ -12,6 +12,7 @@
 #include "kernel/tree/rmtree.h"
 #include "kernel/tree/tree.h"
 #include "tests/unit/scratch.h"
+#include "kernel/git/libgit2.h"
 
 #define P1                                                   \
 	"diff --git a/drivers/soc/pm.c b/drivers/soc/pm.c\n" \
@@ -380,7 +381,7 @@ static void test_commits(void)
 	tick++;
 	git_do(dir, "merge", "-q", "--no-ff", "-m", "merge", "side");
 
-	git_libgit2_init();
+	libgit2_init();
 	g_assert_cmpint(git_repository_open(&repo, dir), ==, 0);
 	revs = git_ok(dir, "rev-list", "--reverse", "HEAD");
 	ids = g_strsplit(g_strstrip(revs), "\n", -1);
@@ -460,7 +461,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/patchid/line-limit", test_line_limit);
 	g_test_add_func("/patchid/commits", test_commits);
 	ret = g_test_run();
-	git_libgit2_shutdown();
 	rmtree(scratch);
 	g_free(scratch);
 	return ret;

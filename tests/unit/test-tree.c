@@ -12,6 +12,7 @@
 #include "kernel/tree/rmtree.h"
 #include "kernel/tree/tree.h"
 #include "tests/unit/scratch.h"
+#include "kernel/git/libgit2.h"
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_treebuilder, git_treebuilder_free)
 
@@ -162,7 +163,7 @@ static void test_import(void)
 	git_oid want, got, head, current;
 
 	write_sample_tarball(tarball);
-	git_libgit2_init();
+	libgit2_init();
 	g_assert_cmpint(git_repository_init(&oracle, scratch, 1), ==, 0);
 	expected_tree(oracle, &want);
 
