@@ -2,7 +2,7 @@
  * config/treefile.h. */
 #include "config/treefile.h"
 
-#include <git2.h>
+#include "kernel/git/libgit2.h"
 #include <string.h>
 
 #include "config/keyfile.h"

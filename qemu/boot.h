@@ -9,7 +9,7 @@
  * only the paths that differ, so kbuild rebuilds only what changed. */
 #pragma once
 
-#include <git2.h>
+#include "kernel/git/odb.h"
 #include <glib.h>
 
 #include "kernel/build/kbuild.h"
@@ -56,7 +56,7 @@ const char *boot_session_build_dir(const struct boot_session *bs);
 /* Check the worktree out at @commit, build, boot.  FALSE with @error only
  * for what is not an outcome of the tree (a missing tool, a sandbox that
  * cannot be set up); a failed build is @run->built == FALSE. */
-gboolean boot_session_run(struct boot_session *bs, const git_oid *commit,
+gboolean boot_session_run(struct boot_session *bs, const struct gitoid *commit,
 			  struct boot_run *run, GError **error);
 
 void boot_session_free(struct boot_session *bs);

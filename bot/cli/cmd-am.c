@@ -30,7 +30,7 @@ static void print_result(const struct am_series *s)
 		const struct am_patch *p = s->patches->pdata[i];
 
 		if (p->applied) {
-			printf("ok %s %s%s\n", git_oid_tostr_s(&p->commit),
+			printf("ok %s %s%s\n", gitoid_hex(&p->commit),
 			       p->subject, p->merged ? " (3-way merge)" : "");
 		} else if (p->path && !g_str_has_prefix(p->reason, p->path)) {
 			printf("fail %u/%u %s: %s: %s\n", p->number, total,
@@ -147,12 +147,12 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 	if (s->base_note)
 		fprintf(stderr, "warning: %s\n", s->base_note);
 	print_result(s);
-	if (branch && !git_oid_equal(&s->head, &s->base)) {
+	if (branch && !gitoid_equal(&s->head, &s->base)) {
 		g_autofree char *ref = g_strconcat("refs/heads/", branch, NULL);
 		git_reference *r = NULL;
 
-		if (git_reference_create(&r, target, ref, &s->head, 1,
-					 "armbot am") < 0) {
+		if (git_reference_create(&r, target, ref, libgit2_oid(&s->head),
+					 1, "armbot am") < 0) {
 			fprintf(stderr, "error: cannot update %s: %s\n", ref,
 				git_error_last()->message);
 			goto done;

@@ -14,8 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <git2.h>
-
 #include "bot/cli/command.h"
 #include "config/datadir.h"
 #include "bot/sources/ingest.h"

@@ -35,10 +35,10 @@ static void print_results(GArray *results)
 	for (guint i = 0; i < results->len; i++) {
 		const struct patchid_result *r =
 			&g_array_index(results, struct patchid_result, i);
-		char id[GIT_OID_HEXSZ + 1], commit[GIT_OID_HEXSZ + 1];
+		char id[GITOID_HEXSZ + 1], commit[GITOID_HEXSZ + 1];
 
-		git_oid_tostr(id, sizeof(id), &r->patch_id);
-		git_oid_tostr(commit, sizeof(commit), &r->commit);
+		gitoid_to_hex(&r->patch_id, id);
+		gitoid_to_hex(&r->commit, commit);
 		printf("%s %s\n", id, commit);
 	}
 	g_array_set_size(results, 0);
@@ -101,8 +101,9 @@ static int from_repo(const char *path, int argc, char **argv)
 					argv[i], git_error_last()->message);
 				goto done;
 			}
-			results = patchid_commits(repo, git_object_id(commit),
-						  1, mode, &error);
+			results = patchid_commits(
+				repo, libgit2_gitoid(git_object_id(commit)), 1,
+				mode, &error);
 		}
 		if (!results) {
 			fprintf(stderr, "error: %s\n", error->message);

@@ -57,7 +57,7 @@ struct run {
 	struct am_series *am;
 	char *mbox_path;
 	GPtrArray *subjects; /* of the applied patches, in order */
-	GArray *commits; /* git_oid of the applied patches */
+	GArray *commits; /* struct gitoid of the applied patches */
 	struct baseguess_result guess;
 };
 
@@ -281,7 +281,7 @@ static gboolean find_base(struct run *r, GError **error)
 	case BASEGUESS_APPLIED:
 		out->base_how = REPORT_BASE_APPLIED;
 		out->base_known = TRUE;
-		out->base_commit = g_strdup(git_oid_tostr_s(&r->guess.commit));
+		out->base_commit = g_strdup(gitoid_hex(&r->guess.commit));
 		out->applied_commits = g_ptr_array_ref(r->guess.applied);
 		out->not_tested = g_strdup_printf(
 			"the series is applied already (patch 1/%u is commit "
@@ -328,15 +328,15 @@ static gboolean apply(struct run *r, GError **error)
 	/* the base found; else the head (am would take a base-commit: the
 	 * tree has, but then find_base() found it) */
 	if (r->guess.how == BASEGUESS_COMMIT || r->guess.how == BASEGUESS_BLOBS)
-		base = g_strdup(git_oid_tostr_s(&r->guess.commit));
+		base = g_strdup(gitoid_hex(&r->guess.commit));
 	else
 		base = g_strdup(head_ref);
 	am_opts.base = base;
 	if (!am_apply_mbox(&r->am, r->tree->repo, head_ref, r->mbox_path,
 			   &am_opts, error))
 		return FALSE;
-	out->base_commit = g_strdup(git_oid_tostr_s(&r->am->base));
-	out->head_commit = g_strdup(git_oid_tostr_s(&r->am->head));
+	out->base_commit = g_strdup(gitoid_hex(&r->am->base));
+	out->head_commit = g_strdup(gitoid_hex(&r->am->head));
 	n = r->am->patches->len;
 	g_string_append_printf(log, "base: %s (%s)\n", out->base_commit,
 			       out->base_reason);
@@ -805,17 +805,18 @@ static gboolean url_is_public(const char *url)
 
 struct version_tag {
 	git_repository *repo;
-	const git_oid *commit;
+	const struct gitoid *commit;
 	char *version;
 };
 
 static int match_version_tag(const char *name, void *data)
 {
 	struct version_tag *t = data;
-	git_oid id;
+	struct gitoid id;
 
-	if (!t->version && git_reference_name_to_id(&id, t->repo, name) == 0 &&
-	    git_oid_equal(&id, t->commit))
+	if (!t->version &&
+	    git_reference_name_to_id(libgit2_oid(&id), t->repo, name) == 0 &&
+	    gitoid_equal(&id, t->commit))
 		t->version = g_strdup(strrchr(name, '/') + 1);
 	return 0;
 }
@@ -826,14 +827,15 @@ static int match_version_tag(const char *name, void *data)
  * and the base's root tree, written into @tree_hex; *@version_out is
  * newly allocated. */
 static void repro_tree(struct run *r, struct report_reproduce *p,
-		       char tree_hex[GIT_OID_HEXSZ + 1], char **version_out)
+		       char tree_hex[GITOID_HEXSZ + 1], char **version_out)
 {
 	g_autoptr(git_commit) base = NULL;
 
 	p->base = r->out->base_commit;
-	if (git_commit_lookup(&base, r->tree->repo, &r->am->base) == 0)
-		git_oid_tostr(tree_hex, GIT_OID_HEXSZ + 1,
-			      git_commit_tree_id(base));
+	if (git_commit_lookup(&base, r->tree->repo,
+			      libgit2_oid(&r->am->base)) == 0)
+		gitoid_to_hex(libgit2_gitoid(git_commit_tree_id(base)),
+			      tree_hex);
 	if (*tree_hex)
 		p->base_tree = tree_hex;
 	if (r->tree->kind == TREE_KIND_DISTRO) {
@@ -880,7 +882,7 @@ static gboolean render(struct run *r, GError **error)
 	g_autofree char *distro_version = NULL;
 	g_autofree char *mbox_url = NULL;
 	g_autofree char *apply_what = NULL;
-	char base_tree[GIT_OID_HEXSZ + 1] = "";
+	char base_tree[GITOID_HEXSZ + 1] = "";
 
 	progress(r, PIPELINE_STAGE_REPORT, NULL);
 	rep.bot_name = r->opts->bot_name;
@@ -1114,7 +1116,7 @@ gboolean pipeline_check(struct store *st, gint64 series_id,
 	r.opts = opts;
 	r.out = out;
 	r.subjects = g_ptr_array_new_with_free_func(g_free);
-	r.commits = g_array_new(FALSE, FALSE, sizeof(git_oid));
+	r.commits = g_array_new(FALSE, FALSE, sizeof(struct gitoid));
 
 	progress(&r, PIPELINE_STAGE_SERIES, NULL);
 	if (!load_series(&r, st, series_id, error))

@@ -108,16 +108,16 @@ gboolean tree_pick_has_commit_in_data_dir(const struct treefile *tf,
 {
 	g_autoptr(kernel_tree) tree = tree_open(data, tf->name, NULL);
 	g_autoptr(git_object) obj = NULL;
-	git_oid oid;
+	struct gitoid oid;
 	size_t len = strlen(hex);
 
-	if (!tree || len < 7 || len > GIT_OID_HEXSZ ||
-	    git_oid_fromstrn(&oid, hex, len) < 0)
+	if (!tree || len < 7 || len > GITOID_HEXSZ ||
+	    !gitoid_from_hexn(&oid, hex, len))
 		return FALSE;
-	if (len == GIT_OID_HEXSZ)
+	if (len == GITOID_HEXSZ)
 		return tree_has_commit(tree, &oid);
-	return git_object_lookup_prefix(&obj, tree->repo, &oid, len,
-					GIT_OBJECT_COMMIT) == 0;
+	return git_object_lookup_prefix(&obj, tree->repo, libgit2_oid(&oid),
+					len, GIT_OBJECT_COMMIT) == 0;
 }
 
 /* Step 3's figures for one tree. */

@@ -1,7 +1,6 @@
 /* The daemon's workers (see bot/daemon/worker.h). */
 #include "bot/daemon/worker.h"
 
-#include <git2.h>
 #include <string.h>
 
 #include "bot/daemon/crashpoint.h"

@@ -380,7 +380,7 @@ static struct baseindex *branch_index(struct tree *tree, const char *branch,
 	g_autofree char *ref = g_strconcat("refs/heads/", branch, NULL);
 	g_autofree char *dir = index_dir(tree);
 	g_autofree char *path = baseindex_path_for(dir, branch);
-	git_oid tip;
+	struct gitoid tip;
 	struct gitoid gtip;
 
 	if (!tree_resolve(tree, ref, &tip, error))
@@ -417,11 +417,11 @@ static void set_commit(struct baseguess_result *out, const struct gitoid *c)
 	memcpy(out->commit.id, c->id, GITOID_RAWSZ);
 }
 
-static gint64 commit_time(struct tree *tree, const git_oid *id)
+static gint64 commit_time(struct tree *tree, const struct gitoid *id)
 {
 	g_autoptr(git_commit) c = NULL;
 
-	if (git_commit_lookup(&c, tree->repo, id) < 0)
+	if (git_commit_lookup(&c, tree->repo, libgit2_oid(id)) < 0)
 		return 0;
 	return git_commit_time(c);
 }
@@ -439,17 +439,17 @@ static gboolean find_applied(struct tree *tree,
 	g_autoptr(GPtrArray) commits = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(git_commit) top = NULL;
 	git_revwalk *walk = NULL;
-	git_oid at, oid;
+	struct gitoid at, oid;
 	guint found = 0, seen = 0;
 
 	for (guint i = 0; i < s->patches->len; i++) {
 		const char *text = s->patches->pdata[i];
-		git_oid id;
-		char hex[GIT_OID_HEXSZ + 1];
+		struct gitoid id;
+		char hex[GITOID_HEXSZ + 1];
 
 		if (!patchid_text(text, strlen(text), PATCHID_STABLE, &id))
 			return FALSE;
-		git_oid_tostr(hex, sizeof(hex), &id);
+		gitoid_to_hex(&id, hex);
 		/* two patches with one patch-id: the first is found */
 		if (!g_hash_table_contains(wanted, hex))
 			g_hash_table_insert(wanted, g_strdup(hex),
@@ -457,18 +457,18 @@ static gboolean find_applied(struct tree *tree,
 		g_ptr_array_add(commits, NULL);
 	}
 	memcpy(at.id, where->id, GITOID_RAWSZ);
-	if (git_commit_lookup(&top, tree->repo, &at) < 0 ||
+	if (git_commit_lookup(&top, tree->repo, libgit2_oid(&at)) < 0 ||
 	    git_revwalk_new(&walk, tree->repo) < 0)
 		return FALSE;
 	/* the commit itself and, for a merge, what it brought in */
-	git_revwalk_push(walk, &at);
+	git_revwalk_push(walk, libgit2_oid(&at));
 	if (git_commit_parentcount(top))
 		git_revwalk_hide(walk, git_commit_parent_id(top, 0));
 	while (found < g_hash_table_size(wanted) &&
 	       seen++ < APPLIED_MAX_SIDE_COMMITS &&
-	       !git_revwalk_next(&oid, walk)) {
-		git_oid id;
-		char hex[GIT_OID_HEXSZ + 1];
+	       !git_revwalk_next(libgit2_oid(&oid), walk)) {
+		struct gitoid id;
+		char hex[GITOID_HEXSZ + 1];
 		gboolean has_id = FALSE;
 		guint n;
 
@@ -476,10 +476,10 @@ static gboolean find_applied(struct tree *tree,
 				    &has_id, NULL) ||
 		    !has_id)
 			continue;
-		git_oid_tostr(hex, sizeof(hex), &id);
+		gitoid_to_hex(&id, hex);
 		n = GPOINTER_TO_UINT(g_hash_table_lookup(wanted, hex));
 		if (n && !commits->pdata[n - 1]) {
-			commits->pdata[n - 1] = g_strdup(git_oid_tostr_s(&oid));
+			commits->pdata[n - 1] = g_strdup(gitoid_hex(&oid));
 			found++;
 		}
 	}
@@ -498,9 +498,9 @@ static gboolean find_applied(struct tree *tree,
  * FALSE when some are not found within APPLIED_MAX_SIDE_COMMITS commits
  * of each branch.  @missing gets how many were not found on the branch
  * that had the most. */
-static gboolean find_prerequisites(struct tree *tree, const git_oid *base,
+static gboolean find_prerequisites(struct tree *tree, const struct gitoid *base,
 				   GPtrArray *prerequisites,
-				   GPtrArray *branches, git_oid *out,
+				   GPtrArray *branches, struct gitoid *out,
 				   char **branch, guint *missing)
 {
 	*missing = prerequisites->len;
@@ -510,7 +510,7 @@ static gboolean find_prerequisites(struct tree *tree, const git_oid *base,
 		g_autoptr(GHashTable) wanted = g_hash_table_new_full(
 			g_str_hash, g_str_equal, g_free, NULL);
 		git_revwalk *walk = NULL;
-		git_oid tip, oid, newest = { { 0 } };
+		struct gitoid tip, oid, newest = { { 0 } };
 		guint found = 0, seen = 0;
 
 		for (guint i = 0; i < prerequisites->len; i++)
@@ -521,20 +521,20 @@ static gboolean find_prerequisites(struct tree *tree, const git_oid *base,
 		    git_revwalk_new(&walk, tree->repo) < 0)
 			continue;
 		git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL);
-		git_revwalk_push(walk, &tip);
-		git_revwalk_hide(walk, base);
+		git_revwalk_push(walk, libgit2_oid(&tip));
+		git_revwalk_hide(walk, libgit2_oid(base));
 		while (found < g_hash_table_size(wanted) &&
 		       seen++ < APPLIED_MAX_SIDE_COMMITS &&
-		       !git_revwalk_next(&oid, walk)) {
-			git_oid id;
-			char hex[GIT_OID_HEXSZ + 1];
+		       !git_revwalk_next(libgit2_oid(&oid), walk)) {
+			struct gitoid id;
+			char hex[GITOID_HEXSZ + 1];
 			gboolean has_id = FALSE;
 
 			if (!patchid_commit(tree->repo, &oid, PATCHID_STABLE,
 					    &id, &has_id, NULL) ||
 			    !has_id)
 				continue;
-			git_oid_tostr(hex, sizeof(hex), &id);
+			gitoid_to_hex(&id, hex);
 			if (!g_hash_table_remove(wanted, hex))
 				continue;
 			/* topological from the tip: the first found is the
@@ -602,7 +602,7 @@ gboolean baseguess_run(struct tree *tree, const struct baseguess_series *s,
 	gint64 t0 = g_get_monotonic_time();
 	gint64 best_time = -1;
 	guint without_ids = 0, best_matched = 0;
-	git_oid oid;
+	struct gitoid oid;
 
 	memset(out, 0, sizeof(*out));
 	for (guint i = 0; i < branches->len; i++) {
@@ -623,9 +623,10 @@ gboolean baseguess_run(struct tree *tree, const struct baseguess_series *s,
 		goto done;
 
 	/* 2. base-commit: */
-	if (s->base_commit && git_oid_fromstrp(&oid, s->base_commit) == 0 &&
+	if (s->base_commit &&
+	    gitoid_from_hexn(&oid, s->base_commit, strlen(s->base_commit)) &&
 	    tree_has_commit(tree, &oid)) {
-		git_oid with;
+		struct gitoid with;
 		guint lacking = 0;
 
 		out->how = BASEGUESS_COMMIT;
@@ -644,7 +645,7 @@ gboolean baseguess_run(struct tree *tree, const struct baseguess_series *s,
 				"branch %s up to %.12s",
 				s->base_commit, s->prerequisites->len,
 				s->prerequisites->len == 1 ? "" : "es",
-				out->branch, git_oid_tostr_s(&with));
+				out->branch, gitoid_hex(&with));
 		} else {
 			out->prerequisites_missing = lacking;
 			out->reason = g_strdup_printf(
@@ -672,7 +673,7 @@ gboolean baseguess_run(struct tree *tree, const struct baseguess_series *s,
 			struct baseguess_match m;
 			g_autoptr(GPtrArray)
 				miss = g_ptr_array_new_with_free_func(g_free);
-			git_oid c;
+			struct gitoid c;
 			gint64 t;
 
 			baseguess_match(idx, needs, &m, miss);

@@ -262,8 +262,8 @@ static char **tree_configs(const struct sparse_check_opts *opts)
 
 /* ---- selection ---- */
 
-static gboolean commit_tree_diff(git_repository *repo, const git_oid *a,
-				 const git_oid *b, git_diff **out,
+static gboolean commit_tree_diff(git_repository *repo, const struct gitoid *a,
+				 const struct gitoid *b, git_diff **out,
 				 GError **error)
 {
 	g_autoptr(git_commit) ca = NULL;
@@ -271,9 +271,9 @@ static gboolean commit_tree_diff(git_repository *repo, const git_oid *a,
 	g_autoptr(git_tree) ta = NULL;
 	g_autoptr(git_tree) tb = NULL;
 
-	if (git_commit_lookup(&ca, repo, a) ||
-	    git_commit_lookup(&cb, repo, b) || git_commit_tree(&ta, ca) ||
-	    git_commit_tree(&tb, cb) ||
+	if (git_commit_lookup(&ca, repo, libgit2_oid(a)) ||
+	    git_commit_lookup(&cb, repo, libgit2_oid(b)) ||
+	    git_commit_tree(&ta, ca) || git_commit_tree(&tb, cb) ||
 	    git_diff_tree_to_tree(out, repo, ta, tb, NULL)) {
 		tree_set_git_error(error, "cannot diff the series");
 		return FALSE;
@@ -495,7 +495,7 @@ static gboolean add_includers(struct check *c, GPtrArray *headers,
 
 /* The objects to check at @head: touched .c files, then includers of
  * touched headers.  Deleted .c files are reported as not checked. */
-static gboolean select_objects(struct check *c, const git_oid *head,
+static gboolean select_objects(struct check *c, const struct gitoid *head,
 			       GPtrArray *objects, GError **error)
 {
 	const struct sparse_check_opts *opts = c->opts;
@@ -540,14 +540,15 @@ static gboolean select_objects(struct check *c, const git_oid *head,
 
 /* ---- configs and the kbuild probe ---- */
 
-static gboolean checkout(struct check *c, const git_oid *commit, GError **error)
+static gboolean checkout(struct check *c, const struct gitoid *commit,
+			 GError **error)
 {
 	struct tree_checkout_stats stats;
-	char hex[GIT_OID_HEXSZ + 1];
+	char hex[GITOID_HEXSZ + 1];
 	gint64 t0 = g_get_monotonic_time();
 	gboolean ok;
 
-	git_oid_tostr(hex, sizeof(hex), commit);
+	gitoid_to_hex(commit, hex);
 	ok = tree_checkout(c->opts->tree, hex, c->worktree, &stats, error);
 	c->out->timings.checkout += (g_get_monotonic_time() - t0) / 1e6;
 	return ok;
@@ -914,7 +915,7 @@ static gboolean run_config(struct check *c, struct config_build *cb,
 }
 
 /* Check the worktree out at @commit and run every config's objects. */
-static gboolean run_commit(struct check *c, const git_oid *commit,
+static gboolean run_commit(struct check *c, const struct gitoid *commit,
 			   struct run_warnings *w, double *seconds,
 			   GError **error)
 {
@@ -992,7 +993,8 @@ static char *patch_subject(struct check *c, guint i)
 	    opts->subjects->pdata[i])
 		return g_strdup(opts->subjects->pdata[i]);
 	if (git_commit_lookup(&commit, opts->tree->repo,
-			      &g_array_index(opts->patches, git_oid, i)))
+			      libgit2_oid(&g_array_index(opts->patches,
+							 struct gitoid, i))))
 		return g_strdup("?");
 	return g_strdup(git_commit_summary(commit));
 }
@@ -1277,7 +1279,7 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 	guint n = opts->patches ? opts->patches->len : 0;
 	struct run_warnings *runs;
 	guint n_runs;
-	const git_oid *head;
+	const struct gitoid *head;
 	gint64 t0;
 	gboolean ok = FALSE;
 
@@ -1287,7 +1289,7 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 		out->report = g_strdup("not checked: no patch applied\n");
 		return TRUE;
 	}
-	head = &g_array_index(opts->patches, git_oid, n - 1);
+	head = &g_array_index(opts->patches, struct gitoid, n - 1);
 	c->worktree = g_build_filename(worktrees, opts->tree->name, NULL);
 	lock_path = g_strconcat(c->worktree, ".lock", NULL);
 	if (g_mkdir_with_parents(c->worktree, 0755) != 0) {
@@ -1388,7 +1390,8 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 
 		progress(c, SPARSE_CHECK_STAGE_PATCH, detail);
 		if (!run_commit(c,
-				&g_array_index(opts->patches, git_oid, p - 1),
+				&g_array_index(opts->patches, struct gitoid,
+					       p - 1),
 				&runs[p], &out->timings.patches, error))
 			goto done;
 	}

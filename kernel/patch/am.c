@@ -162,7 +162,7 @@ static char *find_base_commit(GBytes *raw)
 }
 
 static gboolean resolve_commit(git_repository *repo, const char *rev,
-			       git_oid *out)
+			       struct gitoid *out)
 {
 	git_object *obj = NULL, *peeled = NULL;
 	gboolean ok;
@@ -171,7 +171,7 @@ static gboolean resolve_commit(git_repository *repo, const char *rev,
 		return FALSE;
 	ok = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) == 0;
 	if (ok)
-		git_oid_cpy(out, git_object_id(peeled));
+		*out = *libgit2_gitoid(git_object_id(peeled));
 	git_object_free(peeled);
 	git_object_free(obj);
 	return ok;
@@ -237,7 +237,7 @@ static void mail_free(struct mail *m)
 }
 
 /* Commit one patch on @parent; fills @p. */
-static gboolean am_one(git_repository *repo, const git_oid *parent,
+static gboolean am_one(git_repository *repo, const struct gitoid *parent,
 		       struct mail *m, const struct am_options *opts,
 		       struct am_patch *p, GError **error)
 {
@@ -260,7 +260,7 @@ static gboolean am_one(git_repository *repo, const git_oid *parent,
 				  m->mi->subject ? m->mi->subject : "",
 				  m->mi->msg ? m->mi->msg->str : "");
 	msg = am_stripspace(raw_msg);
-	if (git_commit_lookup(&parent_commit, repo, parent) < 0 ||
+	if (git_commit_lookup(&parent_commit, repo, libgit2_oid(parent)) < 0 ||
 	    git_commit_tree(&base, parent_commit) < 0) {
 		git_fail(error, "cannot read the base commit");
 		goto done;
@@ -282,7 +282,7 @@ static gboolean am_one(git_repository *repo, const git_oid *parent,
 		ok = TRUE;
 		goto done;
 	}
-	if (git_tree_lookup(&tree, repo, &r.tree) < 0) {
+	if (git_tree_lookup(&tree, repo, libgit2_oid(&r.tree)) < 0) {
 		git_fail(error, "cannot read the new tree");
 		goto done;
 	}
@@ -291,8 +291,8 @@ static gboolean am_one(git_repository *repo, const git_oid *parent,
 		git_fail(error, "invalid committer identity");
 		goto done;
 	}
-	if (git_commit_create(&p->commit, repo, NULL, author, committer, NULL,
-			      msg, tree, 1,
+	if (git_commit_create(libgit2_oid(&p->commit), repo, NULL, author,
+			      committer, NULL, msg, tree, 1,
 			      (const git_commit **)&parent_commit) < 0) {
 		git_fail(error, "cannot create the commit");
 		goto done;
@@ -323,7 +323,7 @@ gboolean am_apply_mbox(struct am_series **out, git_repository *repo,
 	g_autoptr(am_series) s = g_new0(struct am_series, 1);
 	g_autofree char *format_error = NULL;
 	g_autofree char *base_commit = NULL;
-	git_oid head;
+	struct gitoid head;
 	guint number = 0;
 
 	if (!opts)
@@ -386,7 +386,7 @@ gboolean am_apply_mbox(struct am_series **out, git_repository *repo,
 			s->base_note = g_strdup_printf(
 				"base-commit %s is not in the tree; applying "
 				"to %s (%s)",
-				base_commit, head_rev, git_oid_tostr_s(&head));
+				base_commit, head_rev, gitoid_hex(&head));
 		}
 	}
 

@@ -8,7 +8,7 @@
  * the last that applied. */
 #pragma once
 
-#include <git2.h>
+#include "kernel/git/libgit2.h"
 #include <glib.h>
 
 #include "kernel/patch/apply.h"
@@ -33,17 +33,17 @@ struct am_patch {
 	char *subject; /* as git mailinfo cleans it */
 	gboolean applied;
 	gboolean merged; /* applied through the three-way fallback */
-	git_oid commit;
+	struct gitoid commit;
 	char *path; /* the file that failed, or NULL */
 	char *reason; /* why it failed, one line */
 };
 
 struct am_series {
-	git_oid base; /* the commit the first patch went onto */
+	struct gitoid base; /* the commit the first patch went onto */
 	char *base_note; /* how the base was chosen when not obvious:
 			      an unknown base-commit and the fallback */
 	GPtrArray *patches; /* struct am_patch, in mbox order */
-	git_oid head; /* the last commit made (== base if none) */
+	struct gitoid head; /* the last commit made (== base if none) */
 	guint failed;
 };
 

@@ -11,7 +11,7 @@
  * in struct apply_result.  GError is set only when the repository fails. */
 #pragma once
 
-#include <git2.h>
+#include "kernel/git/libgit2.h"
 #include <glib.h>
 
 struct apply_options {
@@ -31,7 +31,7 @@ struct apply_options {
 
 struct apply_result {
 	gboolean applied;
-	git_oid tree; /* the resulting tree when applied */
+	struct gitoid tree; /* the resulting tree when applied */
 	char *path; /* when not applied: the file that failed, or NULL
 			     when the patch as a whole was refused */
 	char *reason; /* when not applied: why, one line */
@@ -56,7 +56,7 @@ struct apply_file {
 	char *new_path; /* NULL for a deleted file */
 	/* the abbreviated ids of the "index OLD..NEW" line, "" without
 	 * one; a new file's old id (and a deleted one's new id) is zeros */
-	char old_blob[GIT_OID_HEXSZ + 1], new_blob[GIT_OID_HEXSZ + 1];
+	char old_blob[GITOID_HEXSZ + 1], new_blob[GITOID_HEXSZ + 1];
 	gboolean is_new, is_delete, is_rename, is_copy, is_binary;
 };
 

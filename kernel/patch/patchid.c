@@ -26,8 +26,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_revwalk, git_revwalk_free)
 struct patchid_parser {
 	enum patchid_mode mode;
 	GChecksum *ctx;
-	git_oid result; /* the sum of the files' hashes so far */
-	git_oid commit; /* generate_id_list()'s oid: the current patch's */
+	struct gitoid result; /* the sum of the files' hashes so far */
+	struct gitoid commit; /* generate_id_list()'s oid: the current patch's */
 	guint64 patchlen; /* bytes hashed; 0: nothing to print */
 	int before, after; /* -1: in a file's header */
 	gboolean diff_is_binary;
@@ -52,11 +52,11 @@ static gboolean has_prefix(const char *line, gsize len, const char *prefix)
 }
 
 /* git's get_oid_hex(): 40 hex digits at @s, whatever follows them. */
-static gboolean oid_from_hex(git_oid *out, const char *s, gsize len)
+static gboolean oid_from_hex(struct gitoid *out, const char *s, gsize len)
 {
-	if (len < GIT_OID_HEXSZ)
+	if (len < GITOID_HEXSZ)
 		return FALSE;
-	for (gsize i = 0; i < GIT_OID_RAWSZ; i++) {
+	for (gsize i = 0; i < GITOID_RAWSZ; i++) {
 		int hi = g_ascii_xdigit_value(s[2 * i]);
 		int lo = g_ascii_xdigit_value(s[2 * i + 1]);
 
@@ -72,13 +72,13 @@ static gboolean oid_from_hex(git_oid *out, const char *s, gsize len)
  * dropped, and start a new hash. */
 static void flush_one_hunk(struct patchid_parser *p)
 {
-	guint8 hash[GIT_OID_RAWSZ];
+	guint8 hash[GITOID_RAWSZ];
 	gsize n = sizeof(hash);
 	unsigned carry = 0;
 
 	g_checksum_get_digest(p->ctx, hash, &n);
 	g_checksum_reset(p->ctx);
-	for (int i = 0; i < GIT_OID_RAWSZ; i++) {
+	for (int i = 0; i < GITOID_RAWSZ; i++) {
 		carry += p->result.id[i] + hash[i];
 		p->result.id[i] = (unsigned char)carry;
 		carry >>= 8;
@@ -104,7 +104,7 @@ static void patch_start(struct patchid_parser *p)
  * all zeros, as after a patch that ended without a commit line) the
  * commit of the next patch. */
 static void patch_end(struct patchid_parser *p, GArray *out,
-		      const git_oid *next)
+		      const struct gitoid *next)
 {
 	flush_one_hunk(p);
 	if (p->patchlen) {
@@ -221,7 +221,7 @@ static void parser_line(struct patchid_parser *p, const char *line, gsize len,
 {
 	const char *nul = memchr(line, '\0', len);
 	const char *hex = line;
-	git_oid next;
+	struct gitoid next;
 
 	if (nul)
 		len = nul - line;
@@ -375,7 +375,7 @@ GArray *patchid_stream(const char *text, gsize len, enum patchid_mode mode)
 }
 
 gboolean patchid_text(const char *text, gsize len, enum patchid_mode mode,
-		      git_oid *out)
+		      struct gitoid *out)
 {
 	g_autoptr(GArray) ids = patchid_stream(text, len, mode);
 
@@ -635,7 +635,7 @@ static gboolean render_pair(GString *t, struct treediff *q,
 
 /* The diff of @commit as format-patch writes it into @t; *@found FALSE
  * for a merge. */
-static gboolean commit_text(struct gitrepo *gr, const git_oid *commit,
+static gboolean commit_text(struct gitrepo *gr, const struct gitoid *commit,
 			    GString *t, gboolean *found, GError **error)
 {
 	struct diffrename_options ropts = DIFFRENAME_OPTIONS_INIT;
@@ -685,32 +685,32 @@ static struct gitrepo *open_objects(git_repository *repo, GError **error)
 	return gr;
 }
 
-static gboolean commit_patchid(struct gitrepo *gr, const git_oid *commit,
-			       enum patchid_mode mode, git_oid *out,
+static gboolean commit_patchid(struct gitrepo *gr, const struct gitoid *commit,
+			       enum patchid_mode mode, struct gitoid *out,
 			       gboolean *found, GError **error)
 {
 	g_autoptr(GString) t = g_string_new(NULL);
 	gboolean has_diff;
 
 	if (!commit_text(gr, commit, t, &has_diff, error)) {
-		g_prefix_error(error, "commit %s: ", git_oid_tostr_s(commit));
+		g_prefix_error(error, "commit %s: ", gitoid_hex(commit));
 		return FALSE;
 	}
 	*found = has_diff && patchid_text(t->str, t->len, mode, out);
 	return TRUE;
 }
 
-gboolean patchid_commit(git_repository *repo, const git_oid *commit,
-			enum patchid_mode mode, git_oid *out, gboolean *found,
-			GError **error)
+gboolean patchid_commit(git_repository *repo, const struct gitoid *commit,
+			enum patchid_mode mode, struct gitoid *out,
+			gboolean *found, GError **error)
 {
 	g_autoptr(gitrepo) gr = open_objects(repo, error);
 
 	return gr && commit_patchid(gr, commit, mode, out, found, error);
 }
 
-GArray *patchid_commits(git_repository *repo, const git_oid *commits, gsize n,
-			enum patchid_mode mode, GError **error)
+GArray *patchid_commits(git_repository *repo, const struct gitoid *commits,
+			gsize n, enum patchid_mode mode, GError **error)
 {
 	g_autoptr(gitrepo) gr = open_objects(repo, error);
 	g_autoptr(GArray) out = NULL;
@@ -735,8 +735,9 @@ GArray *patchid_range(git_repository *repo, const char *range,
 		      enum patchid_mode mode, GError **error)
 {
 	g_autoptr(git_revwalk) walk = NULL;
-	g_autoptr(GArray) ids = g_array_new(FALSE, FALSE, sizeof(git_oid));
-	git_oid oid;
+	g_autoptr(GArray)
+		ids = g_array_new(FALSE, FALSE, sizeof(struct gitoid));
+	struct gitoid oid;
 	int rc;
 
 	if (!strstr(range, "..") || strstr(range, "...")) {
@@ -752,7 +753,7 @@ GArray *patchid_range(git_repository *repo, const char *range,
 		tree_set_git_error(error, what);
 		return NULL;
 	}
-	while ((rc = git_revwalk_next(&oid, walk)) == 0)
+	while ((rc = git_revwalk_next(libgit2_oid(&oid), walk)) == 0)
 		g_array_append_val(ids, oid);
 	if (rc != GIT_ITEROVER) {
 		g_autofree char *what =
@@ -761,6 +762,6 @@ GArray *patchid_range(git_repository *repo, const char *range,
 		tree_set_git_error(error, what);
 		return NULL;
 	}
-	return patchid_commits(repo, (const git_oid *)(void *)ids->data,
+	return patchid_commits(repo, (const struct gitoid *)(void *)ids->data,
 			       ids->len, mode, error);
 }

@@ -118,7 +118,7 @@ static gboolean checkout_path_ok(const char *path, GError **error)
  * unlinked first: a new inode never writes through a symlink or a hard
  * link, and a directory in the way goes too. */
 static gboolean write_entry(git_repository *repo, const char *root,
-			    const char *path, const git_oid *oid,
+			    const char *path, const struct gitoid *oid,
 			    git_filemode_t mode, GError **error)
 {
 	g_autofree char *full = g_build_filename(root, path, NULL);
@@ -132,7 +132,7 @@ static gboolean write_entry(git_repository *repo, const char *root,
 		return TRUE; /* a submodule: nothing to write, like git */
 	if (!checkout_path_ok(path, error))
 		return FALSE;
-	if (git_blob_lookup(&blob, repo, oid) < 0) {
+	if (git_blob_lookup(&blob, repo, libgit2_oid(oid)) < 0) {
 		tree_set_git_error(error, path);
 		return FALSE;
 	}
@@ -188,14 +188,16 @@ static int full_walk_cb(const char *parent, const git_tree_entry *entry,
 	if (mode == GIT_FILEMODE_TREE)
 		return 0;
 	path = g_strconcat(parent, git_tree_entry_name(entry), NULL);
-	if (!write_entry(w->repo, w->root, path, git_tree_entry_id(entry), mode,
+	if (!write_entry(w->repo, w->root, path,
+			 libgit2_gitoid(git_tree_entry_id(entry)), mode,
 			 w->error))
 		return -1;
 	w->stats->written++;
 	return 0;
 }
 
-gboolean tree_checkout_current(const char *dir, git_oid *out, GError **error)
+gboolean tree_checkout_current(const char *dir, struct gitoid *out,
+			       GError **error)
 {
 	g_autofree char *state = g_build_filename(dir, CHECKOUT_STATE, NULL);
 	g_autoptr(GKeyFile) kf = g_key_file_new();
@@ -208,7 +210,7 @@ gboolean tree_checkout_current(const char *dir, git_oid *out, GError **error)
 			    "'%s' holds no checkout", dir);
 		return FALSE;
 	}
-	if (git_oid_fromstr(out, commit) < 0) {
+	if (!gitoid_from_hex(out, commit)) {
 		g_set_error(error, TREE_ERROR, TREE_ERROR_INVALID,
 			    "'%s': bad commit '%s'", state, commit);
 		return FALSE;
@@ -218,13 +220,13 @@ gboolean tree_checkout_current(const char *dir, git_oid *out, GError **error)
 
 /* Record that @dir holds @commit of @tree. */
 static gboolean save_state(const struct tree *tree, const char *dir,
-			   const git_oid *commit, GError **error)
+			   const struct gitoid *commit, GError **error)
 {
 	g_autofree char *state = g_build_filename(dir, CHECKOUT_STATE, NULL);
 	g_autoptr(GKeyFile) kf = g_key_file_new();
-	char hex[GIT_OID_HEXSZ + 1];
+	char hex[GITOID_HEXSZ + 1];
 
-	git_oid_tostr(hex, sizeof(hex), commit);
+	gitoid_to_hex(commit, hex);
 	g_key_file_set_string(kf, CHECKOUT_GROUP, "tree", tree->name);
 	g_key_file_set_string(kf, CHECKOUT_GROUP, "commit", hex);
 	return g_key_file_save_to_file(kf, state, error);
@@ -270,7 +272,8 @@ static gboolean checkout_diff(struct tree *tree, git_tree *old_tree,
 		if (d->status == GIT_DELTA_DELETED)
 			continue;
 		if (d->status == GIT_DELTA_MODIFIED &&
-		    git_oid_equal(&d->old_file.id, &d->new_file.id) &&
+		    gitoid_equal(libgit2_gitoid(&d->old_file.id),
+				 libgit2_gitoid(&d->new_file.id)) &&
 		    d->old_file.mode != GIT_FILEMODE_LINK &&
 		    d->new_file.mode != GIT_FILEMODE_LINK) {
 			/* only the execute bit changed: chmod keeps the
@@ -289,7 +292,8 @@ static gboolean checkout_diff(struct tree *tree, git_tree *old_tree,
 			}
 		}
 		if (!write_entry(tree->repo, dir, d->new_file.path,
-				 &d->new_file.id, d->new_file.mode, error))
+				 libgit2_gitoid(&d->new_file.id),
+				 d->new_file.mode, error))
 			return FALSE;
 		stats->written++;
 	}
@@ -305,11 +309,11 @@ gboolean tree_checkout(struct tree *tree, const char *rev, const char *dir,
 	g_autoptr(git_tree) new_tree = NULL;
 	g_autoptr(git_tree) old_tree = NULL;
 	g_autoptr(GError) local = NULL;
-	git_oid id, old_id;
+	struct gitoid id, old_id;
 
 	if (!tree_resolve(tree, rev, &id, error))
 		return FALSE;
-	if (git_commit_lookup(&commit, tree->repo, &id) < 0 ||
+	if (git_commit_lookup(&commit, tree->repo, libgit2_oid(&id)) < 0 ||
 	    git_commit_tree(&new_tree, commit) < 0) {
 		tree_set_git_error(error, rev ? rev : "HEAD");
 		return FALSE;
@@ -319,7 +323,8 @@ gboolean tree_checkout(struct tree *tree, const char *rev, const char *dir,
 	/* a recorded commit this tree does not have (another tree's, or
 	 * garbage) means a full checkout, as with no state at all */
 	if (tree_checkout_current(dir, &old_id, &local) &&
-	    git_commit_lookup(&old_commit, tree->repo, &old_id) == 0 &&
+	    git_commit_lookup(&old_commit, tree->repo, libgit2_oid(&old_id)) ==
+		    0 &&
 	    git_commit_tree(&old_tree, old_commit) == 0) {
 		if (!checkout_diff(tree, old_tree, new_tree, dir, &stats,
 				   error))

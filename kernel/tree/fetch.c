@@ -57,7 +57,8 @@ GPtrArray *tree_heads(struct tree *tree, GError **error)
 			h = g_new0(struct tree_head, 1);
 			h->branch = g_strdup(git_reference_name(ref) +
 					     strlen("refs/heads/"));
-			git_oid_cpy(&h->commit, git_reference_target(resolved));
+			h->commit =
+				*libgit2_gitoid(git_reference_target(resolved));
 			g_ptr_array_add(out, h);
 		}
 		git_reference_free(ref);
@@ -227,11 +228,11 @@ static gboolean restore_heads(struct tree *tree, const GPtrArray *before,
 			g_strconcat("refs/heads/", h->branch, NULL);
 		g_autoptr(git_reference) ref = NULL;
 
-		if (c && git_oid_equal(&c->commit, &h->commit))
+		if (c && gitoid_equal(&c->commit, &h->commit))
 			continue;
-		if (git_reference_create(&ref, tree->repo, name, &h->commit, 1,
-					 "armbot: fetch failed, put back") <
-		    0) {
+		if (git_reference_create(
+			    &ref, tree->repo, name, libgit2_oid(&h->commit), 1,
+			    "armbot: fetch failed, put back") < 0) {
 			tree_set_git_error(error, name);
 			return FALSE;
 		}
@@ -395,7 +396,7 @@ static struct tree *add_fetch(struct tree *tree, const char *url,
 {
 	const char *name = tree->name;
 	g_autofree char *head_ref = NULL;
-	git_oid head;
+	struct gitoid head;
 
 	/* a local path is kept absolute so the tree does not depend on the
 	 * directory `tree add` ran in */
@@ -435,7 +436,7 @@ static struct tree *add_fetch(struct tree *tree, const char *url,
 gboolean tree_update(struct tree *tree, const struct tree_fetch_options *opts,
 		     struct tree_fetch_stats *stats, GError **error)
 {
-	git_oid head;
+	struct gitoid head;
 
 	if (stats)
 		memset(stats, 0, sizeof(*stats));

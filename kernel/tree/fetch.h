@@ -3,7 +3,7 @@
 #pragma once
 
 #include <gio/gio.h>
-#include <git2.h>
+#include "kernel/git/libgit2.h"
 #include <glib.h>
 
 #include "kernel/tree/tree.h"
@@ -11,7 +11,7 @@
 /* One branch of a tree: refs/heads/@branch at @commit. */
 struct tree_head {
 	char *branch;
-	git_oid commit;
+	struct gitoid commit;
 };
 
 void tree_head_free(struct tree_head *head);

@@ -39,7 +39,7 @@ struct node {
 	char *name;
 	guint32 mode;
 	gboolean has_oid; /* set by the worker, or for trees once written */
-	git_oid oid;
+	struct gitoid oid;
 	GHashTable *children; /* directories: name -> struct node */
 	char *hardlink; /* a hard link: the archive path it links to */
 };
@@ -98,7 +98,7 @@ static void sha1_final(EVP_MD_CTX *ctx, guint8 out[20])
 /* ---- the pack writer ---- */
 
 struct pack_entry {
-	git_oid oid;
+	struct gitoid oid;
 	guint32 crc;
 	guint64 offset;
 };
@@ -109,7 +109,7 @@ struct pack_writer {
 	char *tmp_path; /* objects/pack/tmp_pack_XXXXXX */
 	guint64 offset;
 	GArray *entries; /* struct pack_entry */
-	GHashTable *seen; /* git_oid already in this pack */
+	GHashTable *seen; /* struct gitoid already in this pack */
 	git_odb *odb; /* objects there already are not written again */
 	struct libdeflate_compressor *compressor;
 	guchar *zbuf;
@@ -120,13 +120,13 @@ static guint oid_hash(gconstpointer key)
 {
 	guint h;
 
-	memcpy(&h, ((const git_oid *)key)->id, sizeof(h));
+	memcpy(&h, ((const struct gitoid *)key)->id, sizeof(h));
 	return h;
 }
 
 static gboolean oid_equal(gconstpointer a, gconstpointer b)
 {
-	return git_oid_equal(a, b);
+	return gitoid_equal(a, b);
 }
 
 static gboolean write_all(int fd, const void *buf, gsize len, const char *path,
@@ -224,7 +224,7 @@ static struct pack_writer *pack_writer_new(git_repository *repo, GError **error)
  * size (4 bits, then 7 bits a byte, little end first), then the zlib
  * stream. */
 static gboolean pack_writer_add(struct pack_writer *pw, int type,
-				const git_oid *oid, const void *data,
+				const struct gitoid *oid, const void *data,
 				gsize size, GError **error)
 {
 	guchar header[16];
@@ -235,7 +235,8 @@ static gboolean pack_writer_add(struct pack_writer *pw, int type,
 	gsize rest = size;
 
 	if (g_hash_table_contains(pw->seen, oid) ||
-	    git_odb_exists_ext(pw->odb, oid, GIT_ODB_LOOKUP_NO_REFRESH))
+	    git_odb_exists_ext(pw->odb, libgit2_oid(oid),
+			       GIT_ODB_LOOKUP_NO_REFRESH))
 		return TRUE;
 	header[hlen] = (type << 4) | (rest & 0x0f);
 	rest >>= 4;
@@ -268,8 +269,8 @@ static gboolean pack_writer_add(struct pack_writer *pw, int type,
 
 static int pack_entry_cmp(gconstpointer a, gconstpointer b)
 {
-	return git_oid_cmp(&((const struct pack_entry *)a)->oid,
-			   &((const struct pack_entry *)b)->oid);
+	return gitoid_cmp(&((const struct pack_entry *)a)->oid,
+			  &((const struct pack_entry *)b)->oid);
 }
 
 static void put_be32(GByteArray *buf, guint32 v)
@@ -340,7 +341,7 @@ static gboolean pack_writer_finish(struct pack_writer *pw, GError **error)
 		g_byte_array_append(
 			idx,
 			g_array_index(pw->entries, struct pack_entry, i).oid.id,
-			GIT_OID_RAWSZ);
+			GITOID_RAWSZ);
 	for (guint i = 0; i < count; i++)
 		put_be32(idx,
 			 g_array_index(pw->entries, struct pack_entry, i).crc);
@@ -403,7 +404,8 @@ static gboolean pack_writer_finish(struct pack_writer *pw, GError **error)
 
 /* ---- hashing ---- */
 
-static void object_hash(git_oid *out, int type, const void *data, gsize size)
+static void object_hash(struct gitoid *out, int type, const void *data,
+			gsize size)
 {
 	static const char *const names[] = {
 		[OBJ_COMMIT] = "commit", [OBJ_TREE] = "tree", [OBJ_BLOB] = "blob"
@@ -693,7 +695,7 @@ static gboolean importer_write_tree(struct importer *im, struct node *dir,
 		g_byte_array_append(buf, (const guint8 *)head, n);
 		g_byte_array_append(buf, (const guint8 *)node->name,
 				    strlen(node->name) + 1);
-		g_byte_array_append(buf, node->oid.id, GIT_OID_RAWSZ);
+		g_byte_array_append(buf, node->oid.id, GITOID_RAWSZ);
 	}
 	object_hash(&dir->oid, OBJ_TREE, buf->data, buf->len);
 	dir->has_oid = TRUE;
@@ -943,7 +945,8 @@ done:
  * then write the trees.  @out is the root tree id; the node tree is
  * stripped of a single top-level directory shared by every entry. */
 static gboolean import_tarball_tree(const char *tarball, struct pack_writer *pw,
-				    git_oid *out, guint *files, GError **error)
+				    struct gitoid *out, guint *files,
+				    GError **error)
 {
 	struct importer im = { 0 };
 	struct node *top;
@@ -987,7 +990,7 @@ done:
 	return ok;
 }
 
-gboolean tree_import_tarball_tree_id(const char *tarball, git_oid *out,
+gboolean tree_import_tarball_tree_id(const char *tarball, struct gitoid *out,
 				     GError **error)
 {
 	if (!import_tarball_tree(tarball, NULL, out, NULL, error)) {
@@ -1014,18 +1017,20 @@ gboolean tree_import_tarball(git_repository *repo, const char *tarball,
 	g_autoptr(git_signature) sig = NULL;
 	g_autoptr(git_reference) ref = NULL;
 	struct tree_import_result result = { 0 };
-	git_oid parent_id;
+	struct gitoid parent_id;
 	GStatBuf st;
 	gint64 when;
 
-	if (git_reference_name_to_id(&result.commit, repo, tag_ref) == 0) {
+	if (git_reference_name_to_id(libgit2_oid(&result.commit), repo,
+				     tag_ref) == 0) {
 		g_autoptr(git_commit) commit = NULL;
 
-		if (git_commit_lookup(&commit, repo, &result.commit) < 0) {
+		if (git_commit_lookup(&commit, repo,
+				      libgit2_oid(&result.commit)) < 0) {
 			tree_set_git_error(error, tag_ref);
 			return FALSE;
 		}
-		result.tree = *git_commit_tree_id(commit);
+		result.tree = *libgit2_gitoid(git_commit_tree_id(commit));
 		result.unchanged = TRUE;
 		if (out)
 			*out = result;
@@ -1043,12 +1048,13 @@ gboolean tree_import_tarball(git_repository *repo, const char *tarball,
 	}
 	result.objects_written = pw->entries->len;
 	if (git_repository_odb(&odb, repo) < 0 || git_odb_refresh(odb) < 0 ||
-	    git_tree_lookup(&tree, repo, &result.tree) < 0) {
+	    git_tree_lookup(&tree, repo, libgit2_oid(&result.tree)) < 0) {
 		tree_set_git_error(error, "cannot read the imported tree");
 		return FALSE;
 	}
-	if (git_reference_name_to_id(&parent_id, repo, branch_ref) == 0 &&
-	    git_commit_lookup(&parent, repo, &parent_id) < 0) {
+	if (git_reference_name_to_id(libgit2_oid(&parent_id), repo,
+				     branch_ref) == 0 &&
+	    git_commit_lookup(&parent, repo, libgit2_oid(&parent_id)) < 0) {
 		tree_set_git_error(error, branch_ref);
 		return FALSE;
 	}
@@ -1065,16 +1071,18 @@ gboolean tree_import_tarball(git_repository *repo, const char *tarball,
 				  "The unpacked contents of %s, version %s, "
 				  "as one commit.\n",
 				  base, version, tarball, version);
-	if (git_commit_create(&result.commit, repo, NULL, sig, sig, NULL,
-			      message, tree, parent ? 1 : 0,
+	if (git_commit_create(libgit2_oid(&result.commit), repo, NULL, sig, sig,
+			      NULL, message, tree, parent ? 1 : 0,
 			      (const git_commit **)&parent) < 0 ||
-	    git_reference_create(&ref, repo, branch_ref, &result.commit, 1,
+	    git_reference_create(&ref, repo, branch_ref,
+				 libgit2_oid(&result.commit), 1,
 				 "armbot: import") < 0) {
 		tree_set_git_error(error, "cannot commit the import");
 		return FALSE;
 	}
 	g_clear_pointer(&ref, git_reference_free);
-	if (git_reference_create(&ref, repo, tag_ref, &result.commit, 1,
+	if (git_reference_create(&ref, repo, tag_ref,
+				 libgit2_oid(&result.commit), 1,
 				 "armbot: import") < 0 ||
 	    git_repository_set_head(repo, branch_ref) < 0) {
 		tree_set_git_error(error, tag_ref);

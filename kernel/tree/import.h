@@ -4,14 +4,15 @@
  * package changes. */
 #pragma once
 
-#include <git2.h>
+#include "kernel/git/libgit2.h"
 #include <glib.h>
 
 #include "kernel/tree/tree.h"
 
 struct tree_import_result {
-	git_oid commit; /* the new commit, or the existing head if unchanged */
-	git_oid tree; /* its root tree */
+	struct gitoid
+		commit; /* the new commit, or the existing head if unchanged */
+	struct gitoid tree; /* its root tree */
 	guint files; /* blobs in the tarball (regular files and symlinks) */
 	guint objects_written; /* objects new to the repository */
 	gboolean unchanged; /* the tree already had this version */
@@ -33,7 +34,7 @@ gboolean tree_import_tarball(git_repository *repo, const char *tarball,
 
 /* Compute only the root tree id @tarball would import to, without a
  * repository (no objects written): for checks and tests. */
-gboolean tree_import_tarball_tree_id(const char *tarball, git_oid *out,
+gboolean tree_import_tarball_tree_id(const char *tarball, struct gitoid *out,
 				     GError **error);
 
 /* The installed version of Debian package @package (from dpkg's status

@@ -312,7 +312,8 @@ static gboolean git_is_dir(const char *path, gpointer data)
 }
 
 struct maintainers *maintainers_load_git(git_repository *repo,
-					 const git_oid *commit, GError **error)
+					 const struct gitoid *commit,
+					 GError **error)
 {
 	g_autoptr(git_commit) c = NULL;
 	g_autoptr(git_tree) root = NULL;
@@ -320,7 +321,7 @@ struct maintainers *maintainers_load_git(git_repository *repo,
 	struct git_dir_lookup lookup;
 	git_blob *blob;
 
-	if (git_commit_lookup(&c, repo, commit) < 0 ||
+	if (git_commit_lookup(&c, repo, libgit2_oid(commit)) < 0 ||
 	    git_commit_tree(&root, c) < 0) {
 		tree_set_git_error(error, "cannot read the commit");
 		return NULL;

@@ -23,7 +23,7 @@
  *   have depth 3.  get_maintainer.pl leaves such ties unordered. */
 #pragma once
 
-#include <git2.h>
+#include "kernel/git/libgit2.h"
 #include <glib.h>
 
 #define MAINTAINERS_ERROR (maintainers_error_quark())
@@ -99,7 +99,8 @@ struct maintainers *maintainers_parse(const char *data, gsize len,
 /* Read MAINTAINERS from the root tree of commit @commit of @repo; F:/X:
  * patterns naming directories of that tree are taken as directories. */
 struct maintainers *maintainers_load_git(git_repository *repo,
-					 const git_oid *commit, GError **error);
+					 const struct gitoid *commit,
+					 GError **error);
 
 /* The sections covering @file, most specific first (struct
  * maintainers_section *, owned by @m; a new array). */

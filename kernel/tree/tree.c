@@ -242,11 +242,11 @@ char *tree_head_ref(const struct tree *tree)
 	return g_strconcat("refs/heads/", tree->head_branch, NULL);
 }
 
-gboolean tree_head(struct tree *tree, git_oid *out, GError **error)
+gboolean tree_head(struct tree *tree, struct gitoid *out, GError **error)
 {
 	g_autofree char *ref = tree_head_ref(tree);
 
-	if (git_reference_name_to_id(out, tree->repo, ref) < 0) {
+	if (git_reference_name_to_id(libgit2_oid(out), tree->repo, ref) < 0) {
 		g_set_error(error, TREE_ERROR, TREE_ERROR_NOT_FOUND,
 			    "tree '%s' has no branch '%s'", tree->name,
 			    tree->head_branch);
@@ -255,7 +255,7 @@ gboolean tree_head(struct tree *tree, git_oid *out, GError **error)
 	return TRUE;
 }
 
-gboolean tree_resolve(struct tree *tree, const char *rev, git_oid *out,
+gboolean tree_resolve(struct tree *tree, const char *rev, struct gitoid *out,
 		      GError **error)
 {
 	g_autoptr(git_object) obj = NULL;
@@ -269,13 +269,13 @@ gboolean tree_resolve(struct tree *tree, const char *rev, git_oid *out,
 			    "tree '%s' has no revision '%s'", tree->name, rev);
 		return FALSE;
 	}
-	git_oid_cpy(out, git_object_id(commit));
+	*out = *libgit2_gitoid(git_object_id(commit));
 	return TRUE;
 }
 
-gboolean tree_has_commit(struct tree *tree, const git_oid *oid)
+gboolean tree_has_commit(struct tree *tree, const struct gitoid *oid)
 {
 	g_autoptr(git_commit) commit = NULL;
 
-	return git_commit_lookup(&commit, tree->repo, oid) == 0;
+	return git_commit_lookup(&commit, tree->repo, libgit2_oid(oid)) == 0;
 }

@@ -13,7 +13,7 @@
  * directory to a revision for builds. */
 #pragma once
 
-#include <git2.h>
+#include "kernel/git/libgit2.h"
 #include <glib.h>
 
 /* libgit2 handles under g_autoptr: every kernel/ file uses these */
@@ -87,16 +87,16 @@ char **tree_list(const char *data_dir, GError **error);
 char *tree_head_ref(const struct tree *tree);
 
 /* The commit at the tip of the tree's default branch. */
-gboolean tree_head(struct tree *tree, git_oid *out, GError **error);
+gboolean tree_head(struct tree *tree, struct gitoid *out, GError **error);
 
 /* Resolve @rev (any git revision syntax: a branch, tag, commit id, "HEAD",
  * "debian/6.1.192-3"...) to a commit id; NULL means tree_head().  Unknown
  * revisions fail with TREE_ERROR_NOT_FOUND. */
-gboolean tree_resolve(struct tree *tree, const char *rev, git_oid *out,
+gboolean tree_resolve(struct tree *tree, const char *rev, struct gitoid *out,
 		      GError **error);
 
 /* Whether the tree's repository has commit @oid (a series' base-commit). */
-gboolean tree_has_commit(struct tree *tree, const git_oid *oid);
+gboolean tree_has_commit(struct tree *tree, const struct gitoid *oid);
 
 /* Write the tree's key file from its fields (atomically). */
 gboolean tree_save(const struct tree *tree, GError **error);
