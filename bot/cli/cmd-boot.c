@@ -23,7 +23,6 @@
 #include "qemu/boot.h"
 #include "qemu/ktap.h"
 #include "qemu/virt.h"
-#include "kernel/git/libgit2.h"
 
 #define CONSOLE_TAIL 30
 
@@ -196,7 +195,6 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	if (argc == 2)
 		mbox = argv[1];
 	data_dir = command_data_dir(ctx);
-	libgit2_init();
 	tree = tree_open_or_default(data_dir, tree_name, &error);
 	if (!tree)
 		goto error;

@@ -15,7 +15,6 @@
 #include "kernel/build/sparse-check.h"
 #include "kernel/tree/import.h"
 #include "kernel/tree/tree.h"
-#include "kernel/git/libgit2.h"
 
 enum { SPARSE_RAN = 0, SPARSE_NOT_APPLIED = 1, SPARSE_ERROR = 2 };
 
@@ -90,7 +89,6 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	}
 
-	libgit2_init();
 	opts.data_dir = command_data_dir(ctx);
 	tree = tree_open_or_default(opts.data_dir, tree_name, &error);
 	if (!tree)

@@ -23,6 +23,7 @@
 #include "bot/daemon/tree-pick.h"
 #include "kernel/base/baseguess.h"
 #include "kernel/base/baseindex.h"
+#include "kernel/git/libgit2.h"
 #include "kernel/tree/checkout.h"
 #include "kernel/tree/import.h"
 #include "kernel/tree/tree.h"

@@ -8,6 +8,7 @@
 #include "config/datadir.h"
 #include "kernel/build/runner.h"
 #include "bot/mail/series-mbox.h"
+#include "kernel/git/libgit2.h"
 #include "kernel/patch/am.h"
 #include "kernel/base/baseguess.h"
 #include "kernel/diff/diffrename.h"

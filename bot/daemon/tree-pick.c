@@ -5,6 +5,7 @@
 
 #include "kernel/diff/dirstat.h"
 #include "kernel/diff/patchstat.h"
+#include "kernel/git/libgit2.h"
 #include "kernel/tree/tree.h"
 #include "mailparse/series.h"
 #include "mailparse/subject.h"

@@ -12,7 +12,6 @@
 #include "bot/daemon/treeupdate.h"
 #include "config/treefile.h"
 #include "kernel/tree/tree.h"
-#include "kernel/git/libgit2.h"
 
 struct daemon_bell {
 	GMutex lock;
@@ -370,7 +369,6 @@ static gpointer worker_thread(gpointer data)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store) st = NULL;
 
-	libgit2_init();
 	st = store_open(w->opts.store_path, &error);
 	if (!st) {
 		log_line(w->tree, "cannot open the store: %s", error->message);

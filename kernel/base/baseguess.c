@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "kernel/git/libgit2.h"
 #include "kernel/patch/apply.h"
 #include "kernel/base/baseindex.h"
 #include "kernel/patch/patchid.h"

@@ -15,6 +15,7 @@
 #include "kernel/build/runner.h"
 #include "kernel/build/kbuild.h"
 #include "kernel/build/sparse.h"
+#include "kernel/git/libgit2.h"
 #include "kernel/tree/checkout.h"
 
 /* Appended to every config before `make olddefconfig`:

@@ -16,6 +16,19 @@
  * worker either). */
 void libgit2_init(void);
 
+/* libgit2 handles under g_autoptr: for the callers of libgit2 */
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_repository, git_repository_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_odb, git_odb_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_object, git_object_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_commit, git_commit_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_tree, git_tree_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_blob, git_blob_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_reference, git_reference_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_signature, git_signature_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_remote, git_remote_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_diff, git_diff_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_index, git_index_free)
+
 /* One object id type: struct gitoid.  libgit2's git_oid (SHA-1 build) is
  * the same 20 bytes with nothing around them, so an id crosses into
  * libgit2 as a pointer to the same storage; libgit2 is a shared library,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernel/git/date.h"
+#include "kernel/git/libgit2.h"
 #include "mailparse/mailbox.h"
 #include "mailparse/mailinfo.h"
 

@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 #include <string.h>
 
+#include "kernel/git/libgit2.h"
 #include "kernel/patch/apply-binary.h"
 
 #define MODE_FILE 0100644

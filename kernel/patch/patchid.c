@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "kernel/diff/diffrename.h"
+#include "kernel/git/libgit2.h"
 #include "kernel/git/object.h"
 #include "kernel/git/repo.h"
 #include "kernel/tree/tree.h"

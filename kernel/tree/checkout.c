@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kernel/git/libgit2.h"
+
 #define CHECKOUT_STATE ".armbot-checkout"
 #define CHECKOUT_GROUP "checkout"
 

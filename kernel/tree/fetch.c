@@ -15,6 +15,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "kernel/git/libgit2.h"
 #include "kernel/tree/import.h"
 
 void tree_head_free(struct tree_head *head)

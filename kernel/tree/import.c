@@ -23,6 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kernel/git/libgit2.h"
+
 /* git's object types, as in a pack entry header */
 enum { OBJ_COMMIT = 1, OBJ_TREE = 2, OBJ_BLOB = 3 };
 

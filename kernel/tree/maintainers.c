@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "kernel/git/libgit2.h"
 #include "kernel/tree/tree.h"
 
 G_DEFINE_QUARK(maintainers - error - quark, maintainers_error)

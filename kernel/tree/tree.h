@@ -13,21 +13,9 @@
  * directory to a revision for builds. */
 #pragma once
 
-#include "kernel/git/libgit2.h"
 #include <glib.h>
 
-/* libgit2 handles under g_autoptr: every kernel/ file uses these */
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_repository, git_repository_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_odb, git_odb_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_object, git_object_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_commit, git_commit_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_tree, git_tree_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_blob, git_blob_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_reference, git_reference_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_signature, git_signature_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_remote, git_remote_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_diff, git_diff_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_index, git_index_free)
+#include "kernel/git/odb.h"
 
 #define TREE_DISTRO_NAME "distro-6.1"
 #define TREE_DISTRO_PACKAGE "linux-source-6.1"
@@ -63,7 +51,9 @@ struct tree {
 			  * empty: all heads); distro: { "distro" } */
 	char *head_branch; /* the branch a series applies to by default */
 	char *version; /* distro: the package version imported last */
-	git_repository *repo; /* open, owned by the tree */
+	/* open, owned by the tree; libgit2's, for the files that still call
+	 * it (kernel/git/libgit2.h) */
+	struct git_repository *repo;
 };
 
 /* the typedef only names the type for g_autoptr(kernel_tree) */
