@@ -213,9 +213,6 @@ is_list([ git2_outside({ 'kernel/git/libgit2.h' => [ 'git2.h' ],
 my @git2_known = qw(
 	bot/cli/cmd-am.c
 	bot/cli/cmd-patchid.c
-	bot/cli/cmd-tree.c
-	bot/daemon/pipeline.c
-	bot/daemon/tree-pick.c
 	kernel/base/baseguess.c
 	kernel/build/sparse-check.c
 	kernel/patch/am.c
@@ -231,7 +228,6 @@ my @git2_known = qw(
 	kernel/tree/import.h
 	kernel/tree/maintainers.c
 	kernel/tree/maintainers.h
-	kernel/tree/tree.c
 );
 my %all_includes;
 for my $f (@files) {

@@ -23,7 +23,7 @@
 #include "bot/daemon/tree-pick.h"
 #include "kernel/base/baseguess.h"
 #include "kernel/base/baseindex.h"
-#include "kernel/git/libgit2.h"
+#include "kernel/git/lg2repo.h"
 #include "kernel/tree/checkout.h"
 #include "kernel/tree/import.h"
 #include "kernel/tree/tree.h"
@@ -288,9 +288,8 @@ static int tree_show_cmd(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(kernel_tree) tree = NULL;
-	g_autoptr(git_commit) commit = NULL;
 	char hex[GITOID_HEXSZ + 1], tree_hex[GITOID_HEXSZ + 1];
-	struct gitoid id;
+	struct gitoid id, root;
 
 	if (!command_parse_options("tree show", "[NAME [REV]]",
 				   "Print a tree's commit and root tree ids "
@@ -305,12 +304,12 @@ static int tree_show_cmd(struct armbot_context *ctx, int argc, char **argv)
 	if (!tree ||
 	    !tree_resolve(tree, argc > 2 ? argv[2] : NULL, &id, &error))
 		return tree_fail(error);
-	if (git_commit_lookup(&commit, tree->repo, libgit2_oid(&id)) < 0) {
+	if (!lg2repo_commit_tree(tree->repo, &id, &root)) {
 		tree_set_git_error(&error, "cannot read the commit");
 		return tree_fail(error);
 	}
 	oid_hex(hex, &id);
-	oid_hex(tree_hex, libgit2_gitoid(git_commit_tree_id(commit)));
+	oid_hex(tree_hex, &root);
 	printf("tree %s\ncommit %s\nroot %s\nrepository %s\n", tree->name, hex,
 	       tree_hex, tree->git_dir);
 	if (tree->version)

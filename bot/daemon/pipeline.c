@@ -8,7 +8,7 @@
 #include "config/datadir.h"
 #include "kernel/build/runner.h"
 #include "bot/mail/series-mbox.h"
-#include "kernel/git/libgit2.h"
+#include "kernel/git/lg2repo.h"
 #include "kernel/patch/am.h"
 #include "kernel/base/baseguess.h"
 #include "kernel/diff/diffrename.h"
@@ -804,24 +804,6 @@ static gboolean url_is_public(const char *url)
 	return g_str_has_prefix(colon, "://") || !memchr(url, '/', colon - url);
 }
 
-struct version_tag {
-	git_repository *repo;
-	const struct gitoid *commit;
-	char *version;
-};
-
-static int match_version_tag(const char *name, void *data)
-{
-	struct version_tag *t = data;
-	struct gitoid id;
-
-	if (!t->version &&
-	    git_reference_name_to_id(libgit2_oid(&id), t->repo, name) == 0 &&
-	    gitoid_equal(&id, t->commit))
-		t->version = g_strdup(strrchr(name, '/') + 1);
-	return 0;
-}
-
 /* The tree and base of the reply's "To reproduce": a git tree's URL and
  * branch, or the Debian package, its version at the base (the
  * debian/VERSION tag of the import the series went onto, kernel/tree/tree.h)
@@ -830,22 +812,19 @@ static int match_version_tag(const char *name, void *data)
 static void repro_tree(struct run *r, struct report_reproduce *p,
 		       char tree_hex[GITOID_HEXSZ + 1], char **version_out)
 {
-	g_autoptr(git_commit) base = NULL;
+	struct gitoid base_tree;
 
 	p->base = r->out->base_commit;
-	if (git_commit_lookup(&base, r->tree->repo,
-			      libgit2_oid(&r->am->base)) == 0)
-		gitoid_to_hex(libgit2_gitoid(git_commit_tree_id(base)),
-			      tree_hex);
+	if (lg2repo_commit_tree(r->tree->repo, &r->am->base, &base_tree))
+		gitoid_to_hex(&base_tree, tree_hex);
 	if (*tree_hex)
 		p->base_tree = tree_hex;
 	if (r->tree->kind == TREE_KIND_DISTRO) {
-		struct version_tag t = { r->tree->repo, &r->am->base, NULL };
+		g_autofree char *tag = lg2repo_ref_glob_find(
+			r->tree->repo, "refs/tags/debian/*", &r->am->base);
 
-		git_reference_foreach_glob(r->tree->repo, "refs/tags/debian/*",
-					   match_version_tag, &t);
-		*version_out = t.version ? t.version :
-					   g_strdup(r->tree->version);
+		*version_out = tag ? g_strdup(strrchr(tag, '/') + 1) :
+				     g_strdup(r->tree->version);
 		p->distro_package = TREE_DISTRO_PACKAGE;
 		p->distro_version = *version_out;
 		/* the package's path, not the one armbot was pointed at */
