@@ -15,7 +15,7 @@
 #include "kernel/build/runner.h"
 #include "kernel/build/kbuild.h"
 #include "kernel/build/sparse.h"
-#include "kernel/git/libgit2.h"
+#include "kernel/git/lg2repo.h"
 #include "kernel/tree/checkout.h"
 
 /* Appended to every config before `make olddefconfig`:
@@ -263,23 +263,15 @@ static char **tree_configs(const struct sparse_check_opts *opts)
 
 /* ---- selection ---- */
 
-static gboolean commit_tree_diff(git_repository *repo, const struct gitoid *a,
-				 const struct gitoid *b, git_diff **out,
-				 GError **error)
+static GPtrArray *commit_tree_diff(struct git_repository *repo,
+				   const struct gitoid *a,
+				   const struct gitoid *b, GError **error)
 {
-	g_autoptr(git_commit) ca = NULL;
-	g_autoptr(git_commit) cb = NULL;
-	g_autoptr(git_tree) ta = NULL;
-	g_autoptr(git_tree) tb = NULL;
+	GPtrArray *changes = lg2repo_diff_commits(repo, a, b);
 
-	if (git_commit_lookup(&ca, repo, libgit2_oid(a)) ||
-	    git_commit_lookup(&cb, repo, libgit2_oid(b)) ||
-	    git_commit_tree(&ta, ca) || git_commit_tree(&tb, cb) ||
-	    git_diff_tree_to_tree(out, repo, ta, tb, NULL)) {
+	if (!changes)
 		tree_set_git_error(error, "cannot diff the series");
-		return FALSE;
-	}
-	return TRUE;
+	return changes;
 }
 
 /* Normalise "a/b/../c/./d" to "a/c/d"; NULL when it leaves the tree. */
@@ -500,19 +492,19 @@ static gboolean select_objects(struct check *c, const struct gitoid *head,
 			       GPtrArray *objects, GError **error)
 {
 	const struct sparse_check_opts *opts = c->opts;
-	g_autoptr(git_diff) diff = NULL;
+	g_autoptr(GPtrArray) diff = NULL;
 	g_autoptr(GPtrArray) headers = g_ptr_array_new_with_free_func(g_free);
 
-	if (!commit_tree_diff(opts->tree->repo, &opts->base, head, &diff,
-			      error))
+	diff = commit_tree_diff(opts->tree->repo, &opts->base, head, error);
+	if (!diff)
 		return FALSE;
-	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		const char *path = d->new_file.path;
+	for (guint i = 0; i < diff->len; i++) {
+		const struct lg2repo_change *d = diff->pdata[i];
+		const char *path = d->new_path;
 
-		if (d->status == GIT_DELTA_DELETED) {
-			if (g_str_has_suffix(d->old_file.path, ".c"))
-				add_skip(c->out, d->old_file.path,
+		if (d->status == 'D') {
+			if (g_str_has_suffix(d->old_path, ".c"))
+				add_skip(c->out, d->old_path,
 					 "deleted by the series");
 			continue;
 		}
@@ -526,9 +518,8 @@ static gboolean select_objects(struct check *c, const struct gitoid *head,
 		} else if (g_str_has_suffix(path, ".h")) {
 			g_ptr_array_add(headers, g_strdup(path));
 		}
-		if (d->status == GIT_DELTA_RENAMED &&
-		    g_str_has_suffix(d->old_file.path, ".h"))
-			g_ptr_array_add(headers, g_strdup(d->old_file.path));
+		if (d->status == 'R' && g_str_has_suffix(d->old_path, ".h"))
+			g_ptr_array_add(headers, g_strdup(d->old_path));
 	}
 	if (headers->len)
 		return add_includers(c, headers, objects,
@@ -988,16 +979,15 @@ static guint count_severity(GPtrArray *warnings, GArray *is_new,
 static char *patch_subject(struct check *c, guint i)
 {
 	const struct sparse_check_opts *opts = c->opts;
-	g_autoptr(git_commit) commit = NULL;
+	char *summary;
 
 	if (opts->subjects && i < opts->subjects->len &&
 	    opts->subjects->pdata[i])
 		return g_strdup(opts->subjects->pdata[i]);
-	if (git_commit_lookup(&commit, opts->tree->repo,
-			      libgit2_oid(&g_array_index(opts->patches,
-							 struct gitoid, i))))
-		return g_strdup("?");
-	return g_strdup(git_commit_summary(commit));
+	summary = lg2repo_commit_summary(opts->tree->repo,
+					 &g_array_index(opts->patches,
+							struct gitoid, i));
+	return summary ? summary : g_strdup("?");
 }
 
 static void report_warning(GString *out, const char *prefix,

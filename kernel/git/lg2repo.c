@@ -45,6 +45,22 @@ struct git_repository *lg2repo_init_bare(const char *git_dir, GError **error)
 	return repo;
 }
 
+struct git_repository *lg2repo_open(const char *path, gboolean search,
+				    GError **error)
+{
+	git_repository *repo = NULL;
+
+	libgit2_init();
+	if (git_repository_open_ext(&repo, path,
+				    search ? 0 : GIT_REPOSITORY_OPEN_NO_SEARCH,
+				    NULL) < 0) {
+		g_set_error_literal(error, LG2REPO_ERROR, LG2REPO_ERROR_FAILED,
+				    lg2repo_last_error());
+		return NULL;
+	}
+	return repo;
+}
+
 void lg2repo_free(struct git_repository *repo)
 {
 	git_repository_free(repo);
@@ -66,6 +82,21 @@ gboolean lg2repo_revparse_commit(struct git_repository *repo, const char *rev,
 	    git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0)
 		return FALSE;
 	*out = *libgit2_gitoid(git_object_id(commit));
+	return TRUE;
+}
+
+gboolean lg2repo_ref_set(struct git_repository *repo, const char *refname,
+			 const struct gitoid *oid, const char *log_message,
+			 GError **error)
+{
+	g_autoptr(git_reference) ref = NULL;
+
+	if (git_reference_create(&ref, repo, refname, libgit2_oid(oid), 1,
+				 log_message) < 0) {
+		g_set_error_literal(error, LG2REPO_ERROR, LG2REPO_ERROR_FAILED,
+				    lg2repo_last_error());
+		return FALSE;
+	}
 	return TRUE;
 }
 
@@ -100,6 +131,99 @@ gboolean lg2repo_commit_tree(struct git_repository *repo,
 		return FALSE;
 	*out = *libgit2_gitoid(git_commit_tree_id(c));
 	return TRUE;
+}
+
+struct git_tree *lg2repo_commit_root(struct git_repository *repo,
+				     const struct gitoid *commit)
+{
+	g_autoptr(git_commit) c = NULL;
+	git_tree *root = NULL;
+
+	if (git_commit_lookup(&c, repo, libgit2_oid(commit)) < 0 ||
+	    git_commit_tree(&root, c) < 0)
+		return NULL;
+	return root;
+}
+
+void lg2repo_tree_free(struct git_tree *tree)
+{
+	git_tree_free(tree);
+}
+
+static void blob_free(gpointer blob)
+{
+	git_blob_free(blob);
+}
+
+GBytes *lg2repo_tree_blob(struct git_tree *tree, const char *path)
+{
+	git_object *obj = NULL;
+	git_blob *blob;
+
+	if (git_object_lookup_bypath(&obj, (git_object *)tree, path,
+				     GIT_OBJECT_BLOB) < 0)
+		return NULL;
+	blob = (git_blob *)obj;
+	/* the blob's own buffer, kept alive by the GBytes: no copy */
+	return g_bytes_new_with_free_func(git_blob_rawcontent(blob),
+					  git_blob_rawsize(blob), blob_free,
+					  blob);
+}
+
+gboolean lg2repo_tree_is_dir(struct git_tree *tree, const char *path)
+{
+	git_tree_entry *entry = NULL;
+	gboolean dir;
+
+	if (git_tree_entry_bypath(&entry, tree, path) < 0)
+		return FALSE;
+	dir = git_tree_entry_type(entry) == GIT_OBJECT_TREE;
+	git_tree_entry_free(entry);
+	return dir;
+}
+
+char *lg2repo_commit_summary(struct git_repository *repo,
+			     const struct gitoid *oid)
+{
+	g_autoptr(git_commit) commit = NULL;
+	const char *summary;
+
+	if (git_commit_lookup(&commit, repo, libgit2_oid(oid)) < 0 ||
+	    !(summary = git_commit_summary(commit)))
+		return NULL;
+	return g_strdup(summary);
+}
+
+static void change_free(gpointer data)
+{
+	struct lg2repo_change *c = data;
+
+	g_free(c->old_path);
+	g_free(c->new_path);
+	g_free(c);
+}
+
+GPtrArray *lg2repo_diff_commits(struct git_repository *repo,
+				const struct gitoid *a, const struct gitoid *b)
+{
+	g_autoptr(git_tree) ta = lg2repo_commit_root(repo, a);
+	g_autoptr(git_tree) tb = ta ? lg2repo_commit_root(repo, b) : NULL;
+	g_autoptr(git_diff) diff = NULL;
+	GPtrArray *out;
+
+	if (!tb || git_diff_tree_to_tree(&diff, repo, ta, tb, NULL) < 0)
+		return NULL;
+	out = g_ptr_array_new_with_free_func(change_free);
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		struct lg2repo_change *c = g_new(struct lg2repo_change, 1);
+
+		c->status = git_diff_status_char(d->status);
+		c->old_path = g_strdup(d->old_file.path);
+		c->new_path = g_strdup(d->new_file.path);
+		g_ptr_array_add(out, c);
+	}
+	return out;
 }
 
 struct glob_find {

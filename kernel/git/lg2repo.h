@@ -26,7 +26,16 @@ struct git_repository *lg2repo_open_bare(const char *git_dir, GError **error);
  * `git init --bare` does). */
 struct git_repository *lg2repo_init_bare(const char *git_dir, GError **error);
 
+/* The repository at @path, the work tree's or a bare one; with @search,
+ * found from @path upwards as git does.  The error's message is
+ * libgit2's. */
+struct git_repository *lg2repo_open(const char *path, gboolean search,
+				    GError **error);
+
 void lg2repo_free(struct git_repository *repo);
+/* the typedef only names the type for g_autoptr(lg2repo) */
+typedef struct git_repository lg2repo;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(lg2repo, lg2repo_free)
 
 /* The message of the calling thread's last libgit2 error, or "unknown
  * libgit2 error": for callers that name what failed themselves. */
@@ -42,6 +51,12 @@ gboolean lg2repo_ref_id(struct git_repository *repo, const char *refname,
 gboolean lg2repo_revparse_commit(struct git_repository *repo, const char *rev,
 				 struct gitoid *out);
 
+/* Point @refname at @oid, creating or overwriting it, with @log_message
+ * in its reflog.  The error's message is libgit2's. */
+gboolean lg2repo_ref_set(struct git_repository *repo, const char *refname,
+			 const struct gitoid *oid, const char *log_message,
+			 GError **error);
+
 /* Whether @oid is a commit of @repo. */
 gboolean lg2repo_has_commit(struct git_repository *repo,
 			    const struct gitoid *oid);
@@ -55,6 +70,43 @@ gboolean lg2repo_has_commit_prefix(struct git_repository *repo,
  * when it cannot be read. */
 gboolean lg2repo_commit_tree(struct git_repository *repo,
 			     const struct gitoid *commit, struct gitoid *out);
+
+/* The root tree of commit @commit, for reading paths in it; NULL
+ * (lg2repo_last_error() says why) when it cannot be read.  Free with
+ * lg2repo_tree_free(). */
+struct git_tree;
+struct git_tree *lg2repo_commit_root(struct git_repository *repo,
+				     const struct gitoid *commit);
+void lg2repo_tree_free(struct git_tree *tree);
+typedef struct git_tree lg2tree;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(lg2tree, lg2repo_tree_free)
+
+/* The content of the blob at @path (a '/'-separated path) of @tree,
+ * owned by the caller; NULL (lg2repo_last_error()) when there is none. */
+GBytes *lg2repo_tree_blob(struct git_tree *tree, const char *path);
+
+/* Whether @path of @tree is a directory. */
+gboolean lg2repo_tree_is_dir(struct git_tree *tree, const char *path);
+
+/* The summary of commit @oid (its subject, lines joined, as libgit2's
+ * git_commit_summary()), newly allocated; NULL when it cannot be read. */
+char *lg2repo_commit_summary(struct git_repository *repo,
+			     const struct gitoid *oid);
+
+/* A file that differs between two trees. */
+struct lg2repo_change {
+	char status; /* git's letter: 'A', 'D', 'M', 'T', 'R', ... */
+	char *old_path;
+	char *new_path;
+};
+
+/* The files that differ between the root trees of commits @a and @b, as
+ * git_diff_tree_to_tree() with its default options lists them (recursive,
+ * no rename detection, in path order): a GPtrArray of struct
+ * lg2repo_change, owned by the caller; NULL (lg2repo_last_error() says
+ * why) when a commit cannot be read. */
+GPtrArray *lg2repo_diff_commits(struct git_repository *repo,
+				const struct gitoid *a, const struct gitoid *b);
 
 /* The first ref matching @glob (fnmatch, as git_reference_foreach_glob()
  * visits them) that points to @target; its full name, newly allocated,

@@ -8,10 +8,13 @@
  * the last that applied. */
 #pragma once
 
-#include "kernel/git/libgit2.h"
 #include <glib.h>
 
+#include "kernel/git/odb.h"
 #include "kernel/patch/apply.h"
+
+/* libgit2's repository, opaque here (kernel/git/lg2repo.h) */
+struct git_repository;
 
 struct am_options {
 	const char *base; /* --base REV, or NULL */
@@ -50,7 +53,7 @@ struct am_series {
 /* Apply every patch of @mbox_path to @repo.  @head_rev is the tree's head
  * (the fallback base).  Returns FALSE with @error only when the mailbox or
  * the repository cannot be used; patches that do not apply are results. */
-gboolean am_apply_mbox(struct am_series **out, git_repository *repo,
+gboolean am_apply_mbox(struct am_series **out, struct git_repository *repo,
 		       const char *head_rev, const char *mbox_path,
 		       const struct am_options *opts, GError **error);
 

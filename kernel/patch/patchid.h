@@ -10,8 +10,12 @@
  * libgit2_init(). */
 #pragma once
 
-#include "kernel/git/libgit2.h"
 #include <glib.h>
+
+#include "kernel/git/odb.h"
+
+/* libgit2's repository, opaque here (kernel/git/lg2repo.h) */
+struct git_repository;
 
 /* The three ways git patch-id hashes a patch. */
 enum patchid_mode {
@@ -80,20 +84,21 @@ gboolean patchid_text(const char *text, gsize len, enum patchid_mode mode,
  * the commit has no patch-id: a merge (git's patch_id_defined(), and
  * format-patch skips merges) or a commit that changes nothing.  The
  * objects are read from the repository's directory on disk. */
-gboolean patchid_commit(git_repository *repo, const struct gitoid *commit,
-			enum patchid_mode mode, struct gitoid *out,
-			gboolean *found, GError **error);
+gboolean patchid_commit(struct git_repository *repo,
+			const struct gitoid *commit, enum patchid_mode mode,
+			struct gitoid *out, gboolean *found, GError **error);
 
 /* The patch-ids of the @n commits @commits, in that order, reading the
  * repository once: a GArray of struct patchid_result owned by the caller,
  * commits without a patch-id left out (as `git log -p | git patch-id`
  * prints nothing for them).  NULL with @error when a commit cannot be
  * read. */
-GArray *patchid_commits(git_repository *repo, const struct gitoid *commits,
-			gsize n, enum patchid_mode mode, GError **error);
+GArray *patchid_commits(struct git_repository *repo,
+			const struct gitoid *commits, gsize n,
+			enum patchid_mode mode, GError **error);
 
 /* As patchid_commits() for the commits of @range "A..B" (reachable from
  * B, not from A), newest first as libgit2's revision walk lists them,
  * which for a linear history is `git log A..B`'s order. */
-GArray *patchid_range(git_repository *repo, const char *range,
+GArray *patchid_range(struct git_repository *repo, const char *range,
 		      enum patchid_mode mode, GError **error);

@@ -3,9 +3,9 @@
 #pragma once
 
 #include <gio/gio.h>
-#include "kernel/git/libgit2.h"
 #include <glib.h>
 
+#include "kernel/git/odb.h"
 #include "kernel/tree/tree.h"
 
 /* One branch of a tree: refs/heads/@branch at @commit. */

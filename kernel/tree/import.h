@@ -4,10 +4,13 @@
  * package changes. */
 #pragma once
 
-#include "kernel/git/libgit2.h"
 #include <glib.h>
 
+#include "kernel/git/odb.h"
 #include "kernel/tree/tree.h"
+
+/* libgit2's repository, opaque here (kernel/git/lg2repo.h) */
+struct git_repository;
 
 struct tree_import_result {
 	struct gitoid
@@ -27,7 +30,7 @@ struct tree_import_result {
  * add -A -f` would stage.  Blobs and trees are written as one new pack.
  * When refs/tags/@tag_prefix@version exists already nothing is imported
  * and @out->unchanged is set. */
-gboolean tree_import_tarball(git_repository *repo, const char *tarball,
+gboolean tree_import_tarball(struct git_repository *repo, const char *tarball,
 			     const char *version, const char *branch,
 			     const char *tag_prefix,
 			     struct tree_import_result *out, GError **error);
