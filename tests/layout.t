@@ -216,7 +216,6 @@ my @git2_known = qw(
 	kernel/patch/apply.c
 	kernel/patch/apply.h
 	kernel/patch/patchid.c
-	kernel/tree/checkout.c
 	kernel/tree/fetch.c
 	kernel/tree/import.c
 );

@@ -203,15 +203,61 @@ static void change_free(gpointer data)
 	g_free(c);
 }
 
-GPtrArray *lg2repo_diff_commits(struct git_repository *repo,
-				const struct gitoid *a, const struct gitoid *b)
+GBytes *lg2repo_blob(struct git_repository *repo, const struct gitoid *oid)
 {
-	g_autoptr(git_tree) ta = lg2repo_commit_root(repo, a);
-	g_autoptr(git_tree) tb = ta ? lg2repo_commit_root(repo, b) : NULL;
+	git_blob *blob = NULL;
+
+	if (git_blob_lookup(&blob, repo, libgit2_oid(oid)) < 0)
+		return NULL;
+	return g_bytes_new_with_free_func(git_blob_rawcontent(blob),
+					  git_blob_rawsize(blob), blob_free,
+					  blob);
+}
+
+struct walk {
+	lg2repo_walk_fn fn;
+	gpointer data;
+	gboolean stopped;
+};
+
+static int walk_one(const char *parent, const git_tree_entry *entry,
+		    void *payload)
+{
+	struct walk *w = payload;
+	g_autofree char *path = NULL;
+	git_filemode_t mode = git_tree_entry_filemode(entry);
+
+	if (mode == GIT_FILEMODE_TREE)
+		return 0;
+	path = g_strconcat(parent, git_tree_entry_name(entry), NULL);
+	if (!w->fn(path, libgit2_gitoid(git_tree_entry_id(entry)), mode,
+		   w->data)) {
+		w->stopped = TRUE;
+		return -1;
+	}
+	return 0;
+}
+
+gboolean lg2repo_tree_walk(struct git_tree *tree, lg2repo_walk_fn fn,
+			   gpointer data)
+{
+	struct walk w = { fn, data, FALSE };
+
+	return git_tree_walk(tree, GIT_TREEWALK_PRE, walk_one, &w) == 0 &&
+	       !w.stopped;
+}
+
+GPtrArray *lg2repo_diff_trees(struct git_repository *repo, struct git_tree *a,
+			      struct git_tree *b, gboolean typechange)
+{
 	g_autoptr(git_diff) diff = NULL;
+	git_diff_options opts;
 	GPtrArray *out;
 
-	if (!tb || git_diff_tree_to_tree(&diff, repo, ta, tb, NULL) < 0)
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	if (typechange)
+		opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
+	if (git_diff_tree_to_tree(&diff, repo, a, b, &opts) < 0)
 		return NULL;
 	out = g_ptr_array_new_with_free_func(change_free);
 	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
@@ -221,9 +267,24 @@ GPtrArray *lg2repo_diff_commits(struct git_repository *repo,
 		c->status = git_diff_status_char(d->status);
 		c->old_path = g_strdup(d->old_file.path);
 		c->new_path = g_strdup(d->new_file.path);
+		c->old_id = *libgit2_gitoid(&d->old_file.id);
+		c->new_id = *libgit2_gitoid(&d->new_file.id);
+		c->old_mode = d->old_file.mode;
+		c->new_mode = d->new_file.mode;
 		g_ptr_array_add(out, c);
 	}
 	return out;
+}
+
+GPtrArray *lg2repo_diff_commits(struct git_repository *repo,
+				const struct gitoid *a, const struct gitoid *b)
+{
+	g_autoptr(git_tree) ta = lg2repo_commit_root(repo, a);
+	g_autoptr(git_tree) tb = ta ? lg2repo_commit_root(repo, b) : NULL;
+
+	if (!tb)
+		return NULL;
+	return lg2repo_diff_trees(repo, ta, tb, FALSE);
 }
 
 struct glob_find {

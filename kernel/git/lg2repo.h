@@ -93,12 +93,38 @@ gboolean lg2repo_tree_is_dir(struct git_tree *tree, const char *path);
 char *lg2repo_commit_summary(struct git_repository *repo,
 			     const struct gitoid *oid);
 
+/* The content of blob @oid, owned by the caller; NULL
+ * (lg2repo_last_error()) when there is none. */
+GBytes *lg2repo_blob(struct git_repository *repo, const struct gitoid *oid);
+
+/* Called by lg2repo_tree_walk() for each entry that is not a tree: its
+ * path from the root, id and mode (GITMODE_*, kernel/git/object.h);
+ * FALSE stops the walk. */
+typedef gboolean (*lg2repo_walk_fn)(const char *path, const struct gitoid *oid,
+				    guint32 mode, gpointer data);
+
+/* Every entry of @tree but subtrees, parents before children, as
+ * git_tree_walk(GIT_TREEWALK_PRE) visits them.  FALSE when @fn stopped
+ * the walk or a tree could not be read (lg2repo_last_error() then). */
+gboolean lg2repo_tree_walk(struct git_tree *tree, lg2repo_walk_fn fn,
+			   gpointer data);
+
 /* A file that differs between two trees. */
 struct lg2repo_change {
 	char status; /* git's letter: 'A', 'D', 'M', 'T', 'R', ... */
 	char *old_path;
 	char *new_path;
+	struct gitoid old_id, new_id;
+	guint32 old_mode, new_mode; /* GITMODE_*, 0 for none */
 };
+
+/* The files that differ between @a and @b, recursive, no rename
+ * detection, in path order; with @typechange a file that becomes a
+ * symlink (or back) is one 'T' change, else a deletion and an addition
+ * (GIT_DIFF_INCLUDE_TYPECHANGE).  A GPtrArray of struct lg2repo_change
+ * owned by the caller; NULL (lg2repo_last_error()) on failure. */
+GPtrArray *lg2repo_diff_trees(struct git_repository *repo, struct git_tree *a,
+			      struct git_tree *b, gboolean typechange);
 
 /* The files that differ between the root trees of commits @a and @b, as
  * git_diff_tree_to_tree() with its default options lists them (recursive,
