@@ -399,14 +399,12 @@ static GPtrArray *tree_filestats(struct run *r, GError **error)
 	struct diffrename_options ropts = DIFFRENAME_OPTIONS_INIT;
 	g_autoptr(gitrepo) repo = gitrepo_open(r->tree->git_dir, error);
 	g_autoptr(treediff) q = NULL;
-	struct gitoid base, head, tb, th;
+	struct gitoid tb, th;
 
 	if (!repo)
 		return NULL;
-	memcpy(base.id, r->am->base.id, GITOID_RAWSZ);
-	memcpy(head.id, r->am->head.id, GITOID_RAWSZ);
-	if (!gitrepo_peel(repo, &base, GITOBJ_TREE, &tb, error) ||
-	    !gitrepo_peel(repo, &head, GITOBJ_TREE, &th, error)) {
+	if (!gitrepo_peel(repo, &r->am->base, GITOBJ_TREE, &tb, error) ||
+	    !gitrepo_peel(repo, &r->am->head, GITOBJ_TREE, &th, error)) {
 		g_prefix_error(error, "cannot read the series' commits: ");
 		return NULL;
 	}

@@ -287,6 +287,129 @@ GPtrArray *lg2repo_diff_commits(struct git_repository *repo,
 	return lg2repo_diff_trees(repo, ta, tb, FALSE);
 }
 
+GPtrArray *lg2repo_branches(struct git_repository *repo)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	git_branch_iterator *it = NULL;
+	git_reference *ref;
+	git_branch_t type;
+
+	if (git_branch_iterator_new(&it, repo, GIT_BRANCH_LOCAL) < 0)
+		return out;
+	while (!git_branch_next(&ref, &type, it)) {
+		const char *name = NULL;
+
+		if (!git_branch_name(&name, ref) && name)
+			g_ptr_array_add(out, g_strdup(name));
+		git_reference_free(ref);
+	}
+	git_branch_iterator_free(it);
+	return out;
+}
+
+gint64 lg2repo_commit_time(struct git_repository *repo,
+			   const struct gitoid *oid)
+{
+	g_autoptr(git_commit) c = NULL;
+
+	if (git_commit_lookup(&c, repo, libgit2_oid(oid)) < 0)
+		return 0;
+	return git_commit_time(c);
+}
+
+gboolean lg2repo_commit_first_parent(struct git_repository *repo,
+				     const struct gitoid *oid,
+				     struct gitoid *out)
+{
+	g_autoptr(git_commit) c = NULL;
+
+	if (git_commit_lookup(&c, repo, libgit2_oid(oid)) < 0 ||
+	    !git_commit_parentcount(c))
+		return FALSE;
+	*out = *libgit2_gitoid(git_commit_parent_id(c, 0));
+	return TRUE;
+}
+
+struct git_revwalk *lg2repo_walk_new(struct git_repository *repo,
+				     gboolean topological)
+{
+	git_revwalk *walk = NULL;
+
+	if (git_revwalk_new(&walk, repo) < 0)
+		return NULL;
+	if (topological)
+		git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL);
+	return walk;
+}
+
+void lg2repo_walk_push(struct git_revwalk *walk, const struct gitoid *oid)
+{
+	git_revwalk_push(walk, libgit2_oid(oid));
+}
+
+void lg2repo_walk_hide(struct git_revwalk *walk, const struct gitoid *oid)
+{
+	git_revwalk_hide(walk, libgit2_oid(oid));
+}
+
+gboolean lg2repo_walk_next(struct git_revwalk *walk, struct gitoid *out)
+{
+	return git_revwalk_next(libgit2_oid(out), walk) == 0;
+}
+
+void lg2repo_walk_free(struct git_revwalk *walk)
+{
+	git_revwalk_free(walk);
+}
+
+static int signature_new(git_signature **out, const struct lg2repo_ident *ident)
+{
+	if (ident->now)
+		return git_signature_now(out, ident->name, ident->email);
+	return git_signature_new(out, ident->name, ident->email, ident->time,
+				 ident->offset);
+}
+
+gboolean lg2repo_ident_valid(const struct lg2repo_ident *ident)
+{
+	g_autoptr(git_signature) sig = NULL;
+
+	return signature_new(&sig, ident) == 0;
+}
+
+static gboolean commit_fail(GError **error, const char *what)
+{
+	set_error(error, what);
+	return FALSE;
+}
+
+gboolean lg2repo_commit_create(struct git_repository *repo, struct gitoid *out,
+			       const struct lg2repo_ident *author,
+			       const struct lg2repo_ident *committer,
+			       const char *message, const struct gitoid *tree,
+			       const struct gitoid *parent, GError **error)
+{
+	g_autoptr(git_commit) parent_commit = NULL;
+	g_autoptr(git_tree) t = NULL;
+	g_autoptr(git_signature) a = NULL;
+	g_autoptr(git_signature) c = NULL;
+
+	if (parent &&
+	    git_commit_lookup(&parent_commit, repo, libgit2_oid(parent)) < 0)
+		return commit_fail(error, "cannot read the parent commit");
+	if (git_tree_lookup(&t, repo, libgit2_oid(tree)) < 0)
+		return commit_fail(error, "cannot read the new tree");
+	if (signature_new(&a, author) < 0)
+		return commit_fail(error, "invalid author identity");
+	if (signature_new(&c, committer) < 0)
+		return commit_fail(error, "invalid committer identity");
+	if (git_commit_create(libgit2_oid(out), repo, NULL, a, c, NULL, message,
+			      t, parent ? 1 : 0,
+			      (const git_commit **)&parent_commit) < 0)
+		return commit_fail(error, "cannot create the commit");
+	return TRUE;
+}
+
 struct glob_find {
 	git_repository *repo;
 	const struct gitoid *target;

@@ -134,6 +134,59 @@ GPtrArray *lg2repo_diff_trees(struct git_repository *repo, struct git_tree *a,
 GPtrArray *lg2repo_diff_commits(struct git_repository *repo,
 				const struct gitoid *a, const struct gitoid *b);
 
+/* The names of @repo's local branches (without "refs/heads/"), in
+ * libgit2's order; empty when they cannot be listed.  Owned by the
+ * caller. */
+GPtrArray *lg2repo_branches(struct git_repository *repo);
+
+/* The committer time of commit @oid (Unix seconds); 0 when it cannot be
+ * read. */
+gint64 lg2repo_commit_time(struct git_repository *repo,
+			   const struct gitoid *oid);
+
+/* The first parent of commit @oid; FALSE for a root commit or one that
+ * cannot be read. */
+gboolean lg2repo_commit_first_parent(struct git_repository *repo,
+				     const struct gitoid *oid,
+				     struct gitoid *out);
+
+/* A revision walk (libgit2's git_revwalk): the commits reachable from the
+ * pushed ones and not from the hidden ones, newest first by committer
+ * time, or in topological order (children before parents) with
+ * @topological.  NULL (lg2repo_last_error()) on failure. */
+struct git_revwalk;
+struct git_revwalk *lg2repo_walk_new(struct git_repository *repo,
+				     gboolean topological);
+void lg2repo_walk_push(struct git_revwalk *walk, const struct gitoid *oid);
+void lg2repo_walk_hide(struct git_revwalk *walk, const struct gitoid *oid);
+/* The next commit of the walk; FALSE at the end (or on an error). */
+gboolean lg2repo_walk_next(struct git_revwalk *walk, struct gitoid *out);
+void lg2repo_walk_free(struct git_revwalk *walk);
+typedef struct git_revwalk lg2walk;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(lg2walk, lg2repo_walk_free)
+
+/* Who made a commit, and when. */
+struct lg2repo_ident {
+	const char *name;
+	const char *email;
+	gboolean now; /* the current time, else: */
+	gint64 time; /* Unix seconds */
+	int offset; /* from UTC, in minutes */
+};
+
+/* Whether libgit2 takes @ident for a commit (git_signature_new()); the
+ * reason is lg2repo_last_error(). */
+gboolean lg2repo_ident_valid(const struct lg2repo_ident *ident);
+
+/* Write the commit of @tree with one parent @parent (none when NULL),
+ * @author, @committer and @message into @repo, without moving any ref.
+ * The error says which of tree, committer and the write failed. */
+gboolean lg2repo_commit_create(struct git_repository *repo, struct gitoid *out,
+			       const struct lg2repo_ident *author,
+			       const struct lg2repo_ident *committer,
+			       const char *message, const struct gitoid *tree,
+			       const struct gitoid *parent, GError **error);
+
 /* The first ref matching @glob (fnmatch, as git_reference_foreach_glob()
  * visits them) that points to @target; its full name, newly allocated,
  * or NULL when none does. */

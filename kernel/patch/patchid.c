@@ -641,13 +641,12 @@ static gboolean commit_text(struct gitrepo *gr, const struct gitoid *commit,
 {
 	struct diffrename_options ropts = DIFFRENAME_OPTIONS_INIT;
 	struct gitcommit c = { 0 };
-	struct gitoid oid, parent_tree;
+	struct gitoid parent_tree;
 	g_autoptr(treediff) q = NULL;
 	gboolean ok = FALSE;
 
 	*found = FALSE;
-	memcpy(oid.id, commit->id, GITOID_RAWSZ);
-	if (!gitrepo_commit(gr, &oid, &c, error))
+	if (!gitrepo_commit(gr, commit, &c, error))
 		return FALSE;
 	/* patch-ids.c patch_id_defined(): 0 or 1 parents */
 	if (c.parents->len > 1) {
