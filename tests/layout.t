@@ -213,7 +213,6 @@ is_list([ git2_outside({ 'kernel/git/libgit2.h' => [ 'git2.h' ],
 my @git2_known = qw(
 	kernel/patch/apply.c
 	kernel/patch/apply.h
-	kernel/patch/patchid.c
 	kernel/tree/fetch.c
 	kernel/tree/import.c
 );

@@ -61,6 +61,76 @@ struct git_repository *lg2repo_open(const char *path, gboolean search,
 	return repo;
 }
 
+const char *lg2repo_path(struct git_repository *repo)
+{
+	return git_repository_path(repo);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_patch, git_patch_free)
+
+gboolean lg2repo_diff_hunks(GBytes *a, GBytes *b, GString *hunks)
+{
+	g_autoptr(git_patch) patch = NULL;
+	git_diff_options opts;
+	gsize a_len, b_len;
+	const void *a_data = g_bytes_get_data(a, &a_len);
+	const void *b_data = g_bytes_get_data(b, &b_len);
+
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.flags = GIT_DIFF_FORCE_TEXT | GIT_DIFF_INDENT_HEURISTIC;
+	opts.context_lines = 3;
+	opts.interhunk_lines = 0;
+	if (git_patch_from_buffers(&patch, a_data, a_len, NULL, b_data, b_len,
+				   NULL, &opts) < 0) {
+		return FALSE;
+	}
+	for (gsize h = 0; h < git_patch_num_hunks(patch); h++) {
+		const git_diff_hunk *hunk;
+		gsize lines;
+
+		if (git_patch_get_hunk(&hunk, &lines, patch, h) < 0) {
+			return FALSE;
+		}
+		/* xdiff's xdl_emit_hunk_hdr(): a count of 1 is left out */
+		g_string_append_printf(hunks, "@@ -%d", hunk->old_start);
+		if (hunk->old_lines != 1)
+			g_string_append_printf(hunks, ",%d", hunk->old_lines);
+		g_string_append_printf(hunks, " +%d", hunk->new_start);
+		if (hunk->new_lines != 1)
+			g_string_append_printf(hunks, ",%d", hunk->new_lines);
+		g_string_append(hunks, " @@\n");
+		for (gsize i = 0; i < lines; i++) {
+			const git_diff_line *l;
+
+			if (git_patch_get_line_in_hunk(&l, patch, h, i) < 0) {
+				return FALSE;
+			}
+			switch (l->origin) {
+			case GIT_DIFF_LINE_CONTEXT:
+			case GIT_DIFF_LINE_ADDITION:
+			case GIT_DIFF_LINE_DELETION:
+				g_string_append_c(hunks, l->origin);
+				g_string_append_len(hunks, l->content,
+						    l->content_len);
+				if (!l->content_len ||
+				    l->content[l->content_len - 1] != '\n')
+					g_string_append_c(hunks, '\n');
+				break;
+			case GIT_DIFF_LINE_CONTEXT_EOFNL:
+			case GIT_DIFF_LINE_ADD_EOFNL:
+			case GIT_DIFF_LINE_DEL_EOFNL:
+				g_string_append(
+					hunks,
+					"\\ No newline at end of file\n");
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	return TRUE;
+}
+
 void lg2repo_free(struct git_repository *repo)
 {
 	git_repository_free(repo);
@@ -355,6 +425,21 @@ void lg2repo_walk_hide(struct git_revwalk *walk, const struct gitoid *oid)
 gboolean lg2repo_walk_next(struct git_revwalk *walk, struct gitoid *out)
 {
 	return git_revwalk_next(libgit2_oid(out), walk) == 0;
+}
+
+gboolean lg2repo_walk_push_range(struct git_revwalk *walk, const char *range)
+{
+	return git_revwalk_push_range(walk, range) == 0;
+}
+
+gboolean lg2repo_walk_all(struct git_revwalk *walk, GArray *out)
+{
+	struct gitoid oid;
+	int rc;
+
+	while ((rc = git_revwalk_next(libgit2_oid(&oid), walk)) == 0)
+		g_array_append_val(out, oid);
+	return rc == GIT_ITEROVER;
 }
 
 void lg2repo_walk_free(struct git_revwalk *walk)

@@ -37,6 +37,18 @@ void lg2repo_free(struct git_repository *repo);
 typedef struct git_repository lg2repo;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(lg2repo, lg2repo_free)
 
+/* The repository's git directory, as libgit2 found it (with a trailing
+ * '/').  Owned by @repo. */
+const char *lg2repo_path(struct git_repository *repo);
+
+/* The hunks of @a against @b as git diff shows them, appended to @hunks:
+ * libgit2's copy of git's xdiff, Myers with the indent heuristic
+ * (diff.indentHeuristic is on by default since git 2.14), three lines of
+ * context and hunks joined when their context touches, text forced.  The
+ * hunk headers carry no function name.  FALSE (lg2repo_last_error()) on
+ * failure. */
+gboolean lg2repo_diff_hunks(GBytes *a, GBytes *b, GString *hunks);
+
 /* The message of the calling thread's last libgit2 error, or "unknown
  * libgit2 error": for callers that name what failed themselves. */
 const char *lg2repo_last_error(void);
@@ -161,6 +173,11 @@ void lg2repo_walk_push(struct git_revwalk *walk, const struct gitoid *oid);
 void lg2repo_walk_hide(struct git_revwalk *walk, const struct gitoid *oid);
 /* The next commit of the walk; FALSE at the end (or on an error). */
 gboolean lg2repo_walk_next(struct git_revwalk *walk, struct gitoid *out);
+/* Push the range "A..B" (git_revwalk_push_range()). */
+gboolean lg2repo_walk_push_range(struct git_revwalk *walk, const char *range);
+/* Every commit left in the walk, appended to @out (of struct gitoid);
+ * FALSE (lg2repo_last_error()) when the walk fails before its end. */
+gboolean lg2repo_walk_all(struct git_revwalk *walk, GArray *out);
 void lg2repo_walk_free(struct git_revwalk *walk);
 typedef struct git_revwalk lg2walk;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(lg2walk, lg2repo_walk_free)

@@ -9,14 +9,11 @@
 #include <sys/stat.h>
 
 #include "kernel/diff/diffrename.h"
-#include "kernel/git/libgit2.h"
+#include "kernel/git/lg2repo.h"
 #include "kernel/git/object.h"
 #include "kernel/git/repo.h"
 #include "kernel/tree/tree.h"
 #include "kernel/diff/treediff.h"
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_patch, git_patch_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_revwalk, git_revwalk_free)
 
 #define PATCHID_ERROR (g_quark_from_static_string("patchid-error"))
 
@@ -449,66 +446,9 @@ static char *quote_two(const char *prefix, const char *name)
  * (patch-id ignores them). */
 static gboolean diff_hunks(GBytes *a, GBytes *b, GString *hunks, GError **error)
 {
-	g_autoptr(git_patch) patch = NULL;
-	git_diff_options opts;
-	gsize a_len, b_len;
-	const void *a_data = g_bytes_get_data(a, &a_len);
-	const void *b_data = g_bytes_get_data(b, &b_len);
-
-	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-	opts.flags = GIT_DIFF_FORCE_TEXT | GIT_DIFF_INDENT_HEURISTIC;
-	opts.context_lines = 3;
-	opts.interhunk_lines = 0;
-	if (git_patch_from_buffers(&patch, a_data, a_len, NULL, b_data, b_len,
-				   NULL, &opts) < 0) {
+	if (!lg2repo_diff_hunks(a, b, hunks)) {
 		tree_set_git_error(error, "cannot diff");
 		return FALSE;
-	}
-	for (gsize h = 0; h < git_patch_num_hunks(patch); h++) {
-		const git_diff_hunk *hunk;
-		gsize lines;
-
-		if (git_patch_get_hunk(&hunk, &lines, patch, h) < 0) {
-			tree_set_git_error(error, "cannot diff");
-			return FALSE;
-		}
-		/* xdiff's xdl_emit_hunk_hdr(): a count of 1 is left out */
-		g_string_append_printf(hunks, "@@ -%d", hunk->old_start);
-		if (hunk->old_lines != 1)
-			g_string_append_printf(hunks, ",%d", hunk->old_lines);
-		g_string_append_printf(hunks, " +%d", hunk->new_start);
-		if (hunk->new_lines != 1)
-			g_string_append_printf(hunks, ",%d", hunk->new_lines);
-		g_string_append(hunks, " @@\n");
-		for (gsize i = 0; i < lines; i++) {
-			const git_diff_line *l;
-
-			if (git_patch_get_line_in_hunk(&l, patch, h, i) < 0) {
-				tree_set_git_error(error, "cannot diff");
-				return FALSE;
-			}
-			switch (l->origin) {
-			case GIT_DIFF_LINE_CONTEXT:
-			case GIT_DIFF_LINE_ADDITION:
-			case GIT_DIFF_LINE_DELETION:
-				g_string_append_c(hunks, l->origin);
-				g_string_append_len(hunks, l->content,
-						    l->content_len);
-				if (!l->content_len ||
-				    l->content[l->content_len - 1] != '\n')
-					g_string_append_c(hunks, '\n');
-				break;
-			case GIT_DIFF_LINE_CONTEXT_EOFNL:
-			case GIT_DIFF_LINE_ADD_EOFNL:
-			case GIT_DIFF_LINE_DEL_EOFNL:
-				g_string_append(
-					hunks,
-					"\\ No newline at end of file\n");
-				break;
-			default:
-				break;
-			}
-		}
 	}
 	return TRUE;
 }
@@ -675,9 +615,9 @@ done:
 
 /* The objects of @repo read by kernel/git/odb.c, where the rename
  * detection that matches git's lives. */
-static struct gitrepo *open_objects(git_repository *repo, GError **error)
+static struct gitrepo *open_objects(struct git_repository *repo, GError **error)
 {
-	const char *dir = git_repository_path(repo);
+	const char *dir = lg2repo_path(repo);
 	struct gitrepo *gr = gitrepo_open(dir, error);
 
 	if (!gr)
@@ -700,17 +640,18 @@ static gboolean commit_patchid(struct gitrepo *gr, const struct gitoid *commit,
 	return TRUE;
 }
 
-gboolean patchid_commit(git_repository *repo, const struct gitoid *commit,
-			enum patchid_mode mode, struct gitoid *out,
-			gboolean *found, GError **error)
+gboolean patchid_commit(struct git_repository *repo,
+			const struct gitoid *commit, enum patchid_mode mode,
+			struct gitoid *out, gboolean *found, GError **error)
 {
 	g_autoptr(gitrepo) gr = open_objects(repo, error);
 
 	return gr && commit_patchid(gr, commit, mode, out, found, error);
 }
 
-GArray *patchid_commits(git_repository *repo, const struct gitoid *commits,
-			gsize n, enum patchid_mode mode, GError **error)
+GArray *patchid_commits(struct git_repository *repo,
+			const struct gitoid *commits, gsize n,
+			enum patchid_mode mode, GError **error)
 {
 	g_autoptr(gitrepo) gr = open_objects(repo, error);
 	g_autoptr(GArray) out = NULL;
@@ -731,31 +672,27 @@ GArray *patchid_commits(git_repository *repo, const struct gitoid *commits,
 	return g_steal_pointer(&out);
 }
 
-GArray *patchid_range(git_repository *repo, const char *range,
+GArray *patchid_range(struct git_repository *repo, const char *range,
 		      enum patchid_mode mode, GError **error)
 {
-	g_autoptr(git_revwalk) walk = NULL;
+	g_autoptr(lg2walk) walk = NULL;
 	g_autoptr(GArray)
 		ids = g_array_new(FALSE, FALSE, sizeof(struct gitoid));
-	struct gitoid oid;
-	int rc;
 
 	if (!strstr(range, "..") || strstr(range, "...")) {
 		g_set_error(error, PATCHID_ERROR, 1, "'%s' is not a range A..B",
 			    range);
 		return NULL;
 	}
-	if (git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_push_range(walk, range) < 0) {
+	walk = lg2repo_walk_new(repo, FALSE);
+	if (!walk || !lg2repo_walk_push_range(walk, range)) {
 		g_autofree char *what =
 			g_strdup_printf("bad range '%s'", range);
 
 		tree_set_git_error(error, what);
 		return NULL;
 	}
-	while ((rc = git_revwalk_next(libgit2_oid(&oid), walk)) == 0)
-		g_array_append_val(ids, oid);
-	if (rc != GIT_ITEROVER) {
+	if (!lg2repo_walk_all(walk, ids)) {
 		g_autofree char *what =
 			g_strdup_printf("cannot walk '%s'", range);
 
