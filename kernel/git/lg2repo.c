@@ -170,6 +170,68 @@ gboolean lg2repo_ref_set(struct git_repository *repo, const char *refname,
 	return TRUE;
 }
 
+gboolean lg2repo_ref_delete(struct git_repository *repo, const char *refname,
+			    GError **error)
+{
+	g_autoptr(git_reference) ref = NULL;
+
+	if (git_reference_lookup(&ref, repo, refname) < 0 ||
+	    git_reference_delete(ref) < 0) {
+		g_set_error_literal(error, LG2REPO_ERROR, LG2REPO_ERROR_FAILED,
+				    lg2repo_last_error());
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean lg2repo_set_head(struct git_repository *repo, const char *refname,
+			  GError **error)
+{
+	if (git_repository_set_head(repo, refname) < 0) {
+		g_set_error_literal(error, LG2REPO_ERROR, LG2REPO_ERROR_FAILED,
+				    lg2repo_last_error());
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static void ref_free(gpointer data)
+{
+	struct lg2repo_ref *r = data;
+
+	g_free(r->name);
+	g_free(r);
+}
+
+GPtrArray *lg2repo_refs_direct(struct git_repository *repo, const char *glob)
+{
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(ref_free);
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+	int rc;
+
+	if (git_reference_iterator_glob_new(&it, repo, glob) < 0)
+		return NULL;
+	while ((rc = git_reference_next(&ref, it)) == 0) {
+		g_autoptr(git_reference) resolved = NULL;
+
+		if (git_reference_type(ref) == GIT_REFERENCE_DIRECT &&
+		    git_reference_resolve(&resolved, ref) == 0) {
+			struct lg2repo_ref *r = g_new(struct lg2repo_ref, 1);
+
+			r->name = g_strdup(git_reference_name(ref));
+			r->oid =
+				*libgit2_gitoid(git_reference_target(resolved));
+			g_ptr_array_add(out, r);
+		}
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	if (rc != GIT_ITEROVER)
+		return NULL;
+	return g_steal_pointer(&out);
+}
+
 gboolean lg2repo_has_commit(struct git_repository *repo,
 			    const struct gitoid *oid)
 {

@@ -69,6 +69,25 @@ gboolean lg2repo_ref_set(struct git_repository *repo, const char *refname,
 			 const struct gitoid *oid, const char *log_message,
 			 GError **error);
 
+/* Delete the ref @refname.  The error's message is libgit2's. */
+gboolean lg2repo_ref_delete(struct git_repository *repo, const char *refname,
+			    GError **error);
+
+/* Point HEAD at @refname (a symbolic ref). */
+gboolean lg2repo_set_head(struct git_repository *repo, const char *refname,
+			  GError **error);
+
+/* A ref and the id it points to. */
+struct lg2repo_ref {
+	char *name; /* full name */
+	struct gitoid oid;
+};
+
+/* The direct refs matching @glob (symbolic ones are skipped), in
+ * libgit2's order: a GPtrArray of struct lg2repo_ref owned by the caller,
+ * NULL (lg2repo_last_error()) when they cannot be listed. */
+GPtrArray *lg2repo_refs_direct(struct git_repository *repo, const char *glob);
+
 /* Whether @oid is a commit of @repo. */
 gboolean lg2repo_has_commit(struct git_repository *repo,
 			    const struct gitoid *oid);
