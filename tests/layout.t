@@ -213,7 +213,6 @@ is_list([ git2_outside({ 'kernel/git/libgit2.h' => [ 'git2.h' ],
 my @git2_known = qw(
 	kernel/patch/apply.c
 	kernel/patch/apply.h
-	kernel/tree/import.c
 );
 my %all_includes;
 for my $f (@files) {

@@ -232,6 +232,38 @@ GPtrArray *lg2repo_refs_direct(struct git_repository *repo, const char *glob)
 	return g_steal_pointer(&out);
 }
 
+struct git_odb *lg2repo_odb(struct git_repository *repo)
+{
+	git_odb *odb = NULL;
+
+	return git_repository_odb(&odb, repo) < 0 ? NULL : odb;
+}
+
+void lg2repo_odb_free(struct git_odb *odb)
+{
+	git_odb_free(odb);
+}
+
+gboolean lg2repo_odb_has(struct git_odb *odb, const struct gitoid *oid)
+{
+	return git_odb_exists_ext(odb, libgit2_oid(oid),
+				  GIT_ODB_LOOKUP_NO_REFRESH) != 0;
+}
+
+gboolean lg2repo_refresh(struct git_repository *repo)
+{
+	g_autoptr(git_odb) odb = NULL;
+
+	return git_repository_odb(&odb, repo) == 0 && git_odb_refresh(odb) == 0;
+}
+
+gboolean lg2repo_has_tree(struct git_repository *repo, const struct gitoid *oid)
+{
+	g_autoptr(git_tree) tree = NULL;
+
+	return git_tree_lookup(&tree, repo, libgit2_oid(oid)) == 0;
+}
+
 gboolean lg2repo_has_commit(struct git_repository *repo,
 			    const struct gitoid *oid)
 {

@@ -88,6 +88,22 @@ struct lg2repo_ref {
  * NULL (lg2repo_last_error()) when they cannot be listed. */
 GPtrArray *lg2repo_refs_direct(struct git_repository *repo, const char *glob);
 
+/* The object database of @repo, for many existence checks in a row;
+ * NULL on failure.  Free with lg2repo_odb_free(). */
+struct git_odb;
+struct git_odb *lg2repo_odb(struct git_repository *repo);
+void lg2repo_odb_free(struct git_odb *odb);
+/* Whether @odb has @oid, without looking for new packs (libgit2's
+ * GIT_ODB_LOOKUP_NO_REFRESH). */
+gboolean lg2repo_odb_has(struct git_odb *odb, const struct gitoid *oid);
+
+/* Look for packs written behind libgit2's back (git_odb_refresh()). */
+gboolean lg2repo_refresh(struct git_repository *repo);
+
+/* Whether @oid is a tree of @repo. */
+gboolean lg2repo_has_tree(struct git_repository *repo,
+			  const struct gitoid *oid);
+
 /* Whether @oid is a commit of @repo. */
 gboolean lg2repo_has_commit(struct git_repository *repo,
 			    const struct gitoid *oid);

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kernel/git/libgit2.h"
+#include "kernel/git/lg2repo.h"
 
 /* git's object types, as in a pack entry header */
 enum { OBJ_COMMIT = 1, OBJ_TREE = 2, OBJ_BLOB = 3 };
@@ -112,7 +112,7 @@ struct pack_writer {
 	guint64 offset;
 	GArray *entries; /* struct pack_entry */
 	GHashTable *seen; /* struct gitoid already in this pack */
-	git_odb *odb; /* objects there already are not written again */
+	struct git_odb *odb; /* objects there already are not written again */
 	struct libdeflate_compressor *compressor;
 	guchar *zbuf;
 	gsize zcap;
@@ -171,28 +171,30 @@ static void pack_writer_free(struct pack_writer *pw)
 		g_hash_table_destroy(pw->seen);
 	if (pw->compressor)
 		libdeflate_free_compressor(pw->compressor);
-	git_odb_free(pw->odb);
+	lg2repo_odb_free(pw->odb);
 	g_free(pw->zbuf);
 	g_free(pw);
 }
 typedef struct pack_writer pack_writer;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(pack_writer, pack_writer_free)
 
-static struct pack_writer *pack_writer_new(git_repository *repo, GError **error)
+static struct pack_writer *pack_writer_new(struct git_repository *repo,
+					   GError **error)
 {
 	g_autoptr(pack_writer) pw = g_new0(struct pack_writer, 1);
 	/* a header with a count of 0, fixed up when the pack is finished */
 	static const guchar header[12] = { 'P', 'A', 'C', 'K', 0, 0, 0, 2 };
 
 	pw->fd = -1;
-	pw->pack_dir = g_build_filename(git_repository_path(repo), "objects",
-					"pack", NULL);
+	pw->pack_dir =
+		g_build_filename(lg2repo_path(repo), "objects", "pack", NULL);
 	pw->entries = g_array_new(FALSE, FALSE, sizeof(struct pack_entry));
 	pw->seen = g_hash_table_new_full(oid_hash, oid_equal, g_free, NULL);
 	/* level 1: the pack is a third of the sources and deflating costs
 	 * less than decompressing the xz stream */
 	pw->compressor = libdeflate_alloc_compressor(1);
-	if (git_repository_odb(&pw->odb, repo) < 0) {
+	pw->odb = lg2repo_odb(repo);
+	if (!pw->odb) {
 		tree_set_git_error(error, "cannot open the object database");
 		return NULL;
 	}
@@ -237,8 +239,7 @@ static gboolean pack_writer_add(struct pack_writer *pw, int type,
 	gsize rest = size;
 
 	if (g_hash_table_contains(pw->seen, oid) ||
-	    git_odb_exists_ext(pw->odb, libgit2_oid(oid),
-			       GIT_ODB_LOOKUP_NO_REFRESH))
+	    lg2repo_odb_has(pw->odb, oid))
 		return TRUE;
 	header[hlen] = (type << 4) | (rest & 0x0f);
 	rest >>= 4;
@@ -1002,7 +1003,7 @@ gboolean tree_import_tarball_tree_id(const char *tarball, struct gitoid *out,
 	return TRUE;
 }
 
-gboolean tree_import_tarball(git_repository *repo, const char *tarball,
+gboolean tree_import_tarball(struct git_repository *repo, const char *tarball,
 			     const char *version, const char *branch,
 			     const char *tag_prefix,
 			     struct tree_import_result *out, GError **error)
@@ -1013,26 +1014,18 @@ gboolean tree_import_tarball(git_repository *repo, const char *tarball,
 	g_autofree char *message = NULL;
 	g_autofree char *base = g_path_get_basename(tarball);
 	g_autoptr(pack_writer) pw = NULL;
-	g_autoptr(git_odb) odb = NULL;
-	g_autoptr(git_tree) tree = NULL;
-	g_autoptr(git_commit) parent = NULL;
-	g_autoptr(git_signature) sig = NULL;
-	g_autoptr(git_reference) ref = NULL;
 	struct tree_import_result result = { 0 };
 	struct gitoid parent_id;
+	struct lg2repo_ident sig = { "armbot", "armbot@localhost", FALSE, 0,
+				     0 };
+	gboolean has_parent;
 	GStatBuf st;
-	gint64 when;
 
-	if (git_reference_name_to_id(libgit2_oid(&result.commit), repo,
-				     tag_ref) == 0) {
-		g_autoptr(git_commit) commit = NULL;
-
-		if (git_commit_lookup(&commit, repo,
-				      libgit2_oid(&result.commit)) < 0) {
+	if (lg2repo_ref_id(repo, tag_ref, &result.commit)) {
+		if (!lg2repo_commit_tree(repo, &result.commit, &result.tree)) {
 			tree_set_git_error(error, tag_ref);
 			return FALSE;
 		}
-		result.tree = *libgit2_gitoid(git_commit_tree_id(commit));
 		result.unchanged = TRUE;
 		if (out)
 			*out = result;
@@ -1049,23 +1042,21 @@ gboolean tree_import_tarball(git_repository *repo, const char *tarball,
 		return FALSE;
 	}
 	result.objects_written = pw->entries->len;
-	if (git_repository_odb(&odb, repo) < 0 || git_odb_refresh(odb) < 0 ||
-	    git_tree_lookup(&tree, repo, libgit2_oid(&result.tree)) < 0) {
+	if (!lg2repo_refresh(repo) || !lg2repo_has_tree(repo, &result.tree)) {
 		tree_set_git_error(error, "cannot read the imported tree");
 		return FALSE;
 	}
-	if (git_reference_name_to_id(libgit2_oid(&parent_id), repo,
-				     branch_ref) == 0 &&
-	    git_commit_lookup(&parent, repo, libgit2_oid(&parent_id)) < 0) {
+	has_parent = lg2repo_ref_id(repo, branch_ref, &parent_id);
+	if (has_parent && !lg2repo_has_commit(repo, &parent_id)) {
 		tree_set_git_error(error, branch_ref);
 		return FALSE;
 	}
 	/* the tarball's mtime dates the commit: the same package gives the
 	 * same commit id on every machine */
-	when = g_stat(tarball, &st) == 0 ? (gint64)st.st_mtime :
-					   g_get_real_time() / G_USEC_PER_SEC;
-	if (git_signature_new(&sig, "armbot", "armbot@localhost", when, 0) <
-	    0) {
+	sig.time = g_stat(tarball, &st) == 0 ?
+			   (gint64)st.st_mtime :
+			   g_get_real_time() / G_USEC_PER_SEC;
+	if (!lg2repo_ident_valid(&sig)) {
 		tree_set_git_error(error, "cannot make the commit signature");
 		return FALSE;
 	}
@@ -1073,20 +1064,17 @@ gboolean tree_import_tarball(git_repository *repo, const char *tarball,
 				  "The unpacked contents of %s, version %s, "
 				  "as one commit.\n",
 				  base, version, tarball, version);
-	if (git_commit_create(libgit2_oid(&result.commit), repo, NULL, sig, sig,
-			      NULL, message, tree, parent ? 1 : 0,
-			      (const git_commit **)&parent) < 0 ||
-	    git_reference_create(&ref, repo, branch_ref,
-				 libgit2_oid(&result.commit), 1,
-				 "armbot: import") < 0) {
+	if (!lg2repo_commit_create(repo, &result.commit, &sig, &sig, message,
+				   &result.tree, has_parent ? &parent_id : NULL,
+				   NULL) ||
+	    !lg2repo_ref_set(repo, branch_ref, &result.commit, "armbot: import",
+			     NULL)) {
 		tree_set_git_error(error, "cannot commit the import");
 		return FALSE;
 	}
-	g_clear_pointer(&ref, git_reference_free);
-	if (git_reference_create(&ref, repo, tag_ref,
-				 libgit2_oid(&result.commit), 1,
-				 "armbot: import") < 0 ||
-	    git_repository_set_head(repo, branch_ref) < 0) {
+	if (!lg2repo_ref_set(repo, tag_ref, &result.commit, "armbot: import",
+			     NULL) ||
+	    !lg2repo_set_head(repo, branch_ref, NULL)) {
 		tree_set_git_error(error, tag_ref);
 		return FALSE;
 	}
