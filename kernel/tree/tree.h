@@ -1,4 +1,4 @@
-/* Kernel trees: named bare libgit2 repositories in the data dir.
+/* Kernel trees: named bare git repositories in the data dir.
  *
  * Each tree lives in DATA/trees/NAME/: `repo.git` is a bare repository and
  * `tree.conf` a small key file describing where the tree comes from (the
@@ -8,8 +8,8 @@
  * This is the model every other file of kernel/tree/ builds on: the
  * default tree is the distro tree TREE_DISTRO_NAME, imported from
  * Debian's linux-source-6.1 tarball on first use by tree_open_default()
- * (kernel/tree/import.h).  Other trees are added and fetched with libgit2
- * (kernel/tree/fetch.h).  kernel/tree/checkout.h brings a persistent
+ * (kernel/tree/import.h).  Other trees are added and fetched through the
+ * git layer's libgit2 side (kernel/tree/fetch.h, kernel/git/lg2fetch.h).  kernel/tree/checkout.h brings a persistent
  * directory to a revision for builds. */
 #pragma once
 
@@ -51,8 +51,8 @@ struct tree {
 			  * empty: all heads); distro: { "distro" } */
 	char *head_branch; /* the branch a series applies to by default */
 	char *version; /* distro: the package version imported last */
-	/* open, owned by the tree; libgit2's, for the files that still call
-	 * it (kernel/git/libgit2.h) */
+	/* open, owned by the tree: libgit2's handle, opaque outside
+	 * kernel/git/ (kernel/git/lg2repo.h) */
 	struct git_repository *repo;
 };
 
