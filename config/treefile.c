@@ -2,12 +2,11 @@
  * config/treefile.h. */
 #include "config/treefile.h"
 
-#include <git2.h>
 #include <string.h>
 
 #include "config/keyfile.h"
 #include "config/policy.h"
-#include "kernel/git/libgit2.h"
+#include "kernel/git/repo.h"
 #include "kernel/tree/tree.h"
 
 void treefile_free(struct treefile *tf)
@@ -148,13 +147,13 @@ static struct treefile *read_tree(struct keyfile *k, const char *name,
 		keyfile_error(k, "tree", NULL, "[tree] has no url");
 	}
 	branches = keyfile_list(k, "tree", "branches");
-	libgit2_init(); /* before git_reference_name_is_valid() */
 	for (guint i = 0; branches && branches[i]; i++) {
 		g_autofree char *ref =
 			g_strconcat("refs/heads/", branches[i], NULL);
-		int valid = 0;
 
-		if (git_reference_name_is_valid(&valid, ref) < 0 || !valid)
+		/* a branch is refs/heads/NAME, a well-formed ref name by
+		 * git's check_refname_format() */
+		if (!gitrepo_refname_valid(ref))
 			keyfile_error(k, "tree", "branches",
 				      "'%s' is not a branch name", branches[i]);
 	}

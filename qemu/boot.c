@@ -204,18 +204,18 @@ static gboolean build_and_boot(struct boot_session *bs, struct boot_run *run,
 	return TRUE;
 }
 
-gboolean boot_session_run(struct boot_session *bs, const git_oid *commit,
+gboolean boot_session_run(struct boot_session *bs, const struct gitoid *commit,
 			  enum kbuild_trust trust, struct boot_run *run,
 			  GError **error)
 {
 	struct tree_checkout_stats stats;
-	char hex[GIT_OID_HEXSZ + 1];
+	char hex[GITOID_HEXSZ + 1];
 
 	memset(run, 0, sizeof(*run));
 	if (!kbuild_set_trust(bs->kb, trust, error))
 		return FALSE;
 	run->copy = bs->kb->series_copy;
-	git_oid_tostr(hex, sizeof(hex), commit);
+	gitoid_to_hex(commit, hex);
 	if (!tree_checkout(bs->tree, hex, bs->kb->src_dir, &stats, error))
 		return FALSE;
 	run->checkout_written = stats.written;

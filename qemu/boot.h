@@ -9,7 +9,7 @@
  * only the paths that differ, so kbuild rebuilds only what changed. */
 #pragma once
 
-#include <git2.h>
+#include "kernel/git/odb.h"
 #include <glib.h>
 
 #include "kernel/build/kbuild.h"
@@ -59,11 +59,11 @@ const char *boot_session_build_dir(const struct boot_session *bs);
 const struct kbuild *boot_session_kbuild(const struct boot_session *bs);
 
 /* Check the worktree out at @commit, build as @trust (KBUILD_TRUSTED for
- * a commit of the tree, KBUILD_SERIES for a series': kernel/kbuild.h),
+ * a commit of the tree, KBUILD_SERIES for a series': kernel/build/kbuild.h),
  * boot.  A session serves one series.  FALSE with @error only for what is
  * not an outcome of the tree (a missing tool, a sandbox that cannot be
  * set up); a failed build is @run->built == FALSE. */
-gboolean boot_session_run(struct boot_session *bs, const git_oid *commit,
+gboolean boot_session_run(struct boot_session *bs, const struct gitoid *commit,
 			  enum kbuild_trust trust, struct boot_run *run,
 			  GError **error);
 

@@ -7,7 +7,7 @@
 #include "kernel/patch/am.h"
 #include "kernel/tree/import.h"
 #include "kernel/tree/tree.h"
-#include "kernel/git/libgit2.h"
+#include "kernel/git/lg2repo.h"
 
 /* "Name <email>" into its parts; FALSE when malformed */
 static gboolean parse_ident(const char *ident, char **name, char **email)
@@ -30,7 +30,7 @@ static void print_result(const struct am_series *s)
 		const struct am_patch *p = s->patches->pdata[i];
 
 		if (p->applied) {
-			printf("ok %s %s%s\n", git_oid_tostr_s(&p->commit),
+			printf("ok %s %s%s\n", gitoid_hex(&p->commit),
 			       p->subject, p->merged ? " (3-way merge)" : "");
 		} else if (p->path && !g_str_has_prefix(p->reason, p->path)) {
 			printf("fail %u/%u %s: %s: %s\n", p->number, total,
@@ -81,8 +81,8 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(am_series) s = NULL;
 	g_autofree char *head_ref = NULL;
 	struct tree *tree = NULL;
-	git_repository *repo = NULL; /* -C: opened here */
-	git_repository *target; /* repo, or the tree's own */
+	struct git_repository *repo = NULL; /* -C: opened here */
+	struct git_repository *target; /* repo, or the tree's own */
 	const char *head_rev = "HEAD";
 	int status = 1;
 
@@ -120,14 +120,12 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 	opts.base = base;
 	opts.threeway = threeway;
 	opts.keep_cr = keep_cr;
-	libgit2_init();
 	if (repo_path) {
-		if (git_repository_open_ext(&repo, repo_path,
-					    GIT_REPOSITORY_OPEN_NO_SEARCH,
-					    NULL) < 0) {
+		repo = lg2repo_open(repo_path, FALSE, &error);
+		if (!repo) {
 			fprintf(stderr,
 				"error: cannot open repository '%s': %s\n",
-				repo_path, git_error_last()->message);
+				repo_path, error->message);
 			goto done;
 		}
 	} else {
@@ -147,21 +145,19 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 	if (s->base_note)
 		fprintf(stderr, "warning: %s\n", s->base_note);
 	print_result(s);
-	if (branch && !git_oid_equal(&s->head, &s->base)) {
+	if (branch && !gitoid_equal(&s->head, &s->base)) {
 		g_autofree char *ref = g_strconcat("refs/heads/", branch, NULL);
-		git_reference *r = NULL;
 
-		if (git_reference_create(&r, target, ref, &s->head, 1,
-					 "armbot am") < 0) {
+		if (!lg2repo_ref_set(target, ref, &s->head, "armbot am",
+				     &error)) {
 			fprintf(stderr, "error: cannot update %s: %s\n", ref,
-				git_error_last()->message);
+				error->message);
 			goto done;
 		}
-		git_reference_free(r);
 	}
 	status = s->failed ? 1 : 0;
 done:
 	tree_free(tree);
-	git_repository_free(repo);
+	lg2repo_free(repo);
 	return status;
 }

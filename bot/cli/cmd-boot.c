@@ -23,7 +23,6 @@
 #include "qemu/boot.h"
 #include "qemu/ktap.h"
 #include "qemu/virt.h"
-#include "kernel/git/libgit2.h"
 
 #define CONSOLE_TAIL 30
 
@@ -37,7 +36,7 @@ static void say_waiting(void)
 /* Bring the worktree to @commit and build and boot it, as @trust (a
  * series' head builds in its copy of the build dir). */
 static gboolean checkout_build_boot(struct boot_session *bs,
-				    const git_oid *commit,
+				    const struct gitoid *commit,
 				    enum kbuild_trust trust,
 				    struct boot_run *run, GError **error)
 {
@@ -45,7 +44,7 @@ static gboolean checkout_build_boot(struct boot_session *bs,
 		return FALSE;
 	if (run->checkout_full)
 		printf("checkout %.12s: %u files written (full checkout)\n",
-		       git_oid_tostr_s(commit), run->checkout_written);
+		       gitoid_hex(commit), run->checkout_written);
 	return TRUE;
 }
 
@@ -175,7 +174,7 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	struct boot_options bopts = { 0 };
 	g_autoptr(boot_session) bs = NULL;
 	struct ktap_diff diff = { 0 };
-	git_oid commit;
+	struct gitoid commit;
 	gboolean have_base = FALSE;
 	int status = BOOT_OK;
 
@@ -198,7 +197,6 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	if (argc == 2)
 		mbox = argv[1];
 	data_dir = command_data_dir(ctx);
-	libgit2_init();
 	tree = tree_open_or_default(data_dir, tree_name, &error);
 	if (!tree)
 		goto error;
@@ -225,10 +223,10 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 			goto error;
 		if (series->base_note)
 			printf("warning: %s\n", series->base_note);
-		/* git_oid_tostr_s() has one buffer: one id per call */
-		printf("base: %s\n", git_oid_tostr_s(&series->base));
+		/* gitoid_hex() has four buffers: two ids per call are fine */
+		printf("base: %s\n", gitoid_hex(&series->base));
 		printf("series: %u patches, head %s\n", series->patches->len,
-		       git_oid_tostr_s(&series->head));
+		       gitoid_hex(&series->head));
 		if (series->failed || !series->patches->len) {
 			if (series->patches->len)
 				print_am_failures(series);
@@ -241,7 +239,7 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	} else {
 		if (!tree_resolve(tree, rev, &commit, &error))
 			goto error;
-		printf("commit: %s\n", git_oid_tostr_s(&commit));
+		printf("commit: %s\n", gitoid_hex(&commit));
 	}
 
 	if (series && !no_base) {

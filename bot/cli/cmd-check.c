@@ -14,8 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <git2.h>
-
 #include "bot/cli/command.h"
 #include "config/datadir.h"
 #include "bot/sources/ingest.h"
@@ -23,7 +21,6 @@
 #include "bot/store/pipeline.h"
 #include "bot/store/store.h"
 #include "mailparse/mailbox.h"
-#include "kernel/git/libgit2.h"
 
 enum { CHECK_CLEAN = 0, CHECK_PROBLEMS = 1, CHECK_ERROR = 2 };
 
@@ -187,7 +184,6 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 	path = g_build_filename(dir, "store.sqlite", NULL);
 	if (!(st = store_open(path, &error)))
 		goto fail;
-	libgit2_init();
 	if (g_file_test(arg, G_FILE_TEST_EXISTS)) {
 		if (!series_from_mbox(st, arg, &series_id, &error))
 			goto fail;

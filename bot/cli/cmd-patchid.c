@@ -15,7 +15,7 @@
 #include "bot/cli/command.h"
 #include "kernel/patch/patchid.h"
 #include "kernel/tree/tree.h"
-#include "kernel/git/libgit2.h"
+#include "kernel/git/lg2repo.h"
 
 static enum patchid_mode mode = PATCHID_STABLE;
 
@@ -35,10 +35,10 @@ static void print_results(GArray *results)
 	for (guint i = 0; i < results->len; i++) {
 		const struct patchid_result *r =
 			&g_array_index(results, struct patchid_result, i);
-		char id[GIT_OID_HEXSZ + 1], commit[GIT_OID_HEXSZ + 1];
+		char id[GITOID_HEXSZ + 1], commit[GITOID_HEXSZ + 1];
 
-		git_oid_tostr(id, sizeof(id), &r->patch_id);
-		git_oid_tostr(commit, sizeof(commit), &r->commit);
+		gitoid_to_hex(&r->patch_id, id);
+		gitoid_to_hex(&r->commit, commit);
 		printf("%s %s\n", id, commit);
 	}
 	g_array_set_size(results, 0);
@@ -74,14 +74,14 @@ static int from_stdin(void)
 /* Each REV names a commit, each A..B the commits of the range. */
 static int from_repo(const char *path, int argc, char **argv)
 {
-	g_autoptr(git_repository) repo = NULL;
+	g_autoptr(lg2repo) repo = NULL;
 	g_autoptr(GError) error = NULL;
 	int status = 1;
 
-	libgit2_init();
-	if (git_repository_open_ext(&repo, path, 0, NULL) < 0) {
+	repo = lg2repo_open(path, TRUE, &error);
+	if (!repo) {
 		fprintf(stderr, "error: cannot open repository '%s': %s\n",
-			path, git_error_last()->message);
+			path, error->message);
 		goto done;
 	}
 	for (int i = 1; i < argc; i++) {
@@ -90,19 +90,16 @@ static int from_repo(const char *path, int argc, char **argv)
 		if (strstr(argv[i], "..")) {
 			results = patchid_range(repo, argv[i], mode, &error);
 		} else {
-			g_autoptr(git_object) obj = NULL;
-			g_autoptr(git_object) commit = NULL;
+			struct gitoid commit;
 
-			if (git_revparse_single(&obj, repo, argv[i]) < 0 ||
-			    git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) <
-				    0) {
+			if (!lg2repo_revparse_commit(repo, argv[i], &commit)) {
 				fprintf(stderr,
 					"error: bad revision '%s': %s\n",
-					argv[i], git_error_last()->message);
+					argv[i], lg2repo_last_error());
 				goto done;
 			}
-			results = patchid_commits(repo, git_object_id(commit),
-						  1, mode, &error);
+			results =
+				patchid_commits(repo, &commit, 1, mode, &error);
 		}
 		if (!results) {
 			fprintf(stderr, "error: %s\n", error->message);
@@ -112,7 +109,7 @@ static int from_repo(const char *path, int argc, char **argv)
 	}
 	status = fflush(stdout) == 0 ? 0 : 1;
 done:
-	g_clear_pointer(&repo, git_repository_free);
+	g_clear_pointer(&repo, lg2repo_free);
 	return status;
 }
 

@@ -15,7 +15,6 @@
 #include "kernel/build/sparse-check.h"
 #include "kernel/tree/import.h"
 #include "kernel/tree/tree.h"
-#include "kernel/git/libgit2.h"
 
 enum { SPARSE_RAN = 0, SPARSE_NOT_APPLIED = 1, SPARSE_ERROR = 2 };
 
@@ -63,7 +62,8 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(kernel_tree) tree = NULL;
 	g_autoptr(am_series) series = NULL;
-	g_autoptr(GArray) patches = g_array_new(FALSE, FALSE, sizeof(git_oid));
+	g_autoptr(GArray)
+		patches = g_array_new(FALSE, FALSE, sizeof(struct gitoid));
 	g_autoptr(GPtrArray) subjects = g_ptr_array_new();
 	g_autofree char *head_ref = NULL;
 	struct am_options am_opts = AM_OPTIONS_INIT;
@@ -89,7 +89,6 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	}
 
-	libgit2_init();
 	opts.data_dir = command_data_dir(ctx);
 	tree = tree_open_or_default(opts.data_dir, tree_name, &error);
 	if (!tree)
@@ -102,10 +101,10 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 	printf("tree: %s\n", tree->name);
 	if (series->base_note)
 		printf("warning: %s\n", series->base_note);
-	/* git_oid_tostr_s() has one buffer: one id per call */
-	printf("base: %s\n", git_oid_tostr_s(&series->base));
+	/* gitoid_hex() has four buffers: two ids per call are fine */
+	printf("base: %s\n", gitoid_hex(&series->base));
 	printf("series: %u patches, head %s\n", series->patches->len,
-	       git_oid_tostr_s(&series->head));
+	       gitoid_hex(&series->head));
 	if (series->failed || !series->patches->len) {
 		printf("series does not apply:\n");
 		if (!series->patches->len)

@@ -23,6 +23,7 @@
 #include "bot/daemon/tree-pick.h"
 #include "kernel/base/baseguess.h"
 #include "kernel/base/baseindex.h"
+#include "kernel/git/lg2repo.h"
 #include "kernel/tree/checkout.h"
 #include "kernel/tree/import.h"
 #include "kernel/tree/tree.h"
@@ -35,9 +36,9 @@ static int tree_fail(GError *error)
 	return 1;
 }
 
-static void oid_hex(char out[GIT_OID_HEXSZ + 1], const git_oid *oid)
+static void oid_hex(char out[GITOID_HEXSZ + 1], const struct gitoid *oid)
 {
-	git_oid_tostr(out, GIT_OID_HEXSZ + 1, oid);
+	gitoid_to_hex(oid, out);
 }
 
 static int usage_error(const char *name, const char *what)
@@ -89,7 +90,7 @@ static int tree_import_cmd(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(store) st = NULL;
 	struct treeupdate_options uo;
 	struct tree_import_result result;
-	char commit[GIT_OID_HEXSZ + 1], tree_id[GIT_OID_HEXSZ + 1];
+	char commit[GITOID_HEXSZ + 1], tree_id[GITOID_HEXSZ + 1];
 	gint64 start = g_get_monotonic_time();
 
 	if (!command_parse_options(
@@ -197,8 +198,8 @@ static int tree_list_cmd(struct armbot_context *ctx, int argc, char **argv)
 	for (guint i = 0; names[i]; i++) {
 		g_autoptr(kernel_tree) tree = NULL;
 		g_autoptr(GError) local = NULL;
-		char hex[GIT_OID_HEXSZ + 1] = "-";
-		git_oid head;
+		char hex[GITOID_HEXSZ + 1] = "-";
+		struct gitoid head;
 
 		tree = tree_open(command_data_dir(ctx), names[i], &local);
 		if (!tree) {
@@ -231,8 +232,8 @@ static int tree_add_cmd(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(kernel_tree) tree = NULL;
 	g_autoptr(store) st = NULL;
 	struct treeupdate_options uo;
-	char hex[GIT_OID_HEXSZ + 1];
-	git_oid head;
+	char hex[GITOID_HEXSZ + 1];
+	struct gitoid head;
 
 	if (!command_parse_options("tree add", "NAME URL|PATH",
 				   "Add a kernel tree fetched from a git "
@@ -260,8 +261,8 @@ static int tree_update_cmd(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(kernel_tree) tree = NULL;
 	g_autoptr(store) st = NULL;
 	struct treeupdate_options uo;
-	char hex[GIT_OID_HEXSZ + 1];
-	git_oid head;
+	char hex[GITOID_HEXSZ + 1];
+	struct gitoid head;
 
 	if (!command_parse_options("tree update", "NAME",
 				   "Fetch a tree's branches again (the distro "
@@ -284,9 +285,8 @@ static int tree_show_cmd(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(kernel_tree) tree = NULL;
-	g_autoptr(git_commit) commit = NULL;
-	char hex[GIT_OID_HEXSZ + 1], tree_hex[GIT_OID_HEXSZ + 1];
-	git_oid id;
+	char hex[GITOID_HEXSZ + 1], tree_hex[GITOID_HEXSZ + 1];
+	struct gitoid id, root;
 
 	if (!command_parse_options("tree show", "[NAME [REV]]",
 				   "Print a tree's commit and root tree ids "
@@ -301,12 +301,12 @@ static int tree_show_cmd(struct armbot_context *ctx, int argc, char **argv)
 	if (!tree ||
 	    !tree_resolve(tree, argc > 2 ? argv[2] : NULL, &id, &error))
 		return tree_fail(error);
-	if (git_commit_lookup(&commit, tree->repo, &id) < 0) {
+	if (!lg2repo_commit_tree(tree->repo, &id, &root)) {
 		tree_set_git_error(&error, "cannot read the commit");
 		return tree_fail(error);
 	}
 	oid_hex(hex, &id);
-	oid_hex(tree_hex, git_commit_tree_id(commit));
+	oid_hex(tree_hex, &root);
 	printf("tree %s\ncommit %s\nroot %s\nrepository %s\n", tree->name, hex,
 	       tree_hex, tree->git_dir);
 	if (tree->version)
@@ -407,7 +407,7 @@ static int tree_guess_base_cmd(struct armbot_context *ctx, int argc,
 	if (res.how == BASEGUESS_UNKNOWN) {
 		printf("no base: %s\n", res.reason);
 	} else {
-		printf("base %s %s %s: %s\n", git_oid_tostr_s(&res.commit),
+		printf("base %s %s %s: %s\n", gitoid_hex(&res.commit),
 		       baseguess_how_name(res.how),
 		       res.branch ? res.branch : "-", res.reason);
 		for (guint i = 0; res.applied && i < res.applied->len; i++)
@@ -497,7 +497,7 @@ static struct maintainers *load_maintainers(struct armbot_context *ctx,
 	g_autoptr(kernel_tree) tree = NULL;
 	g_autofree char *data = NULL;
 	gsize len;
-	git_oid head;
+	struct gitoid head;
 
 	if (file) {
 		if (!g_file_get_contents(file, &data, &len, error))

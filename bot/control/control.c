@@ -22,18 +22,18 @@ static gint64 now_of(const struct control_options *o)
  * handles a few mails a day but the file is 700 kB. */
 static GMutex cache_lock;
 static struct maintainers *cache_maintainers;
-static git_oid cache_head;
+static struct gitoid cache_head;
 
 static const struct maintainers *distro_maintainers(const char *data_dir,
 						    GError **error)
 {
 	g_autoptr(kernel_tree)
 		tree = tree_open(data_dir, TREE_DISTRO_NAME, error);
-	git_oid head;
+	struct gitoid head;
 
 	if (!tree || !tree_head(tree, &head, error))
 		return NULL;
-	if (cache_maintainers && git_oid_equal(&head, &cache_head))
+	if (cache_maintainers && gitoid_equal(&head, &cache_head))
 		return cache_maintainers;
 	g_clear_pointer(&cache_maintainers, maintainers_free);
 	cache_maintainers = maintainers_load_git(tree->repo, &head, error);

@@ -8,6 +8,7 @@
 #include "config/datadir.h"
 #include "kernel/build/runner.h"
 #include "bot/mail/series-mbox.h"
+#include "kernel/git/lg2repo.h"
 #include "kernel/patch/am.h"
 #include "kernel/base/baseguess.h"
 #include "kernel/build/buildlog.h"
@@ -59,7 +60,7 @@ struct run {
 	struct am_series *am;
 	char *mbox_path;
 	GPtrArray *subjects; /* of the applied patches, in order */
-	GArray *commits; /* git_oid of the applied patches */
+	GArray *commits; /* struct gitoid of the applied patches */
 	GPtrArray *files; /* the paths base..head changes (before, after) */
 	struct baseguess_result guess;
 };
@@ -284,7 +285,7 @@ static gboolean find_base(struct run *r, GError **error)
 	case BASEGUESS_APPLIED:
 		out->base_how = REPORT_BASE_APPLIED;
 		out->base_known = TRUE;
-		out->base_commit = g_strdup(git_oid_tostr_s(&r->guess.commit));
+		out->base_commit = g_strdup(gitoid_hex(&r->guess.commit));
 		out->applied_commits = g_ptr_array_ref(r->guess.applied);
 		out->not_tested = g_strdup_printf(
 			"the series is applied already (patch 1/%u is commit "
@@ -331,15 +332,15 @@ static gboolean apply(struct run *r, GError **error)
 	/* the base found; else the head (am would take a base-commit: the
 	 * tree has, but then find_base() found it) */
 	if (r->guess.how == BASEGUESS_COMMIT || r->guess.how == BASEGUESS_BLOBS)
-		base = g_strdup(git_oid_tostr_s(&r->guess.commit));
+		base = g_strdup(gitoid_hex(&r->guess.commit));
 	else
 		base = g_strdup(head_ref);
 	am_opts.base = base;
 	if (!am_apply_mbox(&r->am, r->tree->repo, head_ref, r->mbox_path,
 			   &am_opts, error))
 		return FALSE;
-	out->base_commit = g_strdup(git_oid_tostr_s(&r->am->base));
-	out->head_commit = g_strdup(git_oid_tostr_s(&r->am->head));
+	out->base_commit = g_strdup(gitoid_hex(&r->am->base));
+	out->head_commit = g_strdup(gitoid_hex(&r->am->head));
 	n = r->am->patches->len;
 	g_string_append_printf(log, "base: %s (%s)\n", out->base_commit,
 			       out->base_reason);
@@ -401,14 +402,12 @@ static GPtrArray *tree_filestats(struct run *r, GError **error)
 	struct diffrename_options ropts = DIFFRENAME_OPTIONS_INIT;
 	g_autoptr(gitrepo) repo = gitrepo_open(r->tree->git_dir, error);
 	g_autoptr(treediff) q = NULL;
-	struct gitoid base, head, tb, th;
+	struct gitoid tb, th;
 
 	if (!repo)
 		return NULL;
-	memcpy(base.id, r->am->base.id, GITOID_RAWSZ);
-	memcpy(head.id, r->am->head.id, GITOID_RAWSZ);
-	if (!gitrepo_peel(repo, &base, GITOBJ_TREE, &tb, error) ||
-	    !gitrepo_peel(repo, &head, GITOBJ_TREE, &th, error)) {
+	if (!gitrepo_peel(repo, &r->am->base, GITOBJ_TREE, &tb, error) ||
+	    !gitrepo_peel(repo, &r->am->head, GITOBJ_TREE, &th, error)) {
 		g_prefix_error(error, "cannot read the series' commits: ");
 		return NULL;
 	}
@@ -822,46 +821,27 @@ static gboolean url_is_public(const char *url)
 	return g_str_has_prefix(colon, "://") || !memchr(url, '/', colon - url);
 }
 
-struct version_tag {
-	git_repository *repo;
-	const git_oid *commit;
-	char *version;
-};
-
-static int match_version_tag(const char *name, void *data)
-{
-	struct version_tag *t = data;
-	git_oid id;
-
-	if (!t->version && git_reference_name_to_id(&id, t->repo, name) == 0 &&
-	    git_oid_equal(&id, t->commit))
-		t->version = g_strdup(strrchr(name, '/') + 1);
-	return 0;
-}
-
 /* The tree and base of the reply's "To reproduce": a git tree's URL and
  * branch, or the Debian package, its version at the base (the
  * debian/VERSION tag of the import the series went onto, kernel/tree/tree.h)
  * and the base's root tree, written into @tree_hex; *@version_out is
  * newly allocated. */
 static void repro_tree(struct run *r, struct report_reproduce *p,
-		       char tree_hex[GIT_OID_HEXSZ + 1], char **version_out)
+		       char tree_hex[GITOID_HEXSZ + 1], char **version_out)
 {
-	g_autoptr(git_commit) base = NULL;
+	struct gitoid base_tree;
 
 	p->base = r->out->base_commit;
-	if (git_commit_lookup(&base, r->tree->repo, &r->am->base) == 0)
-		git_oid_tostr(tree_hex, GIT_OID_HEXSZ + 1,
-			      git_commit_tree_id(base));
+	if (lg2repo_commit_tree(r->tree->repo, &r->am->base, &base_tree))
+		gitoid_to_hex(&base_tree, tree_hex);
 	if (*tree_hex)
 		p->base_tree = tree_hex;
 	if (r->tree->kind == TREE_KIND_DISTRO) {
-		struct version_tag t = { r->tree->repo, &r->am->base, NULL };
+		g_autofree char *tag = lg2repo_ref_glob_find(
+			r->tree->repo, "refs/tags/debian/*", &r->am->base);
 
-		git_reference_foreach_glob(r->tree->repo, "refs/tags/debian/*",
-					   match_version_tag, &t);
-		*version_out = t.version ? t.version :
-					   g_strdup(r->tree->version);
+		*version_out = tag ? g_strdup(strrchr(tag, '/') + 1) :
+				     g_strdup(r->tree->version);
 		p->distro_package = TREE_DISTRO_PACKAGE;
 		p->distro_version = *version_out;
 		/* the package's path, not the one armbot was pointed at */
@@ -899,7 +879,7 @@ static gboolean render(struct run *r, GError **error)
 	g_autofree char *distro_version = NULL;
 	g_autofree char *mbox_url = NULL;
 	g_autofree char *apply_what = NULL;
-	char base_tree[GIT_OID_HEXSZ + 1] = "";
+	char base_tree[GITOID_HEXSZ + 1] = "";
 
 	progress(r, PIPELINE_STAGE_REPORT, NULL);
 	rep.bot_name = r->opts->bot_name;
@@ -1133,7 +1113,7 @@ gboolean pipeline_check(struct store *st, gint64 series_id,
 	r.opts = opts;
 	r.out = out;
 	r.subjects = g_ptr_array_new_with_free_func(g_free);
-	r.commits = g_array_new(FALSE, FALSE, sizeof(git_oid));
+	r.commits = g_array_new(FALSE, FALSE, sizeof(struct gitoid));
 	r.files = g_ptr_array_new_with_free_func(g_free);
 
 	progress(&r, PIPELINE_STAGE_SERIES, NULL);

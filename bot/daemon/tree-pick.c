@@ -5,6 +5,7 @@
 
 #include "kernel/diff/dirstat.h"
 #include "kernel/diff/patchstat.h"
+#include "kernel/git/lg2repo.h"
 #include "kernel/tree/tree.h"
 #include "mailparse/series.h"
 #include "mailparse/subject.h"
@@ -107,17 +108,11 @@ gboolean tree_pick_has_commit_in_data_dir(const struct treefile *tf,
 					  const char *hex, gpointer data)
 {
 	g_autoptr(kernel_tree) tree = tree_open(data, tf->name, NULL);
-	g_autoptr(git_object) obj = NULL;
-	git_oid oid;
 	size_t len = strlen(hex);
 
-	if (!tree || len < 7 || len > GIT_OID_HEXSZ ||
-	    git_oid_fromstrn(&oid, hex, len) < 0)
+	if (!tree || len < 7 || len > GITOID_HEXSZ)
 		return FALSE;
-	if (len == GIT_OID_HEXSZ)
-		return tree_has_commit(tree, &oid);
-	return git_object_lookup_prefix(&obj, tree->repo, &oid, len,
-					GIT_OBJECT_COMMIT) == 0;
+	return lg2repo_has_commit_prefix(tree->repo, hex);
 }
 
 /* Step 3's figures for one tree. */

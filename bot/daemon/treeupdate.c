@@ -96,13 +96,13 @@ static char *describe_moves(const GPtrArray *before, const GPtrArray *after)
 		const struct tree_head *old = find_head(before, h->branch);
 		char from[13], to[13];
 
-		if (old && git_oid_equal(&old->commit, &h->commit))
+		if (old && gitoid_equal(&old->commit, &h->commit))
 			continue;
-		git_oid_tostr(to, sizeof(to), &h->commit);
+		g_strlcpy(to, gitoid_hex(&h->commit), sizeof(to));
 		if (s->len)
 			g_string_append(s, ", ");
 		if (old) {
-			git_oid_tostr(from, sizeof(from), &old->commit);
+			g_strlcpy(from, gitoid_hex(&old->commit), sizeof(from));
 			g_string_append_printf(s, "%s %s..%s", h->branch, from,
 					       to);
 		} else {
@@ -195,8 +195,8 @@ static struct tree *conclude(struct attempt *a, struct tree *tree,
 	g_autofree char *moves = NULL;
 	g_autofree char *size = NULL;
 	struct store_tree_update u = { 0 };
-	char hex[GIT_OID_HEXSZ + 1] = "";
-	git_oid head;
+	char hex[GITOID_HEXSZ + 1] = "";
+	struct gitoid head;
 
 	u.tree = (char *)a->name;
 	u.attempted = a->started;
@@ -243,7 +243,7 @@ static struct tree *conclude(struct attempt *a, struct tree *tree,
 	u.branches = branches;
 	u.succeeded = g_get_real_time() / G_USEC_PER_SEC;
 	if (tree_head(tree, &head, NULL)) {
-		git_oid_tostr(hex, sizeof(hex), &head);
+		gitoid_to_hex(&head, hex);
 		u.head = hex;
 		u.head_branch = tree->head_branch;
 	}

@@ -1,7 +1,6 @@
 /* The daemon's workers (see bot/daemon/worker.h). */
 #include "bot/daemon/worker.h"
 
-#include <git2.h>
 #include <string.h>
 
 #include "bot/daemon/crashpoint.h"
@@ -13,7 +12,6 @@
 #include "bot/daemon/treeupdate.h"
 #include "config/treefile.h"
 #include "kernel/tree/tree.h"
-#include "kernel/git/libgit2.h"
 
 struct daemon_bell {
 	GMutex lock;
@@ -371,7 +369,6 @@ static gpointer worker_thread(gpointer data)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store) st = NULL;
 
-	libgit2_init();
 	st = store_open(w->opts.store_path, &error);
 	if (!st) {
 		log_line(w->tree, "cannot open the store: %s", error->message);

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "kernel/git/lg2repo.h"
 #include "kernel/patch/apply.h"
 #include "kernel/base/baseindex.h"
 #include "kernel/patch/patchid.h"
@@ -339,9 +340,7 @@ void baseguess_result_clear(struct baseguess_result *r)
 static GPtrArray *tree_branches(struct tree *tree)
 {
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-	git_branch_iterator *it = NULL;
-	git_reference *ref;
-	git_branch_t type;
+	g_autoptr(GPtrArray) all = NULL;
 
 	if (tree->head_branch)
 		g_ptr_array_add(out, g_strdup(tree->head_branch));
@@ -351,18 +350,11 @@ static GPtrArray *tree_branches(struct tree *tree)
 			g_ptr_array_add(out, g_strdup(tree->branches[i]));
 	if (tree->branches && tree->branches[0])
 		return out;
-	if (git_branch_iterator_new(&it, tree->repo, GIT_BRANCH_LOCAL) < 0)
-		return out;
-	while (!git_branch_next(&ref, &type, it)) {
-		const char *name = NULL;
-
-		if (!git_branch_name(&name, ref) && name &&
-		    !g_ptr_array_find_with_equal_func(out, name, g_str_equal,
-						      NULL))
-			g_ptr_array_add(out, g_strdup(name));
-		git_reference_free(ref);
-	}
-	git_branch_iterator_free(it);
+	all = lg2repo_branches(tree->repo);
+	for (guint i = 0; i < all->len; i++)
+		if (!g_ptr_array_find_with_equal_func(out, all->pdata[i],
+						      g_str_equal, NULL))
+			g_ptr_array_add(out, g_strdup(all->pdata[i]));
 	return out;
 }
 
@@ -380,13 +372,11 @@ static struct baseindex *branch_index(struct tree *tree, const char *branch,
 	g_autofree char *ref = g_strconcat("refs/heads/", branch, NULL);
 	g_autofree char *dir = index_dir(tree);
 	g_autofree char *path = baseindex_path_for(dir, branch);
-	git_oid tip;
-	struct gitoid gtip;
+	struct gitoid tip;
 
 	if (!tree_resolve(tree, ref, &tip, error))
 		return NULL;
-	memcpy(gtip.id, tip.id, GITOID_RAWSZ);
-	if (!baseindex_update(tree->git_dir, &gtip, path, stats, error))
+	if (!baseindex_update(tree->git_dir, &tip, path, stats, error))
 		return NULL;
 	return baseindex_open(path, error);
 }
@@ -414,16 +404,12 @@ gboolean baseguess_index_tree(struct tree *tree, baseguess_index_fn on_branch,
 
 static void set_commit(struct baseguess_result *out, const struct gitoid *c)
 {
-	memcpy(out->commit.id, c->id, GITOID_RAWSZ);
+	out->commit = *c;
 }
 
-static gint64 commit_time(struct tree *tree, const git_oid *id)
+static gint64 commit_time(struct tree *tree, const struct gitoid *id)
 {
-	g_autoptr(git_commit) c = NULL;
-
-	if (git_commit_lookup(&c, tree->repo, id) < 0)
-		return 0;
-	return git_commit_time(c);
+	return lg2repo_commit_time(tree->repo, id);
 }
 
 /* Is every patch of @s a commit of @tree: the commit at @where (where
@@ -437,38 +423,37 @@ static gboolean find_applied(struct tree *tree,
 	g_autoptr(GHashTable) wanted =
 		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_autoptr(GPtrArray) commits = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(git_commit) top = NULL;
-	git_revwalk *walk = NULL;
-	git_oid at, oid;
+	g_autoptr(lg2walk) walk = NULL;
+	struct gitoid at, oid, parent;
 	guint found = 0, seen = 0;
 
 	for (guint i = 0; i < s->patches->len; i++) {
 		const char *text = s->patches->pdata[i];
-		git_oid id;
-		char hex[GIT_OID_HEXSZ + 1];
+		struct gitoid id;
+		char hex[GITOID_HEXSZ + 1];
 
 		if (!patchid_text(text, strlen(text), PATCHID_STABLE, &id))
 			return FALSE;
-		git_oid_tostr(hex, sizeof(hex), &id);
+		gitoid_to_hex(&id, hex);
 		/* two patches with one patch-id: the first is found */
 		if (!g_hash_table_contains(wanted, hex))
 			g_hash_table_insert(wanted, g_strdup(hex),
 					    GUINT_TO_POINTER(i + 1));
 		g_ptr_array_add(commits, NULL);
 	}
-	memcpy(at.id, where->id, GITOID_RAWSZ);
-	if (git_commit_lookup(&top, tree->repo, &at) < 0 ||
-	    git_revwalk_new(&walk, tree->repo) < 0)
+	at = *where;
+	if (!lg2repo_has_commit(tree->repo, &at) ||
+	    !(walk = lg2repo_walk_new(tree->repo, FALSE)))
 		return FALSE;
 	/* the commit itself and, for a merge, what it brought in */
-	git_revwalk_push(walk, &at);
-	if (git_commit_parentcount(top))
-		git_revwalk_hide(walk, git_commit_parent_id(top, 0));
+	lg2repo_walk_push(walk, &at);
+	if (lg2repo_commit_first_parent(tree->repo, &at, &parent))
+		lg2repo_walk_hide(walk, &parent);
 	while (found < g_hash_table_size(wanted) &&
 	       seen++ < APPLIED_MAX_SIDE_COMMITS &&
-	       !git_revwalk_next(&oid, walk)) {
-		git_oid id;
-		char hex[GIT_OID_HEXSZ + 1];
+	       lg2repo_walk_next(walk, &oid)) {
+		struct gitoid id;
+		char hex[GITOID_HEXSZ + 1];
 		gboolean has_id = FALSE;
 		guint n;
 
@@ -476,14 +461,13 @@ static gboolean find_applied(struct tree *tree,
 				    &has_id, NULL) ||
 		    !has_id)
 			continue;
-		git_oid_tostr(hex, sizeof(hex), &id);
+		gitoid_to_hex(&id, hex);
 		n = GPOINTER_TO_UINT(g_hash_table_lookup(wanted, hex));
 		if (n && !commits->pdata[n - 1]) {
-			commits->pdata[n - 1] = g_strdup(git_oid_tostr_s(&oid));
+			commits->pdata[n - 1] = g_strdup(gitoid_hex(&oid));
 			found++;
 		}
 	}
-	git_revwalk_free(walk);
 	if (found < g_hash_table_size(wanted))
 		return FALSE;
 	for (guint i = 0; i < commits->len; i++)
@@ -498,9 +482,9 @@ static gboolean find_applied(struct tree *tree,
  * FALSE when some are not found within APPLIED_MAX_SIDE_COMMITS commits
  * of each branch.  @missing gets how many were not found on the branch
  * that had the most. */
-static gboolean find_prerequisites(struct tree *tree, const git_oid *base,
+static gboolean find_prerequisites(struct tree *tree, const struct gitoid *base,
 				   GPtrArray *prerequisites,
-				   GPtrArray *branches, git_oid *out,
+				   GPtrArray *branches, struct gitoid *out,
 				   char **branch, guint *missing)
 {
 	*missing = prerequisites->len;
@@ -509,8 +493,8 @@ static gboolean find_prerequisites(struct tree *tree, const git_oid *base,
 			g_strconcat("refs/heads/", branches->pdata[b], NULL);
 		g_autoptr(GHashTable) wanted = g_hash_table_new_full(
 			g_str_hash, g_str_equal, g_free, NULL);
-		git_revwalk *walk = NULL;
-		git_oid tip, oid, newest = { { 0 } };
+		g_autoptr(lg2walk) walk = NULL;
+		struct gitoid tip, oid, newest = { { 0 } };
 		guint found = 0, seen = 0;
 
 		for (guint i = 0; i < prerequisites->len; i++)
@@ -518,23 +502,22 @@ static gboolean find_prerequisites(struct tree *tree, const git_oid *base,
 				wanted,
 				g_ascii_strdown(prerequisites->pdata[i], -1));
 		if (!tree_resolve(tree, ref, &tip, NULL) ||
-		    git_revwalk_new(&walk, tree->repo) < 0)
+		    !(walk = lg2repo_walk_new(tree->repo, TRUE)))
 			continue;
-		git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL);
-		git_revwalk_push(walk, &tip);
-		git_revwalk_hide(walk, base);
+		lg2repo_walk_push(walk, &tip);
+		lg2repo_walk_hide(walk, base);
 		while (found < g_hash_table_size(wanted) &&
 		       seen++ < APPLIED_MAX_SIDE_COMMITS &&
-		       !git_revwalk_next(&oid, walk)) {
-			git_oid id;
-			char hex[GIT_OID_HEXSZ + 1];
+		       lg2repo_walk_next(walk, &oid)) {
+			struct gitoid id;
+			char hex[GITOID_HEXSZ + 1];
 			gboolean has_id = FALSE;
 
 			if (!patchid_commit(tree->repo, &oid, PATCHID_STABLE,
 					    &id, &has_id, NULL) ||
 			    !has_id)
 				continue;
-			git_oid_tostr(hex, sizeof(hex), &id);
+			gitoid_to_hex(&id, hex);
 			if (!g_hash_table_remove(wanted, hex))
 				continue;
 			/* topological from the tip: the first found is the
@@ -543,7 +526,6 @@ static gboolean find_prerequisites(struct tree *tree, const git_oid *base,
 			if (!found++)
 				newest = oid;
 		}
-		git_revwalk_free(walk);
 		if (g_hash_table_size(wanted) < *missing)
 			*missing = g_hash_table_size(wanted);
 		if (!g_hash_table_size(wanted)) {
@@ -602,7 +584,7 @@ gboolean baseguess_run(struct tree *tree, const struct baseguess_series *s,
 	gint64 t0 = g_get_monotonic_time();
 	gint64 best_time = -1;
 	guint without_ids = 0, best_matched = 0;
-	git_oid oid;
+	struct gitoid oid;
 
 	memset(out, 0, sizeof(*out));
 	for (guint i = 0; i < branches->len; i++) {
@@ -623,9 +605,10 @@ gboolean baseguess_run(struct tree *tree, const struct baseguess_series *s,
 		goto done;
 
 	/* 2. base-commit: */
-	if (s->base_commit && git_oid_fromstrp(&oid, s->base_commit) == 0 &&
+	if (s->base_commit &&
+	    gitoid_from_hexn(&oid, s->base_commit, strlen(s->base_commit)) &&
 	    tree_has_commit(tree, &oid)) {
-		git_oid with;
+		struct gitoid with;
 		guint lacking = 0;
 
 		out->how = BASEGUESS_COMMIT;
@@ -644,7 +627,7 @@ gboolean baseguess_run(struct tree *tree, const struct baseguess_series *s,
 				"branch %s up to %.12s",
 				s->base_commit, s->prerequisites->len,
 				s->prerequisites->len == 1 ? "" : "es",
-				out->branch, git_oid_tostr_s(&with));
+				out->branch, gitoid_hex(&with));
 		} else {
 			out->prerequisites_missing = lacking;
 			out->reason = g_strdup_printf(
@@ -672,7 +655,7 @@ gboolean baseguess_run(struct tree *tree, const struct baseguess_series *s,
 			struct baseguess_match m;
 			g_autoptr(GPtrArray)
 				miss = g_ptr_array_new_with_free_func(g_free);
-			git_oid c;
+			struct gitoid c;
 			gint64 t;
 
 			baseguess_match(idx, needs, &m, miss);
@@ -686,8 +669,7 @@ gboolean baseguess_run(struct tree *tree, const struct baseguess_series *s,
 				}
 				continue;
 			}
-			memcpy(c.id, baseindex_commit(idx, m.seq)->id,
-			       GITOID_RAWSZ);
+			c = *baseindex_commit(idx, m.seq);
 			t = commit_time(tree, &c);
 			if (t > best_time) {
 				best_time = t;

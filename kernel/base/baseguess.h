@@ -87,7 +87,7 @@ void baseguess_match(const struct baseindex *idx, GPtrArray *needs,
 
 struct baseguess_result {
 	enum baseguess_how how;
-	git_oid commit; /* the base (applied: the tree's head) */
+	struct gitoid commit; /* the base (applied: the tree's head) */
 	char *branch; /* the branch it was found on, or NULL */
 	/* one sentence for the reply and the web page: how the base was
 	 * found, or why it was not */

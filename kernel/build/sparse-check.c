@@ -16,6 +16,7 @@
 #include "kernel/build/buildlog.h"
 #include "kernel/build/kbuild.h"
 #include "kernel/build/sparse.h"
+#include "kernel/git/lg2repo.h"
 #include "kernel/tree/checkout.h"
 
 /* Appended to every config before `make olddefconfig`:
@@ -268,23 +269,15 @@ static char **tree_configs(const struct sparse_check_opts *opts)
 
 /* ---- selection ---- */
 
-static gboolean commit_tree_diff(git_repository *repo, const git_oid *a,
-				 const git_oid *b, git_diff **out,
-				 GError **error)
+static GPtrArray *commit_tree_diff(struct git_repository *repo,
+				   const struct gitoid *a,
+				   const struct gitoid *b, GError **error)
 {
-	g_autoptr(git_commit) ca = NULL;
-	g_autoptr(git_commit) cb = NULL;
-	g_autoptr(git_tree) ta = NULL;
-	g_autoptr(git_tree) tb = NULL;
+	GPtrArray *changes = lg2repo_diff_commits(repo, a, b);
 
-	if (git_commit_lookup(&ca, repo, a) ||
-	    git_commit_lookup(&cb, repo, b) || git_commit_tree(&ta, ca) ||
-	    git_commit_tree(&tb, cb) ||
-	    git_diff_tree_to_tree(out, repo, ta, tb, NULL)) {
+	if (!changes)
 		tree_set_git_error(error, "cannot diff the series");
-		return FALSE;
-	}
-	return TRUE;
+	return changes;
 }
 
 /* Normalise "a/b/../c/./d" to "a/c/d"; NULL when it leaves the tree. */
@@ -501,26 +494,26 @@ static gboolean add_includers(struct check *c, GPtrArray *headers,
 
 /* The objects to check at @head: touched .c files, then includers of
  * touched headers.  Deleted .c files are reported as not checked. */
-static gboolean select_objects(struct check *c, const git_oid *head,
+static gboolean select_objects(struct check *c, const struct gitoid *head,
 			       GPtrArray *objects, GError **error)
 {
 	const struct sparse_check_opts *opts = c->opts;
-	g_autoptr(git_diff) diff = NULL;
+	g_autoptr(GPtrArray) diff = NULL;
 	g_autoptr(GPtrArray) headers = g_ptr_array_new_with_free_func(g_free);
 
-	if (!commit_tree_diff(opts->tree->repo, &opts->base, head, &diff,
-			      error))
+	diff = commit_tree_diff(opts->tree->repo, &opts->base, head, error);
+	if (!diff)
 		return FALSE;
-	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		const char *path = d->new_file.path;
+	for (guint i = 0; i < diff->len; i++) {
+		const struct lg2repo_change *d = diff->pdata[i];
+		const char *path = d->new_path;
 
 		g_ptr_array_add(c->files, g_strdup(path));
-		if (strcmp(d->old_file.path, path))
-			g_ptr_array_add(c->files, g_strdup(d->old_file.path));
-		if (d->status == GIT_DELTA_DELETED) {
-			if (g_str_has_suffix(d->old_file.path, ".c"))
-				add_skip(c->out, d->old_file.path,
+		if (strcmp(d->old_path, path))
+			g_ptr_array_add(c->files, g_strdup(d->old_path));
+		if (d->status == 'D') {
+			if (g_str_has_suffix(d->old_path, ".c"))
+				add_skip(c->out, d->old_path,
 					 "deleted by the series");
 			continue;
 		}
@@ -534,9 +527,8 @@ static gboolean select_objects(struct check *c, const git_oid *head,
 		} else if (g_str_has_suffix(path, ".h")) {
 			g_ptr_array_add(headers, g_strdup(path));
 		}
-		if (d->status == GIT_DELTA_RENAMED &&
-		    g_str_has_suffix(d->old_file.path, ".h"))
-			g_ptr_array_add(headers, g_strdup(d->old_file.path));
+		if (d->status == 'R' && g_str_has_suffix(d->old_path, ".h"))
+			g_ptr_array_add(headers, g_strdup(d->old_path));
 	}
 	if (headers->len)
 		return add_includers(c, headers, objects,
@@ -549,14 +541,15 @@ static gboolean select_objects(struct check *c, const git_oid *head,
 
 /* ---- configs and the kbuild probe ---- */
 
-static gboolean checkout(struct check *c, const git_oid *commit, GError **error)
+static gboolean checkout(struct check *c, const struct gitoid *commit,
+			 GError **error)
 {
 	struct tree_checkout_stats stats;
-	char hex[GIT_OID_HEXSZ + 1];
+	char hex[GITOID_HEXSZ + 1];
 	gint64 t0 = g_get_monotonic_time();
 	gboolean ok;
 
-	git_oid_tostr(hex, sizeof(hex), commit);
+	gitoid_to_hex(commit, hex);
 	ok = tree_checkout(c->opts->tree, hex, c->worktree, &stats, error);
 	c->out->timings.checkout += (g_get_monotonic_time() - t0) / 1e6;
 	return ok;
@@ -582,7 +575,7 @@ static void config_target(const char *name, const char **target,
  * build dir (kernel/build/kbuild.h); the worktree is at @head before and after.
  * A config that does not configure is not usable; the reason is kept. */
 static gboolean prepare_config(struct check *c, struct config_build *cb,
-			       const git_oid *head, GError **error)
+			       const struct gitoid *head, GError **error)
 {
 	const char *target, *fragment;
 	struct kbuild_result r;
@@ -744,7 +737,7 @@ static gboolean config_builds(struct config_build *cb, const char *object)
  * directories runs the series' Makefiles, in the series' copy of each
  * build dir. */
 static gboolean assign_configs(struct check *c, GPtrArray *objects,
-			       const git_oid *head, GError **error)
+			       const struct gitoid *head, GError **error)
 {
 	g_autoptr(GPtrArray) left = g_ptr_array_new();
 	g_autoptr(GString) names = g_string_new(NULL);
@@ -943,7 +936,7 @@ static gboolean run_config(struct check *c, struct config_build *cb,
 
 /* Check the worktree out at @commit and run every config's objects, as
  * @trust: the base is the tree's, the head and the patches the series'. */
-static gboolean run_commit(struct check *c, const git_oid *commit,
+static gboolean run_commit(struct check *c, const struct gitoid *commit,
 			   enum kbuild_trust trust, struct run_warnings *w,
 			   double *seconds, GError **error)
 {
@@ -1018,15 +1011,15 @@ static guint count_severity(GPtrArray *warnings, GArray *is_new,
 static char *patch_subject(struct check *c, guint i)
 {
 	const struct sparse_check_opts *opts = c->opts;
-	g_autoptr(git_commit) commit = NULL;
+	char *summary;
 
 	if (opts->subjects && i < opts->subjects->len &&
 	    opts->subjects->pdata[i])
 		return g_strdup(opts->subjects->pdata[i]);
-	if (git_commit_lookup(&commit, opts->tree->repo,
-			      &g_array_index(opts->patches, git_oid, i)))
-		return g_strdup("?");
-	return g_strdup(git_commit_summary(commit));
+	summary = lg2repo_commit_summary(opts->tree->repo,
+					 &g_array_index(opts->patches,
+							struct gitoid, i));
+	return summary ? summary : g_strdup("?");
 }
 
 static void report_warning(GString *out, const char *prefix,
@@ -1309,7 +1302,7 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 	guint n = opts->patches ? opts->patches->len : 0;
 	struct run_warnings *runs;
 	guint n_runs;
-	const git_oid *head;
+	const struct gitoid *head;
 	gint64 t0;
 	gboolean ok = FALSE;
 
@@ -1319,7 +1312,7 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 		out->report = g_strdup("not checked: no patch applied\n");
 		return TRUE;
 	}
-	head = &g_array_index(opts->patches, git_oid, n - 1);
+	head = &g_array_index(opts->patches, struct gitoid, n - 1);
 	c->worktree = g_build_filename(worktrees, opts->tree->name, NULL);
 	lock_path = g_strconcat(c->worktree, ".lock", NULL);
 	if (g_mkdir_with_parents(c->worktree, 0755) != 0) {
@@ -1428,7 +1421,8 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 
 		progress(c, SPARSE_CHECK_STAGE_PATCH, detail);
 		if (!run_commit(c,
-				&g_array_index(opts->patches, git_oid, p - 1),
+				&g_array_index(opts->patches, struct gitoid,
+					       p - 1),
 				KBUILD_SERIES, &runs[p], &out->timings.patches,
 				error))
 			goto done;

@@ -17,7 +17,7 @@
  * left to match it. */
 #pragma once
 
-#include <git2.h>
+#include "kernel/git/odb.h"
 #include <glib.h>
 
 #include "kernel/tree/tree.h"
@@ -58,9 +58,9 @@ typedef void (*sparse_check_progress_fn)(enum sparse_check_stage stage,
 struct sparse_check_opts {
 	const char *data_dir;
 	struct tree *tree; /* borrowed; its repository holds the commits */
-	git_oid base;
+	struct gitoid base;
 	/* the applied patches' commits in order, head = the last; the commit
-	 * of patch i is patches[i] (git_oid), its subject subjects[i] (char *,
+	 * of patch i is patches[i] (struct gitoid), its subject subjects[i] (char *,
 	 * may be NULL: the commit's summary is used) */
 	GArray *patches;
 	GPtrArray *subjects;

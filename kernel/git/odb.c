@@ -123,6 +123,45 @@ void gitoid_to_hex(const struct gitoid *oid, char hex[GITOID_HEXSZ + 1])
 	hex[GITOID_HEXSZ] = '\0';
 }
 
+gboolean gitoid_from_hexn(struct gitoid *out, const char *hex, gsize len)
+{
+	const guint8 *h = (const guint8 *)hex;
+
+	if (len > GITOID_HEXSZ)
+		return FALSE;
+	memset(out, 0, sizeof(*out));
+	for (gsize i = 0; i < len; i++) {
+		int v = hexval1[h[i]] - 1;
+
+		if (v < 0)
+			return FALSE;
+		out->id[i / 2] |= (guint8)(i % 2 ? v : v << 4);
+	}
+	return TRUE;
+}
+
+const char *gitoid_hex(const struct gitoid *oid)
+{
+	static _Thread_local char ring[4][GITOID_HEXSZ + 1];
+	static _Thread_local guint next;
+	char *hex = ring[next++ % G_N_ELEMENTS(ring)];
+
+	gitoid_to_hex(oid, hex);
+	return hex;
+}
+
+gboolean gitoid_is_zero(const struct gitoid *oid)
+{
+	static const struct gitoid zero;
+
+	return gitoid_equal(oid, &zero);
+}
+
+int gitoid_cmp(const struct gitoid *a, const struct gitoid *b)
+{
+	return memcmp(a->id, b->id, GITOID_RAWSZ);
+}
+
 const char *gitobj_type_name(enum gitobj_type type)
 {
 	switch (type) {

@@ -29,6 +29,17 @@ gboolean gitoid_equal(const struct gitoid *a, const struct gitoid *b);
 /* Exactly GITOID_HEXSZ hex digits (either case), then NUL. */
 gboolean gitoid_from_hex(struct gitoid *out, const char *hex);
 void gitoid_to_hex(const struct gitoid *oid, char hex[GITOID_HEXSZ + 1]);
+/* The first @len (at most GITOID_HEXSZ) hex digits of @hex, the rest of
+ * @out zero, as libgit2's git_oid_fromstrn(): the form a short id takes
+ * before a prefix lookup.  FALSE on a non-hex digit or a longer @len. */
+gboolean gitoid_from_hexn(struct gitoid *out, const char *hex, gsize len);
+/* @oid in hex, in one of four thread-local buffers used in turn, as git's
+ * oid_to_hex(): for a format argument, not to keep. */
+const char *gitoid_hex(const struct gitoid *oid);
+/* All zero: git's null oid (a new or deleted file in a diff header). */
+gboolean gitoid_is_zero(const struct gitoid *oid);
+/* memcmp() order, for sorting (git's oidcmp()). */
+int gitoid_cmp(const struct gitoid *a, const struct gitoid *b);
 /* "commit", "tree", "blob", "tag" */
 const char *gitobj_type_name(enum gitobj_type type);
 

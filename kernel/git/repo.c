@@ -639,7 +639,7 @@ static int refname_disposition(unsigned char c)
 }
 
 /* check_refname_format(refname, REFNAME_ALLOW_ONELEVEL) */
-static gboolean refname_valid(const char *refname)
+gboolean gitrepo_refname_valid(const char *refname)
 {
 	const char *cp;
 
@@ -873,7 +873,7 @@ static enum raw_ref read_raw_ref(struct gitrepo *repo, const char *refname,
 		g_autofree char *link = g_file_read_link(path, NULL);
 
 		if (link && g_str_has_prefix(link, "refs/") &&
-		    refname_valid(link)) {
+		    gitrepo_refname_valid(link)) {
 			*target = g_steal_pointer(&link);
 			return RAW_SYMREF;
 		}
@@ -914,7 +914,7 @@ static gboolean resolve_ref(struct gitrepo *repo, const char *refname,
 	int depth;
 
 	*found = FALSE;
-	if (!refname_valid(name))
+	if (!gitrepo_refname_valid(name))
 		return TRUE;
 	for (depth = 0; depth < SYMREF_MAXDEPTH; depth++) {
 		g_autofree char *target = NULL;
@@ -934,7 +934,7 @@ static gboolean resolve_ref(struct gitrepo *repo, const char *refname,
 			}
 			return TRUE;
 		case RAW_SYMREF:
-			if (!refname_valid(target))
+			if (!gitrepo_refname_valid(target))
 				return TRUE;
 			g_free(name);
 			name = g_steal_pointer(&target);

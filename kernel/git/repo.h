@@ -36,6 +36,12 @@ void gitrepo_free(struct gitrepo *repo);
 typedef struct gitrepo gitrepo;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(gitrepo, gitrepo_free)
 
+/* Whether @refname is a well-formed ref name, as git's
+ * check_refname_format(refname, REFNAME_ALLOW_ONELEVEL) decides: no
+ * "..", "@{", control characters, " ~^:?[*\\", empty or dot-led
+ * components, ".lock" or "." at a component's end, and not "@". */
+gboolean gitrepo_refname_valid(const char *refname);
+
 /* The work tree's index, read on first use and kept with @repo (a batch
  * of ranges reads it once); NULL for a bare repository or when there is
  * no readable index.  Owned by @repo. */

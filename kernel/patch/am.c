@@ -5,6 +5,7 @@
 #include <gio/gio.h>
 #include <string.h>
 
+#include "kernel/git/lg2repo.h"
 #include "mailparse/date.h"
 #include "mailparse/mailbox.h"
 #include "mailparse/mailinfo.h"
@@ -161,53 +162,42 @@ static char *find_base_commit(GBytes *raw)
 	return NULL;
 }
 
-static gboolean resolve_commit(git_repository *repo, const char *rev,
-			       git_oid *out)
+static gboolean resolve_commit(struct git_repository *repo, const char *rev,
+			       struct gitoid *out)
 {
-	git_object *obj = NULL, *peeled = NULL;
-	gboolean ok;
-
-	if (git_revparse_single(&obj, repo, rev) < 0)
-		return FALSE;
-	ok = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) == 0;
-	if (ok)
-		git_oid_cpy(out, git_object_id(peeled));
-	git_object_free(peeled);
-	git_object_free(obj);
-	return ok;
+	return lg2repo_revparse_commit(repo, rev, out);
 }
 
 static gboolean git_fail(GError **error, const char *what)
 {
-	const git_error *e = git_error_last();
-
 	g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", what,
-		    e ? e->message : "unknown error");
+		    lg2repo_last_error());
 	return FALSE;
 }
 
-/* The author signature as git am's fmt_ident(IDENT_STRICT) builds it.
- * NULL with *@why set where git am dies. */
-static git_signature *author_signature(const struct mailinfo_result *mi,
-				       char **why)
+/* The author as git am's fmt_ident(IDENT_STRICT) builds it, into @out
+ * (whose strings @name and @email own).  FALSE with *@why set where git
+ * am dies. */
+static gboolean author_ident(const struct mailinfo_result *mi,
+			     struct lg2repo_ident *out, char **name,
+			     char **email, char **why)
 {
-	g_autofree char *name = am_ident_clean(mi->author ? mi->author : "");
-	g_autofree char *email = am_ident_clean(mi->email ? mi->email : "");
-	git_signature *sig = NULL;
 	gint64 ts;
 	int offset;
 
-	if (!*name) {
+	*name = am_ident_clean(mi->author ? mi->author : "");
+	*email = am_ident_clean(mi->email ? mi->email : "");
+	if (!**name) {
 		*why = g_strdup_printf("empty ident name (for <%s>) not "
 				       "allowed",
-				       email);
-		return NULL;
+				       *email);
+		return FALSE;
 	}
 	if (mi->date && *mi->date) {
 		if (!date_parse(mi->date, &ts, &offset)) {
 			*why = g_strdup_printf("invalid date format: %s",
 					       mi->date);
-			return NULL;
+			return FALSE;
 		}
 	} else {
 		g_autoptr(GDateTime) now = g_date_time_new_now_local();
@@ -215,12 +205,13 @@ static git_signature *author_signature(const struct mailinfo_result *mi,
 		ts = g_date_time_to_unix(now);
 		offset = g_date_time_get_utc_offset(now) / G_TIME_SPAN_MINUTE;
 	}
-	if (git_signature_new(&sig, name, email, ts, offset) < 0) {
+	*out = (struct lg2repo_ident){ *name, *email, FALSE, ts, offset };
+	if (!lg2repo_ident_valid(out)) {
 		*why = g_strdup_printf("invalid author identity: %s",
-				       git_error_last()->message);
-		return NULL;
+				       lg2repo_last_error());
+		return FALSE;
 	}
-	return sig;
+	return TRUE;
 }
 
 /* One mail, parsed */
@@ -237,13 +228,16 @@ static void mail_free(struct mail *m)
 }
 
 /* Commit one patch on @parent; fills @p. */
-static gboolean am_one(git_repository *repo, const git_oid *parent,
+static gboolean am_one(struct git_repository *repo, const struct gitoid *parent,
 		       struct mail *m, const struct am_options *opts,
 		       struct am_patch *p, GError **error)
 {
-	git_commit *parent_commit = NULL;
-	git_tree *base = NULL, *tree = NULL;
-	git_signature *author = NULL, *committer = NULL;
+	g_autoptr(lg2tree) base = NULL;
+	g_autofree char *author_name = NULL;
+	g_autofree char *author_email = NULL;
+	struct lg2repo_ident author;
+	struct lg2repo_ident committer = { opts->committer_name,
+					   opts->committer_email, TRUE, 0, 0 };
 	struct apply_options aopts = APPLY_OPTIONS_INIT;
 	struct apply_result r = { 0 };
 	g_autofree char *raw_msg = NULL;
@@ -260,8 +254,8 @@ static gboolean am_one(git_repository *repo, const git_oid *parent,
 				  m->mi->subject ? m->mi->subject : "",
 				  m->mi->msg ? m->mi->msg->str : "");
 	msg = am_stripspace(raw_msg);
-	if (git_commit_lookup(&parent_commit, repo, parent) < 0 ||
-	    git_commit_tree(&base, parent_commit) < 0) {
+	base = lg2repo_commit_root(repo, parent);
+	if (!base) {
 		git_fail(error, "cannot read the base commit");
 		goto done;
 	}
@@ -277,40 +271,23 @@ static gboolean am_one(git_repository *repo, const git_oid *parent,
 		goto done;
 	}
 	/* git am dies on the identity only when it commits, after applying */
-	author = author_signature(m->mi, &p->reason);
-	if (!author) {
+	if (!author_ident(m->mi, &author, &author_name, &author_email,
+			  &p->reason)) {
 		ok = TRUE;
 		goto done;
 	}
-	if (git_tree_lookup(&tree, repo, &r.tree) < 0) {
-		git_fail(error, "cannot read the new tree");
+	if (!lg2repo_commit_create(repo, &p->commit, &author, &committer, msg,
+				   &r.tree, parent, error))
 		goto done;
-	}
-	if (git_signature_now(&committer, opts->committer_name,
-			      opts->committer_email) < 0) {
-		git_fail(error, "invalid committer identity");
-		goto done;
-	}
-	if (git_commit_create(&p->commit, repo, NULL, author, committer, NULL,
-			      msg, tree, 1,
-			      (const git_commit **)&parent_commit) < 0) {
-		git_fail(error, "cannot create the commit");
-		goto done;
-	}
 	p->applied = TRUE;
 	p->merged = r.merged;
 	ok = TRUE;
 done:
 	apply_result_clear(&r);
-	git_signature_free(author);
-	git_signature_free(committer);
-	git_tree_free(tree);
-	git_tree_free(base);
-	git_commit_free(parent_commit);
 	return ok;
 }
 
-gboolean am_apply_mbox(struct am_series **out, git_repository *repo,
+gboolean am_apply_mbox(struct am_series **out, struct git_repository *repo,
 		       const char *head_rev, const char *mbox_path,
 		       const struct am_options *opts, GError **error)
 {
@@ -323,7 +300,7 @@ gboolean am_apply_mbox(struct am_series **out, git_repository *repo,
 	g_autoptr(am_series) s = g_new0(struct am_series, 1);
 	g_autofree char *format_error = NULL;
 	g_autofree char *base_commit = NULL;
-	git_oid head;
+	struct gitoid head;
 	guint number = 0;
 
 	if (!opts)
@@ -386,7 +363,7 @@ gboolean am_apply_mbox(struct am_series **out, git_repository *repo,
 			s->base_note = g_strdup_printf(
 				"base-commit %s is not in the tree; applying "
 				"to %s (%s)",
-				base_commit, head_rev, git_oid_tostr_s(&head));
+				base_commit, head_rev, gitoid_hex(&head));
 		}
 	}
 

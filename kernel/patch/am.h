@@ -8,10 +8,13 @@
  * the last that applied. */
 #pragma once
 
-#include <git2.h>
 #include <glib.h>
 
+#include "kernel/git/odb.h"
 #include "kernel/patch/apply.h"
+
+/* libgit2's repository, opaque here (kernel/git/lg2repo.h) */
+struct git_repository;
 
 struct am_options {
 	const char *base; /* --base REV, or NULL */
@@ -33,24 +36,24 @@ struct am_patch {
 	char *subject; /* as git mailinfo cleans it */
 	gboolean applied;
 	gboolean merged; /* applied through the three-way fallback */
-	git_oid commit;
+	struct gitoid commit;
 	char *path; /* the file that failed, or NULL */
 	char *reason; /* why it failed, one line */
 };
 
 struct am_series {
-	git_oid base; /* the commit the first patch went onto */
+	struct gitoid base; /* the commit the first patch went onto */
 	char *base_note; /* how the base was chosen when not obvious:
 			      an unknown base-commit and the fallback */
 	GPtrArray *patches; /* struct am_patch, in mbox order */
-	git_oid head; /* the last commit made (== base if none) */
+	struct gitoid head; /* the last commit made (== base if none) */
 	guint failed;
 };
 
 /* Apply every patch of @mbox_path to @repo.  @head_rev is the tree's head
  * (the fallback base).  Returns FALSE with @error only when the mailbox or
  * the repository cannot be used; patches that do not apply are results. */
-gboolean am_apply_mbox(struct am_series **out, git_repository *repo,
+gboolean am_apply_mbox(struct am_series **out, struct git_repository *repo,
 		       const char *head_rev, const char *mbox_path,
 		       const struct am_options *opts, GError **error);
 

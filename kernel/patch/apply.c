@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 #include <string.h>
 
+#include "kernel/git/libgit2.h"
 #include "kernel/patch/apply-binary.h"
 
 #define MODE_FILE 0100644
@@ -31,7 +32,7 @@ struct file_diff {
 	int is_new, is_delete; /* -1: not known yet */
 	gboolean is_rename, is_copy, is_binary;
 	guint old_mode, new_mode;
-	char old_oid[GIT_OID_HEXSZ + 1], new_oid[GIT_OID_HEXSZ + 1];
+	char old_oid[GITOID_HEXSZ + 1], new_oid[GITOID_HEXSZ + 1];
 	GArray *hunks; /* struct hunk */
 	struct apply_binary_hunk *binary; /* forward binary hunk */
 	unsigned long lines_added, lines_deleted;
@@ -699,7 +700,7 @@ static gboolean gitdiff_index(struct parser *ps, const char *line,
 	gsize len;
 
 	ptr = strchr(line, '.');
-	if (!ptr || ptr[1] != '.' || GIT_OID_HEXSZ < ptr - line)
+	if (!ptr || ptr[1] != '.' || GITOID_HEXSZ < ptr - line)
 		return TRUE;
 	len = ptr - line;
 	memcpy(patch->old_oid, line, len);
@@ -710,7 +711,7 @@ static gboolean gitdiff_index(struct parser *ps, const char *line,
 	if (!ptr || eol < ptr)
 		ptr = eol;
 	len = ptr - line;
-	if (GIT_OID_HEXSZ < len)
+	if (GITOID_HEXSZ < len)
 		return TRUE;
 	memcpy(patch->new_oid, line, len);
 	patch->new_oid[len] = 0;
@@ -1799,24 +1800,24 @@ static GBytes *apply_binary(struct applier *ap, const struct file_diff *p,
 			    GBytes *data, char **why)
 {
 	const char *name = p->old_name ? p->old_name : p->new_name;
-	git_oid oid, want;
+	struct gitoid oid, want;
 	gsize len;
 	const char *raw = g_bytes_get_data(data, &len);
 	GBytes *result;
 	git_blob *blob = NULL;
 
-	if (strlen(p->old_oid) != GIT_OID_HEXSZ ||
-	    strlen(p->new_oid) != GIT_OID_HEXSZ ||
-	    git_oid_fromstr(&oid, p->old_oid) < 0 ||
-	    git_oid_fromstr(&want, p->new_oid) < 0) {
+	if (strlen(p->old_oid) != GITOID_HEXSZ ||
+	    strlen(p->new_oid) != GITOID_HEXSZ ||
+	    !gitoid_from_hex(&oid, p->old_oid) ||
+	    !gitoid_from_hex(&want, p->new_oid)) {
 		*why = g_strdup_printf("cannot apply binary patch to '%s' "
 				       "without full index line",
 				       name);
 		return NULL;
 	}
 	if (p->old_name) {
-		git_odb_hash(&oid, raw, len, GIT_OBJECT_BLOB);
-		if (strcmp(git_oid_tostr_s(&oid), p->old_oid)) {
+		git_odb_hash(libgit2_oid(&oid), raw, len, GIT_OBJECT_BLOB);
+		if (strcmp(gitoid_hex(&oid), p->old_oid)) {
 			*why = g_strdup_printf(
 				"the patch applies to '%s' (%s), which does "
 				"not match the current contents",
@@ -1829,9 +1830,9 @@ static GBytes *apply_binary(struct applier *ap, const struct file_diff *p,
 				       name);
 		return NULL;
 	}
-	if (git_oid_is_zero(&want))
+	if (gitoid_is_zero(&want))
 		return g_bytes_new(NULL, 0);
-	if (git_blob_lookup(&blob, ap->repo, &want) == 0) {
+	if (git_blob_lookup(&blob, ap->repo, libgit2_oid(&want)) == 0) {
 		result = g_bytes_new(git_blob_rawcontent(blob),
 				     git_blob_rawsize(blob));
 		git_blob_free(blob);
@@ -1849,11 +1850,11 @@ static GBytes *apply_binary(struct applier *ap, const struct file_diff *p,
 		return NULL;
 	}
 	raw = g_bytes_get_data(result, &len);
-	git_odb_hash(&oid, raw, len, GIT_OBJECT_BLOB);
-	if (!git_oid_equal(&oid, &want)) {
+	git_odb_hash(libgit2_oid(&oid), raw, len, GIT_OBJECT_BLOB);
+	if (!gitoid_equal(&oid, &want)) {
 		*why = g_strdup_printf("binary patch to '%s' creates incorrect "
 				       "result (expecting %s, got %s)",
-				       name, p->new_oid, git_oid_tostr_s(&oid));
+				       name, p->new_oid, gitoid_hex(&oid));
 		g_bytes_unref(result);
 		return NULL;
 	}
@@ -1867,7 +1868,7 @@ static GBytes *apply_threeway(struct applier *ap, const struct file_diff *p,
 			      GBytes *ours, char **why)
 {
 	git_object *obj = NULL;
-	git_oid prefix;
+	struct gitoid prefix;
 	gsize plen = strlen(p->old_oid);
 	g_autoptr(GBytes) base = NULL;
 	g_autoptr(GBytes) theirs = NULL;
@@ -1878,8 +1879,8 @@ static GBytes *apply_threeway(struct applier *ap, const struct file_diff *p,
 	GBytes *out = NULL;
 
 	if (p->is_binary || p->is_delete > 0 || p->is_new > 0 || !plen ||
-	    git_oid_fromstrn(&prefix, p->old_oid, plen) < 0 ||
-	    git_object_lookup_prefix(&obj, ap->repo, &prefix, plen,
+	    !gitoid_from_hexn(&prefix, p->old_oid, plen) ||
+	    git_object_lookup_prefix(&obj, ap->repo, libgit2_oid(&prefix), plen,
 				     GIT_OBJECT_BLOB) < 0) {
 		*why = g_strdup("repository lacks the necessary blob to "
 				"perform 3-way merge");
@@ -2105,7 +2106,7 @@ static gboolean apply_file(struct applier *ap, struct file_diff *p, char **why,
 
 /* Write the blobs and the updated tree.  Sets *@why, not @error, when
  * libgit2 refuses an entry name. */
-static gboolean write_tree(struct applier *ap, git_oid *out, char **why,
+static gboolean write_tree(struct applier *ap, struct gitoid *out, char **why,
 			   GError **error)
 {
 	g_autoptr(GArray)
@@ -2148,7 +2149,8 @@ static gboolean write_tree(struct applier *ap, git_oid *out, char **why,
 		}
 		g_array_append_val(updates, u);
 	}
-	if (git_tree_create_updated(out, ap->repo, ap->base, updates->len,
+	if (git_tree_create_updated(libgit2_oid(out), ap->repo, ap->base,
+				    updates->len,
 				    (git_tree_update *)updates->data) < 0) {
 		/* an entry name libgit2 refuses (its verify_path) is the
 		 * patch's fault: that patch fails, the series goes on */

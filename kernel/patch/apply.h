@@ -11,8 +11,13 @@
  * in struct apply_result.  GError is set only when the repository fails. */
 #pragma once
 
-#include <git2.h>
 #include <glib.h>
+
+#include "kernel/git/odb.h"
+
+/* libgit2's handles, opaque here (kernel/git/lg2repo.h) */
+struct git_repository;
+struct git_tree;
 
 struct apply_options {
 	/* as `git am -3`: when hunks do not apply, merge three ways using the
@@ -31,7 +36,7 @@ struct apply_options {
 
 struct apply_result {
 	gboolean applied;
-	git_oid tree; /* the resulting tree when applied */
+	struct gitoid tree; /* the resulting tree when applied */
 	char *path; /* when not applied: the file that failed, or NULL
 			     when the patch as a whole was refused */
 	char *reason; /* when not applied: why, one line */
@@ -42,8 +47,8 @@ struct apply_result {
 /* Apply the unified diff @patch (@len bytes, as `git mailinfo` leaves it in
  * its "patch" file) to @base of @repo.  Returns FALSE with @error set only
  * for repository errors; otherwise fills @out (call apply_result_clear). */
-gboolean apply_to_tree(struct apply_result *out, git_repository *repo,
-		       git_tree *base, const char *patch, gsize len,
+gboolean apply_to_tree(struct apply_result *out, struct git_repository *repo,
+		       struct git_tree *base, const char *patch, gsize len,
 		       const struct apply_options *opts, GError **error);
 
 void apply_result_clear(struct apply_result *r);
@@ -56,7 +61,7 @@ struct apply_file {
 	char *new_path; /* NULL for a deleted file */
 	/* the abbreviated ids of the "index OLD..NEW" line, "" without
 	 * one; a new file's old id (and a deleted one's new id) is zeros */
-	char old_blob[GIT_OID_HEXSZ + 1], new_blob[GIT_OID_HEXSZ + 1];
+	char old_blob[GITOID_HEXSZ + 1], new_blob[GITOID_HEXSZ + 1];
 	gboolean is_new, is_delete, is_rename, is_copy, is_binary;
 };
 

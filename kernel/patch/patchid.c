@@ -9,13 +9,11 @@
 #include <sys/stat.h>
 
 #include "kernel/diff/diffrename.h"
+#include "kernel/git/lg2repo.h"
 #include "kernel/git/object.h"
 #include "kernel/git/repo.h"
 #include "kernel/tree/tree.h"
 #include "kernel/diff/treediff.h"
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_patch, git_patch_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_revwalk, git_revwalk_free)
 
 #define PATCHID_ERROR (g_quark_from_static_string("patchid-error"))
 
@@ -26,8 +24,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_revwalk, git_revwalk_free)
 struct patchid_parser {
 	enum patchid_mode mode;
 	GChecksum *ctx;
-	git_oid result; /* the sum of the files' hashes so far */
-	git_oid commit; /* generate_id_list()'s oid: the current patch's */
+	struct gitoid result; /* the sum of the files' hashes so far */
+	struct gitoid commit; /* generate_id_list()'s oid: the current patch's */
 	guint64 patchlen; /* bytes hashed; 0: nothing to print */
 	int before, after; /* -1: in a file's header */
 	gboolean diff_is_binary;
@@ -52,11 +50,11 @@ static gboolean has_prefix(const char *line, gsize len, const char *prefix)
 }
 
 /* git's get_oid_hex(): 40 hex digits at @s, whatever follows them. */
-static gboolean oid_from_hex(git_oid *out, const char *s, gsize len)
+static gboolean oid_from_hex(struct gitoid *out, const char *s, gsize len)
 {
-	if (len < GIT_OID_HEXSZ)
+	if (len < GITOID_HEXSZ)
 		return FALSE;
-	for (gsize i = 0; i < GIT_OID_RAWSZ; i++) {
+	for (gsize i = 0; i < GITOID_RAWSZ; i++) {
 		int hi = g_ascii_xdigit_value(s[2 * i]);
 		int lo = g_ascii_xdigit_value(s[2 * i + 1]);
 
@@ -72,13 +70,13 @@ static gboolean oid_from_hex(git_oid *out, const char *s, gsize len)
  * dropped, and start a new hash. */
 static void flush_one_hunk(struct patchid_parser *p)
 {
-	guint8 hash[GIT_OID_RAWSZ];
+	guint8 hash[GITOID_RAWSZ];
 	gsize n = sizeof(hash);
 	unsigned carry = 0;
 
 	g_checksum_get_digest(p->ctx, hash, &n);
 	g_checksum_reset(p->ctx);
-	for (int i = 0; i < GIT_OID_RAWSZ; i++) {
+	for (int i = 0; i < GITOID_RAWSZ; i++) {
 		carry += p->result.id[i] + hash[i];
 		p->result.id[i] = (unsigned char)carry;
 		carry >>= 8;
@@ -104,7 +102,7 @@ static void patch_start(struct patchid_parser *p)
  * all zeros, as after a patch that ended without a commit line) the
  * commit of the next patch. */
 static void patch_end(struct patchid_parser *p, GArray *out,
-		      const git_oid *next)
+		      const struct gitoid *next)
 {
 	flush_one_hunk(p);
 	if (p->patchlen) {
@@ -221,7 +219,7 @@ static void parser_line(struct patchid_parser *p, const char *line, gsize len,
 {
 	const char *nul = memchr(line, '\0', len);
 	const char *hex = line;
-	git_oid next;
+	struct gitoid next;
 
 	if (nul)
 		len = nul - line;
@@ -375,7 +373,7 @@ GArray *patchid_stream(const char *text, gsize len, enum patchid_mode mode)
 }
 
 gboolean patchid_text(const char *text, gsize len, enum patchid_mode mode,
-		      git_oid *out)
+		      struct gitoid *out)
 {
 	g_autoptr(GArray) ids = patchid_stream(text, len, mode);
 
@@ -448,66 +446,9 @@ static char *quote_two(const char *prefix, const char *name)
  * (patch-id ignores them). */
 static gboolean diff_hunks(GBytes *a, GBytes *b, GString *hunks, GError **error)
 {
-	g_autoptr(git_patch) patch = NULL;
-	git_diff_options opts;
-	gsize a_len, b_len;
-	const void *a_data = g_bytes_get_data(a, &a_len);
-	const void *b_data = g_bytes_get_data(b, &b_len);
-
-	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-	opts.flags = GIT_DIFF_FORCE_TEXT | GIT_DIFF_INDENT_HEURISTIC;
-	opts.context_lines = 3;
-	opts.interhunk_lines = 0;
-	if (git_patch_from_buffers(&patch, a_data, a_len, NULL, b_data, b_len,
-				   NULL, &opts) < 0) {
+	if (!lg2repo_diff_hunks(a, b, hunks)) {
 		tree_set_git_error(error, "cannot diff");
 		return FALSE;
-	}
-	for (gsize h = 0; h < git_patch_num_hunks(patch); h++) {
-		const git_diff_hunk *hunk;
-		gsize lines;
-
-		if (git_patch_get_hunk(&hunk, &lines, patch, h) < 0) {
-			tree_set_git_error(error, "cannot diff");
-			return FALSE;
-		}
-		/* xdiff's xdl_emit_hunk_hdr(): a count of 1 is left out */
-		g_string_append_printf(hunks, "@@ -%d", hunk->old_start);
-		if (hunk->old_lines != 1)
-			g_string_append_printf(hunks, ",%d", hunk->old_lines);
-		g_string_append_printf(hunks, " +%d", hunk->new_start);
-		if (hunk->new_lines != 1)
-			g_string_append_printf(hunks, ",%d", hunk->new_lines);
-		g_string_append(hunks, " @@\n");
-		for (gsize i = 0; i < lines; i++) {
-			const git_diff_line *l;
-
-			if (git_patch_get_line_in_hunk(&l, patch, h, i) < 0) {
-				tree_set_git_error(error, "cannot diff");
-				return FALSE;
-			}
-			switch (l->origin) {
-			case GIT_DIFF_LINE_CONTEXT:
-			case GIT_DIFF_LINE_ADDITION:
-			case GIT_DIFF_LINE_DELETION:
-				g_string_append_c(hunks, l->origin);
-				g_string_append_len(hunks, l->content,
-						    l->content_len);
-				if (!l->content_len ||
-				    l->content[l->content_len - 1] != '\n')
-					g_string_append_c(hunks, '\n');
-				break;
-			case GIT_DIFF_LINE_CONTEXT_EOFNL:
-			case GIT_DIFF_LINE_ADD_EOFNL:
-			case GIT_DIFF_LINE_DEL_EOFNL:
-				g_string_append(
-					hunks,
-					"\\ No newline at end of file\n");
-				break;
-			default:
-				break;
-			}
-		}
 	}
 	return TRUE;
 }
@@ -635,18 +576,17 @@ static gboolean render_pair(GString *t, struct treediff *q,
 
 /* The diff of @commit as format-patch writes it into @t; *@found FALSE
  * for a merge. */
-static gboolean commit_text(struct gitrepo *gr, const git_oid *commit,
+static gboolean commit_text(struct gitrepo *gr, const struct gitoid *commit,
 			    GString *t, gboolean *found, GError **error)
 {
 	struct diffrename_options ropts = DIFFRENAME_OPTIONS_INIT;
 	struct gitcommit c = { 0 };
-	struct gitoid oid, parent_tree;
+	struct gitoid parent_tree;
 	g_autoptr(treediff) q = NULL;
 	gboolean ok = FALSE;
 
 	*found = FALSE;
-	memcpy(oid.id, commit->id, GITOID_RAWSZ);
-	if (!gitrepo_commit(gr, &oid, &c, error))
+	if (!gitrepo_commit(gr, commit, &c, error))
 		return FALSE;
 	/* patch-ids.c patch_id_defined(): 0 or 1 parents */
 	if (c.parents->len > 1) {
@@ -675,9 +615,9 @@ done:
 
 /* The objects of @repo read by kernel/git/odb.c, where the rename
  * detection that matches git's lives. */
-static struct gitrepo *open_objects(git_repository *repo, GError **error)
+static struct gitrepo *open_objects(struct git_repository *repo, GError **error)
 {
-	const char *dir = git_repository_path(repo);
+	const char *dir = lg2repo_path(repo);
 	struct gitrepo *gr = gitrepo_open(dir, error);
 
 	if (!gr)
@@ -685,31 +625,32 @@ static struct gitrepo *open_objects(git_repository *repo, GError **error)
 	return gr;
 }
 
-static gboolean commit_patchid(struct gitrepo *gr, const git_oid *commit,
-			       enum patchid_mode mode, git_oid *out,
+static gboolean commit_patchid(struct gitrepo *gr, const struct gitoid *commit,
+			       enum patchid_mode mode, struct gitoid *out,
 			       gboolean *found, GError **error)
 {
 	g_autoptr(GString) t = g_string_new(NULL);
 	gboolean has_diff;
 
 	if (!commit_text(gr, commit, t, &has_diff, error)) {
-		g_prefix_error(error, "commit %s: ", git_oid_tostr_s(commit));
+		g_prefix_error(error, "commit %s: ", gitoid_hex(commit));
 		return FALSE;
 	}
 	*found = has_diff && patchid_text(t->str, t->len, mode, out);
 	return TRUE;
 }
 
-gboolean patchid_commit(git_repository *repo, const git_oid *commit,
-			enum patchid_mode mode, git_oid *out, gboolean *found,
-			GError **error)
+gboolean patchid_commit(struct git_repository *repo,
+			const struct gitoid *commit, enum patchid_mode mode,
+			struct gitoid *out, gboolean *found, GError **error)
 {
 	g_autoptr(gitrepo) gr = open_objects(repo, error);
 
 	return gr && commit_patchid(gr, commit, mode, out, found, error);
 }
 
-GArray *patchid_commits(git_repository *repo, const git_oid *commits, gsize n,
+GArray *patchid_commits(struct git_repository *repo,
+			const struct gitoid *commits, gsize n,
 			enum patchid_mode mode, GError **error)
 {
 	g_autoptr(gitrepo) gr = open_objects(repo, error);
@@ -731,36 +672,33 @@ GArray *patchid_commits(git_repository *repo, const git_oid *commits, gsize n,
 	return g_steal_pointer(&out);
 }
 
-GArray *patchid_range(git_repository *repo, const char *range,
+GArray *patchid_range(struct git_repository *repo, const char *range,
 		      enum patchid_mode mode, GError **error)
 {
-	g_autoptr(git_revwalk) walk = NULL;
-	g_autoptr(GArray) ids = g_array_new(FALSE, FALSE, sizeof(git_oid));
-	git_oid oid;
-	int rc;
+	g_autoptr(lg2walk) walk = NULL;
+	g_autoptr(GArray)
+		ids = g_array_new(FALSE, FALSE, sizeof(struct gitoid));
 
 	if (!strstr(range, "..") || strstr(range, "...")) {
 		g_set_error(error, PATCHID_ERROR, 1, "'%s' is not a range A..B",
 			    range);
 		return NULL;
 	}
-	if (git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_push_range(walk, range) < 0) {
+	walk = lg2repo_walk_new(repo, FALSE);
+	if (!walk || !lg2repo_walk_push_range(walk, range)) {
 		g_autofree char *what =
 			g_strdup_printf("bad range '%s'", range);
 
 		tree_set_git_error(error, what);
 		return NULL;
 	}
-	while ((rc = git_revwalk_next(&oid, walk)) == 0)
-		g_array_append_val(ids, oid);
-	if (rc != GIT_ITEROVER) {
+	if (!lg2repo_walk_all(walk, ids)) {
 		g_autofree char *what =
 			g_strdup_printf("cannot walk '%s'", range);
 
 		tree_set_git_error(error, what);
 		return NULL;
 	}
-	return patchid_commits(repo, (const git_oid *)(void *)ids->data,
+	return patchid_commits(repo, (const struct gitoid *)(void *)ids->data,
 			       ids->len, mode, error);
 }

@@ -3,14 +3,19 @@
  * a posted series that is already applied to a tree and for b4's
  * "prerequisite-patch-id:" trailers.
  *
- * The ids (patch-ids and the commit ids read from a patch stream) are
- * libgit2's git_oid, 20 bytes: print them with git_oid_tostr() or
- * git_oid_fmt(), parse them with git_oid_fromstrn().  The text functions
- * only fill git_oid structs; they need no git_libgit2_init(). */
+ * The ids (patch-ids and the commit ids read from a patch stream) are the
+ * git layer's struct gitoid: print them with gitoid_to_hex() or
+ * gitoid_hex(), parse them with gitoid_from_hex() (kernel/git/odb.h).
+ * The text functions only fill struct gitoids; they need no
+ * libgit2_init(). */
 #pragma once
 
-#include <git2.h>
 #include <glib.h>
+
+#include "kernel/git/odb.h"
+
+/* libgit2's repository, opaque here (kernel/git/lg2repo.h) */
+struct git_repository;
 
 /* The three ways git patch-id hashes a patch. */
 enum patchid_mode {
@@ -26,11 +31,11 @@ enum patchid_mode {
 
 /* One line of git patch-id's output. */
 struct patchid_result {
-	git_oid patch_id;
+	struct gitoid patch_id;
 	/* the id of the "commit <hex>" or "From <hex>" line before the patch
 	 * (or any line starting with 40 hex digits, as git reads them); all
 	 * zeros when there was none */
-	git_oid commit;
+	struct gitoid commit;
 };
 
 /* The longest line patchid_parser_feed() takes: git keeps any line whole,
@@ -69,7 +74,7 @@ GArray *patchid_stream(const char *text, gsize len, enum patchid_mode mode);
  * line): the first line git patch-id would print for @text.  FALSE when
  * it would print none (there is no diff). */
 gboolean patchid_text(const char *text, gsize len, enum patchid_mode mode,
-		      git_oid *out);
+		      struct gitoid *out);
 
 /* The patch-id of commit @commit of @repo: its diff against its first
  * parent (the empty tree for a root commit) as `git format-patch` writes
@@ -79,20 +84,21 @@ gboolean patchid_text(const char *text, gsize len, enum patchid_mode mode,
  * the commit has no patch-id: a merge (git's patch_id_defined(), and
  * format-patch skips merges) or a commit that changes nothing.  The
  * objects are read from the repository's directory on disk. */
-gboolean patchid_commit(git_repository *repo, const git_oid *commit,
-			enum patchid_mode mode, git_oid *out, gboolean *found,
-			GError **error);
+gboolean patchid_commit(struct git_repository *repo,
+			const struct gitoid *commit, enum patchid_mode mode,
+			struct gitoid *out, gboolean *found, GError **error);
 
 /* The patch-ids of the @n commits @commits, in that order, reading the
  * repository once: a GArray of struct patchid_result owned by the caller,
  * commits without a patch-id left out (as `git log -p | git patch-id`
  * prints nothing for them).  NULL with @error when a commit cannot be
  * read. */
-GArray *patchid_commits(git_repository *repo, const git_oid *commits, gsize n,
+GArray *patchid_commits(struct git_repository *repo,
+			const struct gitoid *commits, gsize n,
 			enum patchid_mode mode, GError **error);
 
 /* As patchid_commits() for the commits of @range "A..B" (reachable from
  * B, not from A), newest first as libgit2's revision walk lists them,
  * which for a linear history is `git log A..B`'s order. */
-GArray *patchid_range(git_repository *repo, const char *range,
+GArray *patchid_range(struct git_repository *repo, const char *range,
 		      enum patchid_mode mode, GError **error);

@@ -13,6 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kernel/git/lg2repo.h"
+#include "kernel/git/object.h"
+
 #define CHECKOUT_STATE ".armbot-checkout"
 #define CHECKOUT_GROUP "checkout"
 
@@ -90,32 +93,34 @@ static gboolean checkout_path_ok(const char *path, GError **error)
 /* Write blob @oid at @path under @root with git @mode.  The old entry is
  * unlinked first: a new inode never writes through a symlink or a hard
  * link, and a directory in the way goes too. */
-static gboolean write_entry(git_repository *repo, const char *root,
-			    const char *path, const git_oid *oid,
-			    git_filemode_t mode, GError **error)
+static gboolean write_entry(struct git_repository *repo, const char *root,
+			    const char *path, const struct gitoid *oid,
+			    guint32 mode, GError **error)
 {
 	g_autofree char *full = g_build_filename(root, path, NULL);
-	g_autoptr(git_blob) blob = NULL;
+	g_autoptr(GBytes) blob = NULL;
 	const char *data;
 	gsize size;
 	GStatBuf st;
 	int fd;
 
-	if (mode == GIT_FILEMODE_COMMIT)
+	if (mode == GITMODE_COMMIT)
 		return TRUE; /* a submodule: nothing to write, like git */
 	if (!checkout_path_ok(path, error))
 		return FALSE;
-	if (git_blob_lookup(&blob, repo, oid) < 0) {
+	blob = lg2repo_blob(repo, oid);
+	if (!blob) {
 		tree_set_git_error(error, path);
 		return FALSE;
 	}
-	data = git_blob_rawcontent(blob);
-	size = git_blob_rawsize(blob);
+	data = g_bytes_get_data(blob, &size);
+	if (!data)
+		data = ""; /* an empty blob */
 	if (!make_parents(root, path, error))
 		return FALSE;
 	if (g_lstat(full, &st) == 0 && !rmtree(full, error))
 		return FALSE;
-	if (mode == GIT_FILEMODE_LINK) {
+	if (mode == GITMODE_LINK) {
 		g_autofree char *target = g_strndup(data, size);
 
 		if (symlink(target, full) < 0)
@@ -123,7 +128,7 @@ static gboolean write_entry(git_repository *repo, const char *root,
 		return TRUE;
 	}
 	fd = open(full, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-		  mode == GIT_FILEMODE_BLOB_EXECUTABLE ? 0777 : 0666);
+		  mode == GITMODE_BLOB_EXECUTABLE ? 0777 : 0666);
 	if (fd < 0)
 		return set_errno_error(error, "create", full);
 	while (size) {
@@ -145,30 +150,25 @@ static gboolean write_entry(git_repository *repo, const char *root,
 }
 
 struct full_walk {
-	git_repository *repo;
+	struct git_repository *repo;
 	const char *root;
 	struct tree_checkout_stats *stats;
 	GError **error;
 };
 
-static int full_walk_cb(const char *parent, const git_tree_entry *entry,
-			void *payload)
+static gboolean full_walk_cb(const char *path, const struct gitoid *oid,
+			     guint32 mode, gpointer data)
 {
-	struct full_walk *w = payload;
-	g_autofree char *path = NULL;
-	git_filemode_t mode = git_tree_entry_filemode(entry);
+	struct full_walk *w = data;
 
-	if (mode == GIT_FILEMODE_TREE)
-		return 0;
-	path = g_strconcat(parent, git_tree_entry_name(entry), NULL);
-	if (!write_entry(w->repo, w->root, path, git_tree_entry_id(entry), mode,
-			 w->error))
-		return -1;
+	if (!write_entry(w->repo, w->root, path, oid, mode, w->error))
+		return FALSE;
 	w->stats->written++;
-	return 0;
+	return TRUE;
 }
 
-gboolean tree_checkout_current(const char *dir, git_oid *out, GError **error)
+gboolean tree_checkout_current(const char *dir, struct gitoid *out,
+			       GError **error)
 {
 	g_autofree char *state = g_build_filename(dir, CHECKOUT_STATE, NULL);
 	g_autoptr(GKeyFile) kf = g_key_file_new();
@@ -181,7 +181,7 @@ gboolean tree_checkout_current(const char *dir, git_oid *out, GError **error)
 			    "'%s' holds no checkout", dir);
 		return FALSE;
 	}
-	if (git_oid_fromstr(out, commit) < 0) {
+	if (!gitoid_from_hex(out, commit)) {
 		g_set_error(error, TREE_ERROR, TREE_ERROR_INVALID,
 			    "'%s': bad commit '%s'", state, commit);
 		return FALSE;
@@ -191,13 +191,13 @@ gboolean tree_checkout_current(const char *dir, git_oid *out, GError **error)
 
 /* Record that @dir holds @commit of @tree. */
 static gboolean save_state(const struct tree *tree, const char *dir,
-			   const git_oid *commit, GError **error)
+			   const struct gitoid *commit, GError **error)
 {
 	g_autofree char *state = g_build_filename(dir, CHECKOUT_STATE, NULL);
 	g_autoptr(GKeyFile) kf = g_key_file_new();
-	char hex[GIT_OID_HEXSZ + 1];
+	char hex[GITOID_HEXSZ + 1];
 
-	git_oid_tostr(hex, sizeof(hex), commit);
+	gitoid_to_hex(commit, hex);
 	g_key_file_set_string(kf, CHECKOUT_GROUP, "tree", tree->name);
 	g_key_file_set_string(kf, CHECKOUT_GROUP, "commit", hex);
 	return g_key_file_save_to_file(kf, state, error);
@@ -205,66 +205,58 @@ static gboolean save_state(const struct tree *tree, const char *dir,
 
 /* Apply the differences between @old_tree and @new_tree to @dir: every
  * removal first (a file may become a directory), then the writes. */
-static gboolean checkout_diff(struct tree *tree, git_tree *old_tree,
-			      git_tree *new_tree, const char *dir,
+static gboolean checkout_diff(struct tree *tree, struct git_tree *old_tree,
+			      struct git_tree *new_tree, const char *dir,
 			      struct tree_checkout_stats *stats, GError **error)
 {
-	g_autoptr(git_diff) diff = NULL;
-	git_diff_options opts;
-	size_t n;
-
-	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	g_autoptr(GPtrArray) diff = NULL;
 
 	/* a type change (file <-> symlink) is one delta to rewrite */
-	opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
-	if (git_diff_tree_to_tree(&diff, tree->repo, old_tree, new_tree,
-				  &opts) < 0) {
+	diff = lg2repo_diff_trees(tree->repo, old_tree, new_tree, TRUE);
+	if (!diff) {
 		tree_set_git_error(error, "cannot diff the trees");
 		return FALSE;
 	}
-	n = git_diff_num_deltas(diff);
-	for (size_t i = 0; i < n; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
+	for (guint i = 0; i < diff->len; i++) {
+		const struct lg2repo_change *d = diff->pdata[i];
 		g_autofree char *full = NULL;
 
-		if (d->status != GIT_DELTA_DELETED)
+		if (d->status != 'D')
 			continue;
-		if (!checkout_path_ok(d->old_file.path, error))
+		if (!checkout_path_ok(d->old_path, error))
 			return FALSE;
-		full = g_build_filename(dir, d->old_file.path, NULL);
+		full = g_build_filename(dir, d->old_path, NULL);
 		/* already gone is fine: an interrupted checkout is redone
 		 * from the same recorded commit */
 		if (!rmtree(full, error))
 			return FALSE;
-		prune_empty_parents(dir, d->old_file.path);
+		prune_empty_parents(dir, d->old_path);
 		stats->removed++;
 	}
-	for (size_t i = 0; i < n; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
+	for (guint i = 0; i < diff->len; i++) {
+		const struct lg2repo_change *d = diff->pdata[i];
 
-		if (d->status == GIT_DELTA_DELETED)
+		if (d->status == 'D')
 			continue;
-		if (d->status == GIT_DELTA_MODIFIED &&
-		    git_oid_equal(&d->old_file.id, &d->new_file.id) &&
-		    d->old_file.mode != GIT_FILEMODE_LINK &&
-		    d->new_file.mode != GIT_FILEMODE_LINK) {
+		if (d->status == 'M' && gitoid_equal(&d->old_id, &d->new_id) &&
+		    d->old_mode != GITMODE_LINK &&
+		    d->new_mode != GITMODE_LINK) {
 			/* only the execute bit changed: chmod keeps the
 			 * content's mtime, as git's checkout does */
 			g_autofree char *full =
-				g_build_filename(dir, d->new_file.path, NULL);
+				g_build_filename(dir, d->new_path, NULL);
 
-			if (checkout_path_ok(d->new_file.path, NULL) &&
+			if (checkout_path_ok(d->new_path, NULL) &&
 			    g_chmod(full,
-				    d->new_file.mode ==
-						    GIT_FILEMODE_BLOB_EXECUTABLE ?
+				    d->new_mode == GITMODE_BLOB_EXECUTABLE ?
 					    0755 :
 					    0644) == 0) {
 				stats->mode_changed++;
 				continue;
 			}
 		}
-		if (!write_entry(tree->repo, dir, d->new_file.path,
-				 &d->new_file.id, d->new_file.mode, error))
+		if (!write_entry(tree->repo, dir, d->new_path, &d->new_id,
+				 d->new_mode, error))
 			return FALSE;
 		stats->written++;
 	}
@@ -275,17 +267,15 @@ gboolean tree_checkout(struct tree *tree, const char *rev, const char *dir,
 		       struct tree_checkout_stats *out, GError **error)
 {
 	struct tree_checkout_stats stats = { 0 };
-	g_autoptr(git_commit) commit = NULL;
-	g_autoptr(git_commit) old_commit = NULL;
-	g_autoptr(git_tree) new_tree = NULL;
-	g_autoptr(git_tree) old_tree = NULL;
+	g_autoptr(lg2tree) new_tree = NULL;
+	g_autoptr(lg2tree) old_tree = NULL;
 	g_autoptr(GError) local = NULL;
-	git_oid id, old_id;
+	struct gitoid id, old_id;
 
 	if (!tree_resolve(tree, rev, &id, error))
 		return FALSE;
-	if (git_commit_lookup(&commit, tree->repo, &id) < 0 ||
-	    git_commit_tree(&new_tree, commit) < 0) {
+	new_tree = lg2repo_commit_root(tree->repo, &id);
+	if (!new_tree) {
 		tree_set_git_error(error, rev ? rev : "HEAD");
 		return FALSE;
 	}
@@ -294,8 +284,7 @@ gboolean tree_checkout(struct tree *tree, const char *rev, const char *dir,
 	/* a recorded commit this tree does not have (another tree's, or
 	 * garbage) means a full checkout, as with no state at all */
 	if (tree_checkout_current(dir, &old_id, &local) &&
-	    git_commit_lookup(&old_commit, tree->repo, &old_id) == 0 &&
-	    git_commit_tree(&old_tree, old_commit) == 0) {
+	    (old_tree = lg2repo_commit_root(tree->repo, &old_id))) {
 		if (!checkout_diff(tree, old_tree, new_tree, dir, &stats,
 				   error))
 			return FALSE;
@@ -303,8 +292,7 @@ gboolean tree_checkout(struct tree *tree, const char *rev, const char *dir,
 		struct full_walk walk = { tree->repo, dir, &stats, error };
 
 		stats.full = TRUE;
-		if (git_tree_walk(new_tree, GIT_TREEWALK_PRE, full_walk_cb,
-				  &walk) < 0) {
+		if (!lg2repo_tree_walk(new_tree, full_walk_cb, &walk)) {
 			if (error && !*error)
 				tree_set_git_error(error, dir);
 			return FALSE;

@@ -3,7 +3,7 @@
  * revision it holds. */
 #pragma once
 
-#include <git2.h>
+#include "kernel/git/odb.h"
 #include <glib.h>
 
 #include "kernel/tree/tree.h"
@@ -26,4 +26,5 @@ gboolean tree_checkout(struct tree *tree, const char *rev, const char *dir,
 
 /* The commit @dir was last brought to by tree_checkout(), or FALSE with
  * TREE_ERROR_NOT_FOUND when it has none. */
-gboolean tree_checkout_current(const char *dir, git_oid *out, GError **error);
+gboolean tree_checkout_current(const char *dir, struct gitoid *out,
+			       GError **error);

@@ -15,6 +15,8 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "kernel/git/lg2fetch.h"
+#include "kernel/git/lg2repo.h"
 #include "kernel/tree/import.h"
 
 void tree_head_free(struct tree_head *head)
@@ -37,35 +39,21 @@ GPtrArray *tree_heads(struct tree *tree, GError **error)
 {
 	g_autoptr(GPtrArray) out =
 		g_ptr_array_new_with_free_func((GDestroyNotify)tree_head_free);
-	git_reference_iterator *it = NULL;
-	git_reference *ref;
-	int rc;
+	/* a symbolic ref among the branches is not a branch of its own */
+	g_autoptr(GPtrArray)
+		refs = lg2repo_refs_direct(tree->repo, "refs/heads/*");
 
-	if (git_reference_iterator_glob_new(&it, tree->repo, "refs/heads/*") <
-	    0) {
+	if (!refs) {
 		tree_set_git_error(error, "cannot list the branches");
 		return NULL;
 	}
-	while ((rc = git_reference_next(&ref, it)) == 0) {
-		g_autoptr(git_reference) resolved = NULL;
-		struct tree_head *h;
+	for (guint i = 0; i < refs->len; i++) {
+		const struct lg2repo_ref *r = refs->pdata[i];
+		struct tree_head *h = g_new0(struct tree_head, 1);
 
-		/* a symbolic ref among the branches is not a branch of its
-		 * own */
-		if (git_reference_type(ref) == GIT_REFERENCE_DIRECT &&
-		    git_reference_resolve(&resolved, ref) == 0) {
-			h = g_new0(struct tree_head, 1);
-			h->branch = g_strdup(git_reference_name(ref) +
-					     strlen("refs/heads/"));
-			git_oid_cpy(&h->commit, git_reference_target(resolved));
-			g_ptr_array_add(out, h);
-		}
-		git_reference_free(ref);
-	}
-	git_reference_iterator_free(it);
-	if (rc != GIT_ITEROVER) {
-		tree_set_git_error(error, "cannot list the branches");
-		return NULL;
+		h->branch = g_strdup(r->name + strlen("refs/heads/"));
+		h->commit = r->oid;
+		g_ptr_array_add(out, h);
 	}
 	g_ptr_array_sort(out, head_cmp);
 	return g_steal_pointer(&out);
@@ -82,7 +70,7 @@ struct progress {
 };
 
 static void stats_from(struct tree_fetch_stats *out,
-		       const git_indexer_progress *s)
+		       const struct lg2fetch_stats *s)
 {
 	out->total_objects = s->total_objects;
 	out->received_objects = s->received_objects;
@@ -110,37 +98,38 @@ static gboolean cancelled(const struct progress *p)
 }
 
 /* libgit2 calls this for every few objects: the reports are rate-limited
- * here.  A negative return aborts the fetch (libgit2's callback rule). */
-static int on_transfer(const git_indexer_progress *stats, void *payload)
+ * here.  FALSE aborts the fetch. */
+static gboolean on_transfer(const struct lg2fetch_stats *stats,
+			    gpointer payload)
 {
 	struct progress *p = payload;
 	gint64 now;
 
 	stats_from(&p->stats, stats);
 	if (cancelled(p))
-		return -1;
+		return FALSE;
 	if (!p->fn)
-		return 0;
+		return TRUE;
 	if (p->stats.done) {
 		if (!p->done_reported)
 			p->fn(&p->stats, p->user_data);
 		p->done_reported = TRUE;
-		return 0;
+		return TRUE;
 	}
 	now = g_get_monotonic_time();
 	if (now - p->last < p->interval)
-		return 0;
+		return TRUE;
 	p->last = now;
 	p->reported = TRUE;
 	p->fn(&p->stats, p->user_data);
-	return 0;
+	return TRUE;
 }
 
 /* The remote's "Counting objects" messages: only a chance to cancel
  * before any object arrives. */
-static int on_sideband(const char *text, int len, void *payload)
+static gboolean on_sideband(gpointer payload)
 {
-	return cancelled(payload) ? -1 : 0;
+	return !cancelled(payload);
 }
 
 /* The refspecs of @tree's branches. */
@@ -209,13 +198,11 @@ static gboolean restore_heads(struct tree *tree, const GPtrArray *before,
 		struct tree_head *h = now->pdata[i];
 		g_autofree char *name =
 			g_strconcat("refs/heads/", h->branch, NULL);
-		g_autoptr(git_reference) ref = NULL;
 
 		g_hash_table_insert(cur, h->branch, h);
 		if (g_hash_table_contains(old, h->branch))
 			continue;
-		if (git_reference_lookup(&ref, tree->repo, name) < 0 ||
-		    git_reference_delete(ref) < 0) {
+		if (!lg2repo_ref_delete(tree->repo, name, NULL)) {
 			tree_set_git_error(error, name);
 			return FALSE;
 		}
@@ -225,13 +212,11 @@ static gboolean restore_heads(struct tree *tree, const GPtrArray *before,
 		struct tree_head *c = g_hash_table_lookup(cur, h->branch);
 		g_autofree char *name =
 			g_strconcat("refs/heads/", h->branch, NULL);
-		g_autoptr(git_reference) ref = NULL;
 
-		if (c && git_oid_equal(&c->commit, &h->commit))
+		if (c && gitoid_equal(&c->commit, &h->commit))
 			continue;
-		if (git_reference_create(&ref, tree->repo, name, &h->commit, 1,
-					 "armbot: fetch failed, put back") <
-		    0) {
+		if (!lg2repo_ref_set(tree->repo, name, &h->commit,
+				     "armbot: fetch failed, put back", NULL)) {
 			tree_set_git_error(error, name);
 			return FALSE;
 		}
@@ -259,15 +244,14 @@ static gboolean fetch_tree(struct tree *tree,
 	static const struct tree_fetch_options defaults =
 		TREE_FETCH_OPTIONS_INIT;
 	const struct tree_fetch_options *o = options ? options : &defaults;
-	g_autoptr(git_remote) remote = NULL;
+	g_autoptr(lg2remote) remote = NULL;
 	g_autoptr(GPtrArray) specs = fetch_refspecs(tree);
 	g_autoptr(GPtrArray) before = NULL;
-	git_fetch_options opts;
-	git_remote_create_options create;
-	git_strarray refspecs = { (char **)specs->pdata, specs->len };
+	struct lg2fetch_stats totals;
 	struct progress p = { 0 };
 	g_autofree char *what = g_strdup_printf("cannot fetch '%s'", tree->url);
-	int lock, rc;
+	gboolean fetched;
+	int lock;
 
 	if (stats)
 		memset(stats, 0, sizeof(*stats));
@@ -279,15 +263,9 @@ static gboolean fetch_tree(struct tree *tree,
 		close(lock);
 		return FALSE;
 	}
-	git_fetch_options_init(&opts, GIT_FETCH_OPTIONS_VERSION);
-	/* an anonymous remote; url.*.insteadOf is skipped: the tree's URL is
-	 * used as written (and libgit2 1.5 leaks the regex match data of that
-	 * config lookup) */
-	git_remote_create_options_init(&create,
-				       GIT_REMOTE_CREATE_OPTIONS_VERSION);
-	create.repository = tree->repo;
-	create.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF;
-	if (git_remote_create_with_opts(&remote, tree->url, &create) < 0) {
+	/* an anonymous remote: the tree's URL is used as written */
+	remote = lg2fetch_remote_new(tree->repo, tree->url);
+	if (!remote) {
 		tree_set_git_error(error, what);
 		close(lock);
 		return FALSE;
@@ -309,18 +287,17 @@ static gboolean fetch_tree(struct tree *tree,
 					    G_TIME_SPAN_MILLISECOND * 250;
 	p.last = g_get_monotonic_time();
 	p.cancellable = o->cancellable;
-	opts.callbacks.transfer_progress = on_transfer;
-	opts.callbacks.sideband_progress = on_sideband;
-	opts.callbacks.payload = &p;
-	opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_AUTO;
 	/* the refspecs force-update like a mirror: a rebased branch is
 	 * followed, not refused */
-	rc = git_remote_fetch(remote, &refspecs, &opts, "armbot: fetch");
-	if (stats)
-		stats_from(stats, git_remote_stats(remote));
+	fetched = lg2fetch_run(remote, (char **)specs->pdata, specs->len,
+			       on_transfer, on_sideband, &p, "armbot: fetch");
+	if (stats) {
+		lg2fetch_stats(remote, &totals);
+		stats_from(stats, &totals);
+	}
 	if (p.fn == print_progress && p.reported && !p.done_reported)
 		fputc('\n', stderr);
-	if (rc < 0) {
+	if (!fetched) {
 		g_autoptr(GError) failed = NULL;
 		g_autoptr(GError) undo = NULL;
 
@@ -346,13 +323,11 @@ static gboolean fetch_tree(struct tree *tree,
 		stats->done = TRUE;
 	/* the remote's default branch, when no branch was named */
 	if (!tree->head_branch) {
-		git_buf buf = GIT_BUF_INIT;
+		g_autofree char *branch = lg2fetch_default_branch(remote);
 
-		if (git_remote_default_branch(&buf, remote) == 0 &&
-		    g_str_has_prefix(buf.ptr, "refs/heads/"))
+		if (branch && g_str_has_prefix(branch, "refs/heads/"))
 			tree->head_branch =
-				g_strdup(buf.ptr + strlen("refs/heads/"));
-		git_buf_dispose(&buf);
+				g_strdup(branch + strlen("refs/heads/"));
 	}
 	return TRUE;
 }
@@ -395,7 +370,7 @@ static struct tree *add_fetch(struct tree *tree, const char *url,
 {
 	const char *name = tree->name;
 	g_autofree char *head_ref = NULL;
-	git_oid head;
+	struct gitoid head;
 
 	/* a local path is kept absolute so the tree does not depend on the
 	 * directory `tree add` ran in */
@@ -423,7 +398,7 @@ static struct tree *add_fetch(struct tree *tree, const char *url,
 	if (!tree_head(tree, &head, error))
 		return NULL;
 	head_ref = tree_head_ref(tree);
-	if (git_repository_set_head(tree->repo, head_ref) < 0) {
+	if (!lg2repo_set_head(tree->repo, head_ref, NULL)) {
 		tree_set_git_error(error, head_ref);
 		return NULL;
 	}
@@ -435,7 +410,7 @@ static struct tree *add_fetch(struct tree *tree, const char *url,
 gboolean tree_update(struct tree *tree, const struct tree_fetch_options *opts,
 		     struct tree_fetch_stats *stats, GError **error)
 {
-	git_oid head;
+	struct gitoid head;
 
 	if (stats)
 		memset(stats, 0, sizeof(*stats));

@@ -3,15 +3,15 @@
 #pragma once
 
 #include <gio/gio.h>
-#include <git2.h>
 #include <glib.h>
 
+#include "kernel/git/odb.h"
 #include "kernel/tree/tree.h"
 
 /* One branch of a tree: refs/heads/@branch at @commit. */
 struct tree_head {
 	char *branch;
-	git_oid commit;
+	struct gitoid commit;
 };
 
 void tree_head_free(struct tree_head *head);

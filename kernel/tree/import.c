@@ -23,6 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kernel/git/lg2repo.h"
+
 /* git's object types, as in a pack entry header */
 enum { OBJ_COMMIT = 1, OBJ_TREE = 2, OBJ_BLOB = 3 };
 
@@ -39,7 +41,7 @@ struct node {
 	char *name;
 	guint32 mode;
 	gboolean has_oid; /* set by the worker, or for trees once written */
-	git_oid oid;
+	struct gitoid oid;
 	GHashTable *children; /* directories: name -> struct node */
 	char *hardlink; /* a hard link: the archive path it links to */
 };
@@ -98,7 +100,7 @@ static void sha1_final(EVP_MD_CTX *ctx, guint8 out[20])
 /* ---- the pack writer ---- */
 
 struct pack_entry {
-	git_oid oid;
+	struct gitoid oid;
 	guint32 crc;
 	guint64 offset;
 };
@@ -109,8 +111,8 @@ struct pack_writer {
 	char *tmp_path; /* objects/pack/tmp_pack_XXXXXX */
 	guint64 offset;
 	GArray *entries; /* struct pack_entry */
-	GHashTable *seen; /* git_oid already in this pack */
-	git_odb *odb; /* objects there already are not written again */
+	GHashTable *seen; /* struct gitoid already in this pack */
+	struct git_odb *odb; /* objects there already are not written again */
 	struct libdeflate_compressor *compressor;
 	guchar *zbuf;
 	gsize zcap;
@@ -120,13 +122,13 @@ static guint oid_hash(gconstpointer key)
 {
 	guint h;
 
-	memcpy(&h, ((const git_oid *)key)->id, sizeof(h));
+	memcpy(&h, ((const struct gitoid *)key)->id, sizeof(h));
 	return h;
 }
 
 static gboolean oid_equal(gconstpointer a, gconstpointer b)
 {
-	return git_oid_equal(a, b);
+	return gitoid_equal(a, b);
 }
 
 static gboolean write_all(int fd, const void *buf, gsize len, const char *path,
@@ -169,28 +171,30 @@ static void pack_writer_free(struct pack_writer *pw)
 		g_hash_table_destroy(pw->seen);
 	if (pw->compressor)
 		libdeflate_free_compressor(pw->compressor);
-	git_odb_free(pw->odb);
+	lg2repo_odb_free(pw->odb);
 	g_free(pw->zbuf);
 	g_free(pw);
 }
 typedef struct pack_writer pack_writer;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(pack_writer, pack_writer_free)
 
-static struct pack_writer *pack_writer_new(git_repository *repo, GError **error)
+static struct pack_writer *pack_writer_new(struct git_repository *repo,
+					   GError **error)
 {
 	g_autoptr(pack_writer) pw = g_new0(struct pack_writer, 1);
 	/* a header with a count of 0, fixed up when the pack is finished */
 	static const guchar header[12] = { 'P', 'A', 'C', 'K', 0, 0, 0, 2 };
 
 	pw->fd = -1;
-	pw->pack_dir = g_build_filename(git_repository_path(repo), "objects",
-					"pack", NULL);
+	pw->pack_dir =
+		g_build_filename(lg2repo_path(repo), "objects", "pack", NULL);
 	pw->entries = g_array_new(FALSE, FALSE, sizeof(struct pack_entry));
 	pw->seen = g_hash_table_new_full(oid_hash, oid_equal, g_free, NULL);
 	/* level 1: the pack is a third of the sources and deflating costs
 	 * less than decompressing the xz stream */
 	pw->compressor = libdeflate_alloc_compressor(1);
-	if (git_repository_odb(&pw->odb, repo) < 0) {
+	pw->odb = lg2repo_odb(repo);
+	if (!pw->odb) {
 		tree_set_git_error(error, "cannot open the object database");
 		return NULL;
 	}
@@ -224,7 +228,7 @@ static struct pack_writer *pack_writer_new(git_repository *repo, GError **error)
  * size (4 bits, then 7 bits a byte, little end first), then the zlib
  * stream. */
 static gboolean pack_writer_add(struct pack_writer *pw, int type,
-				const git_oid *oid, const void *data,
+				const struct gitoid *oid, const void *data,
 				gsize size, GError **error)
 {
 	guchar header[16];
@@ -235,7 +239,7 @@ static gboolean pack_writer_add(struct pack_writer *pw, int type,
 	gsize rest = size;
 
 	if (g_hash_table_contains(pw->seen, oid) ||
-	    git_odb_exists_ext(pw->odb, oid, GIT_ODB_LOOKUP_NO_REFRESH))
+	    lg2repo_odb_has(pw->odb, oid))
 		return TRUE;
 	header[hlen] = (type << 4) | (rest & 0x0f);
 	rest >>= 4;
@@ -268,8 +272,8 @@ static gboolean pack_writer_add(struct pack_writer *pw, int type,
 
 static int pack_entry_cmp(gconstpointer a, gconstpointer b)
 {
-	return git_oid_cmp(&((const struct pack_entry *)a)->oid,
-			   &((const struct pack_entry *)b)->oid);
+	return gitoid_cmp(&((const struct pack_entry *)a)->oid,
+			  &((const struct pack_entry *)b)->oid);
 }
 
 static void put_be32(GByteArray *buf, guint32 v)
@@ -340,7 +344,7 @@ static gboolean pack_writer_finish(struct pack_writer *pw, GError **error)
 		g_byte_array_append(
 			idx,
 			g_array_index(pw->entries, struct pack_entry, i).oid.id,
-			GIT_OID_RAWSZ);
+			GITOID_RAWSZ);
 	for (guint i = 0; i < count; i++)
 		put_be32(idx,
 			 g_array_index(pw->entries, struct pack_entry, i).crc);
@@ -403,7 +407,8 @@ static gboolean pack_writer_finish(struct pack_writer *pw, GError **error)
 
 /* ---- hashing ---- */
 
-static void object_hash(git_oid *out, int type, const void *data, gsize size)
+static void object_hash(struct gitoid *out, int type, const void *data,
+			gsize size)
 {
 	static const char *const names[] = {
 		[OBJ_COMMIT] = "commit", [OBJ_TREE] = "tree", [OBJ_BLOB] = "blob"
@@ -693,7 +698,7 @@ static gboolean importer_write_tree(struct importer *im, struct node *dir,
 		g_byte_array_append(buf, (const guint8 *)head, n);
 		g_byte_array_append(buf, (const guint8 *)node->name,
 				    strlen(node->name) + 1);
-		g_byte_array_append(buf, node->oid.id, GIT_OID_RAWSZ);
+		g_byte_array_append(buf, node->oid.id, GITOID_RAWSZ);
 	}
 	object_hash(&dir->oid, OBJ_TREE, buf->data, buf->len);
 	dir->has_oid = TRUE;
@@ -943,7 +948,8 @@ done:
  * then write the trees.  @out is the root tree id; the node tree is
  * stripped of a single top-level directory shared by every entry. */
 static gboolean import_tarball_tree(const char *tarball, struct pack_writer *pw,
-				    git_oid *out, guint *files, GError **error)
+				    struct gitoid *out, guint *files,
+				    GError **error)
 {
 	struct importer im = { 0 };
 	struct node *top;
@@ -987,7 +993,7 @@ done:
 	return ok;
 }
 
-gboolean tree_import_tarball_tree_id(const char *tarball, git_oid *out,
+gboolean tree_import_tarball_tree_id(const char *tarball, struct gitoid *out,
 				     GError **error)
 {
 	if (!import_tarball_tree(tarball, NULL, out, NULL, error)) {
@@ -997,7 +1003,7 @@ gboolean tree_import_tarball_tree_id(const char *tarball, git_oid *out,
 	return TRUE;
 }
 
-gboolean tree_import_tarball(git_repository *repo, const char *tarball,
+gboolean tree_import_tarball(struct git_repository *repo, const char *tarball,
 			     const char *version, const char *branch,
 			     const char *tag_prefix,
 			     struct tree_import_result *out, GError **error)
@@ -1008,24 +1014,18 @@ gboolean tree_import_tarball(git_repository *repo, const char *tarball,
 	g_autofree char *message = NULL;
 	g_autofree char *base = g_path_get_basename(tarball);
 	g_autoptr(pack_writer) pw = NULL;
-	g_autoptr(git_odb) odb = NULL;
-	g_autoptr(git_tree) tree = NULL;
-	g_autoptr(git_commit) parent = NULL;
-	g_autoptr(git_signature) sig = NULL;
-	g_autoptr(git_reference) ref = NULL;
 	struct tree_import_result result = { 0 };
-	git_oid parent_id;
+	struct gitoid parent_id;
+	struct lg2repo_ident sig = { "armbot", "armbot@localhost", FALSE, 0,
+				     0 };
+	gboolean has_parent;
 	GStatBuf st;
-	gint64 when;
 
-	if (git_reference_name_to_id(&result.commit, repo, tag_ref) == 0) {
-		g_autoptr(git_commit) commit = NULL;
-
-		if (git_commit_lookup(&commit, repo, &result.commit) < 0) {
+	if (lg2repo_ref_id(repo, tag_ref, &result.commit)) {
+		if (!lg2repo_commit_tree(repo, &result.commit, &result.tree)) {
 			tree_set_git_error(error, tag_ref);
 			return FALSE;
 		}
-		result.tree = *git_commit_tree_id(commit);
 		result.unchanged = TRUE;
 		if (out)
 			*out = result;
@@ -1042,22 +1042,21 @@ gboolean tree_import_tarball(git_repository *repo, const char *tarball,
 		return FALSE;
 	}
 	result.objects_written = pw->entries->len;
-	if (git_repository_odb(&odb, repo) < 0 || git_odb_refresh(odb) < 0 ||
-	    git_tree_lookup(&tree, repo, &result.tree) < 0) {
+	if (!lg2repo_refresh(repo) || !lg2repo_has_tree(repo, &result.tree)) {
 		tree_set_git_error(error, "cannot read the imported tree");
 		return FALSE;
 	}
-	if (git_reference_name_to_id(&parent_id, repo, branch_ref) == 0 &&
-	    git_commit_lookup(&parent, repo, &parent_id) < 0) {
+	has_parent = lg2repo_ref_id(repo, branch_ref, &parent_id);
+	if (has_parent && !lg2repo_has_commit(repo, &parent_id)) {
 		tree_set_git_error(error, branch_ref);
 		return FALSE;
 	}
 	/* the tarball's mtime dates the commit: the same package gives the
 	 * same commit id on every machine */
-	when = g_stat(tarball, &st) == 0 ? (gint64)st.st_mtime :
-					   g_get_real_time() / G_USEC_PER_SEC;
-	if (git_signature_new(&sig, "armbot", "armbot@localhost", when, 0) <
-	    0) {
+	sig.time = g_stat(tarball, &st) == 0 ?
+			   (gint64)st.st_mtime :
+			   g_get_real_time() / G_USEC_PER_SEC;
+	if (!lg2repo_ident_valid(&sig)) {
 		tree_set_git_error(error, "cannot make the commit signature");
 		return FALSE;
 	}
@@ -1065,18 +1064,17 @@ gboolean tree_import_tarball(git_repository *repo, const char *tarball,
 				  "The unpacked contents of %s, version %s, "
 				  "as one commit.\n",
 				  base, version, tarball, version);
-	if (git_commit_create(&result.commit, repo, NULL, sig, sig, NULL,
-			      message, tree, parent ? 1 : 0,
-			      (const git_commit **)&parent) < 0 ||
-	    git_reference_create(&ref, repo, branch_ref, &result.commit, 1,
-				 "armbot: import") < 0) {
+	if (!lg2repo_commit_create(repo, &result.commit, &sig, &sig, message,
+				   &result.tree, has_parent ? &parent_id : NULL,
+				   NULL) ||
+	    !lg2repo_ref_set(repo, branch_ref, &result.commit, "armbot: import",
+			     NULL)) {
 		tree_set_git_error(error, "cannot commit the import");
 		return FALSE;
 	}
-	g_clear_pointer(&ref, git_reference_free);
-	if (git_reference_create(&ref, repo, tag_ref, &result.commit, 1,
-				 "armbot: import") < 0 ||
-	    git_repository_set_head(repo, branch_ref) < 0) {
+	if (!lg2repo_ref_set(repo, tag_ref, &result.commit, "armbot: import",
+			     NULL) ||
+	    !lg2repo_set_head(repo, branch_ref, NULL)) {
 		tree_set_git_error(error, tag_ref);
 		return FALSE;
 	}

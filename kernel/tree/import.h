@@ -4,14 +4,18 @@
  * package changes. */
 #pragma once
 
-#include <git2.h>
 #include <glib.h>
 
+#include "kernel/git/odb.h"
 #include "kernel/tree/tree.h"
 
+/* libgit2's repository, opaque here (kernel/git/lg2repo.h) */
+struct git_repository;
+
 struct tree_import_result {
-	git_oid commit; /* the new commit, or the existing head if unchanged */
-	git_oid tree; /* its root tree */
+	struct gitoid
+		commit; /* the new commit, or the existing head if unchanged */
+	struct gitoid tree; /* its root tree */
 	guint files; /* blobs in the tarball (regular files and symlinks) */
 	guint objects_written; /* objects new to the repository */
 	gboolean unchanged; /* the tree already had this version */
@@ -26,14 +30,14 @@ struct tree_import_result {
  * add -A -f` would stage.  Blobs and trees are written as one new pack.
  * When refs/tags/@tag_prefix@version exists already nothing is imported
  * and @out->unchanged is set. */
-gboolean tree_import_tarball(git_repository *repo, const char *tarball,
+gboolean tree_import_tarball(struct git_repository *repo, const char *tarball,
 			     const char *version, const char *branch,
 			     const char *tag_prefix,
 			     struct tree_import_result *out, GError **error);
 
 /* Compute only the root tree id @tarball would import to, without a
  * repository (no objects written): for checks and tests. */
-gboolean tree_import_tarball_tree_id(const char *tarball, git_oid *out,
+gboolean tree_import_tarball_tree_id(const char *tarball, struct gitoid *out,
 				     GError **error);
 
 /* The installed version of Debian package @package (from dpkg's status

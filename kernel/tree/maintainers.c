@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "kernel/git/lg2repo.h"
 #include "kernel/tree/tree.h"
 
 G_DEFINE_QUARK(maintainers - error - quark, maintainers_error)
@@ -291,49 +292,35 @@ struct maintainers *maintainers_parse(const char *data, gsize len,
 	return g_steal_pointer(&m);
 }
 
-struct git_dir_lookup {
-	git_tree *root;
-};
-
+/* @data is the root tree (lg2tree) */
 static gboolean git_is_dir(const char *path, gpointer data)
 {
-	struct git_dir_lookup *l = data;
-	git_tree_entry *entry = NULL;
-	gboolean dir;
-
 	/* only literal paths can name a directory */
 	if (strpbrk(path, "*?[]"))
 		return FALSE;
-	if (git_tree_entry_bypath(&entry, l->root, path) < 0)
-		return FALSE;
-	dir = git_tree_entry_type(entry) == GIT_OBJECT_TREE;
-	git_tree_entry_free(entry);
-	return dir;
+	return lg2repo_tree_is_dir(data, path);
 }
 
-struct maintainers *maintainers_load_git(git_repository *repo,
-					 const git_oid *commit, GError **error)
+struct maintainers *maintainers_load_git(struct git_repository *repo,
+					 const struct gitoid *commit,
+					 GError **error)
 {
-	g_autoptr(git_commit) c = NULL;
-	g_autoptr(git_tree) root = NULL;
-	g_autoptr(git_object) obj = NULL;
-	struct git_dir_lookup lookup;
-	git_blob *blob;
+	g_autoptr(lg2tree) root = lg2repo_commit_root(repo, commit);
+	g_autoptr(GBytes) blob = NULL;
+	const char *data;
+	gsize len;
 
-	if (git_commit_lookup(&c, repo, commit) < 0 ||
-	    git_commit_tree(&root, c) < 0) {
+	if (!root) {
 		tree_set_git_error(error, "cannot read the commit");
 		return NULL;
 	}
-	if (git_object_lookup_bypath(&obj, (git_object *)root, "MAINTAINERS",
-				     GIT_OBJECT_BLOB) < 0) {
+	blob = lg2repo_tree_blob(root, "MAINTAINERS");
+	if (!blob) {
 		tree_set_git_error(error, "cannot read MAINTAINERS");
 		return NULL;
 	}
-	blob = (git_blob *)obj;
-	lookup.root = root;
-	return maintainers_parse(git_blob_rawcontent(blob),
-				 git_blob_rawsize(blob), git_is_dir, &lookup,
+	data = g_bytes_get_data(blob, &len);
+	return maintainers_parse(data ? data : "", len, git_is_dir, root,
 				 error);
 }
 

@@ -23,8 +23,12 @@
  *   have depth 3.  get_maintainer.pl leaves such ties unordered. */
 #pragma once
 
-#include <git2.h>
 #include <glib.h>
+
+#include "kernel/git/odb.h"
+
+/* libgit2's repository, opaque here (kernel/git/lg2repo.h) */
+struct git_repository;
 
 #define MAINTAINERS_ERROR (maintainers_error_quark())
 GQuark maintainers_error_quark(void);
@@ -98,8 +102,9 @@ struct maintainers *maintainers_parse(const char *data, gsize len,
 
 /* Read MAINTAINERS from the root tree of commit @commit of @repo; F:/X:
  * patterns naming directories of that tree are taken as directories. */
-struct maintainers *maintainers_load_git(git_repository *repo,
-					 const git_oid *commit, GError **error);
+struct maintainers *maintainers_load_git(struct git_repository *repo,
+					 const struct gitoid *commit,
+					 GError **error);
 
 /* The sections covering @file, most specific first (struct
  * maintainers_section *, owned by @m; a new array). */

@@ -2,7 +2,7 @@
  * each.  See kernel/tree/tree.h. */
 #include "kernel/tree/tree.h"
 
-#include "kernel/git/libgit2.h"
+#include "kernel/git/lg2repo.h"
 #include "kernel/tree/rmtree.h"
 
 #include <errno.h>
@@ -16,10 +16,14 @@ G_DEFINE_QUARK(armbot - tree - error - quark, tree_error)
 
 void tree_set_git_error(GError **error, const char *what)
 {
-	const git_error *e = git_error_last();
-
 	g_set_error(error, TREE_ERROR, TREE_ERROR_GIT, "%s: %s", what,
-		    e && e->message ? e->message : "unknown libgit2 error");
+		    lg2repo_last_error());
+}
+
+/* lg2repo's error as TREE_ERROR_GIT, the code tree.h promises */
+static void tree_git_error(GError **error, GError *local)
+{
+	g_set_error_literal(error, TREE_ERROR, TREE_ERROR_GIT, local->message);
 }
 
 gboolean tree_progress_wanted(void)
@@ -53,7 +57,7 @@ void tree_free(struct tree *tree)
 	g_strfreev(tree->branches);
 	g_free(tree->head_branch);
 	g_free(tree->version);
-	git_repository_free(tree->repo);
+	lg2repo_free(tree->repo);
 	g_free(tree);
 }
 
@@ -83,8 +87,8 @@ static const char *tree_kind_name(enum tree_kind kind)
 	return kind == TREE_KIND_DISTRO ? "distro" : "git";
 }
 
-/* tree_new() for a name that is valid, with libgit2 initialised; NULL with
- * @error set for an invalid name. */
+/* tree_new() for a name that is valid; NULL with @error set for an invalid
+ * name. */
 static struct tree *tree_new_named(const char *data_dir, const char *name,
 				   GError **error)
 {
@@ -93,7 +97,6 @@ static struct tree *tree_new_named(const char *data_dir, const char *name,
 			    "invalid tree name '%s'", name ? name : "");
 		return NULL;
 	}
-	libgit2_init();
 	return tree_new(data_dir, name);
 }
 
@@ -141,8 +144,9 @@ struct tree *tree_open(const char *data_dir, const char *name, GError **error)
 			    "'%s': no head branch", tree->conf_path);
 		return NULL;
 	}
-	if (git_repository_open_bare(&tree->repo, tree->git_dir) < 0) {
-		tree_set_git_error(error, tree->git_dir);
+	tree->repo = lg2repo_open_bare(tree->git_dir, &local);
+	if (!tree->repo) {
+		tree_git_error(error, local);
 		return NULL;
 	}
 	return g_steal_pointer(&tree);
@@ -181,6 +185,7 @@ struct tree *tree_create(const char *data_dir, const char *name,
 			 enum tree_kind kind, GError **error)
 {
 	g_autoptr(kernel_tree) tree = NULL;
+	g_autoptr(GError) local = NULL;
 
 	tree = tree_new_named(data_dir, name, error);
 	if (!tree)
@@ -199,8 +204,9 @@ struct tree *tree_create(const char *data_dir, const char *name,
 		return NULL;
 	}
 	/* a half-made tree (no tree.conf) of an interrupted add is reused */
-	if (git_repository_init(&tree->repo, tree->git_dir, 1) < 0) {
-		tree_set_git_error(error, tree->git_dir);
+	tree->repo = lg2repo_init_bare(tree->git_dir, &local);
+	if (!tree->repo) {
+		tree_git_error(error, local);
 		return NULL;
 	}
 	tree->kind = kind;
@@ -246,11 +252,11 @@ char *tree_head_ref(const struct tree *tree)
 	return g_strconcat("refs/heads/", tree->head_branch, NULL);
 }
 
-gboolean tree_head(struct tree *tree, git_oid *out, GError **error)
+gboolean tree_head(struct tree *tree, struct gitoid *out, GError **error)
 {
 	g_autofree char *ref = tree_head_ref(tree);
 
-	if (git_reference_name_to_id(out, tree->repo, ref) < 0) {
+	if (!lg2repo_ref_id(tree->repo, ref, out)) {
 		g_set_error(error, TREE_ERROR, TREE_ERROR_NOT_FOUND,
 			    "tree '%s' has no branch '%s'", tree->name,
 			    tree->head_branch);
@@ -259,27 +265,20 @@ gboolean tree_head(struct tree *tree, git_oid *out, GError **error)
 	return TRUE;
 }
 
-gboolean tree_resolve(struct tree *tree, const char *rev, git_oid *out,
+gboolean tree_resolve(struct tree *tree, const char *rev, struct gitoid *out,
 		      GError **error)
 {
-	g_autoptr(git_object) obj = NULL;
-	g_autoptr(git_object) commit = NULL;
-
 	if (!rev)
 		return tree_head(tree, out, error);
-	if (git_revparse_single(&obj, tree->repo, rev) < 0 ||
-	    git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0) {
+	if (!lg2repo_revparse_commit(tree->repo, rev, out)) {
 		g_set_error(error, TREE_ERROR, TREE_ERROR_NOT_FOUND,
 			    "tree '%s' has no revision '%s'", tree->name, rev);
 		return FALSE;
 	}
-	git_oid_cpy(out, git_object_id(commit));
 	return TRUE;
 }
 
-gboolean tree_has_commit(struct tree *tree, const git_oid *oid)
+gboolean tree_has_commit(struct tree *tree, const struct gitoid *oid)
 {
-	g_autoptr(git_commit) commit = NULL;
-
-	return git_commit_lookup(&commit, tree->repo, oid) == 0;
+	return lg2repo_has_commit(tree->repo, oid);
 }

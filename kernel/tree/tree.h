@@ -1,4 +1,4 @@
-/* Kernel trees: named bare libgit2 repositories in the data dir.
+/* Kernel trees: named bare git repositories in the data dir.
  *
  * Each tree lives in DATA/trees/NAME/: `repo.git` is a bare repository and
  * `tree.conf` a small key file describing where the tree comes from (the
@@ -8,26 +8,14 @@
  * This is the model every other file of kernel/tree/ builds on: the
  * default tree is the distro tree TREE_DISTRO_NAME, imported from
  * Debian's linux-source-6.1 tarball on first use by tree_open_default()
- * (kernel/tree/import.h).  Other trees are added and fetched with libgit2
- * (kernel/tree/fetch.h).  kernel/tree/checkout.h brings a persistent
+ * (kernel/tree/import.h).  Other trees are added and fetched through the
+ * git layer's libgit2 side (kernel/tree/fetch.h, kernel/git/lg2fetch.h).  kernel/tree/checkout.h brings a persistent
  * directory to a revision for builds. */
 #pragma once
 
-#include <git2.h>
 #include <glib.h>
 
-/* libgit2 handles under g_autoptr: every kernel/ file uses these */
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_repository, git_repository_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_odb, git_odb_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_object, git_object_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_commit, git_commit_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_tree, git_tree_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_blob, git_blob_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_reference, git_reference_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_signature, git_signature_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_remote, git_remote_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_diff, git_diff_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(git_index, git_index_free)
+#include "kernel/git/odb.h"
 
 #define TREE_DISTRO_NAME "distro-6.1"
 #define TREE_DISTRO_PACKAGE "linux-source-6.1"
@@ -63,7 +51,9 @@ struct tree {
 			  * empty: all heads); distro: { "distro" } */
 	char *head_branch; /* the branch a series applies to by default */
 	char *version; /* distro: the package version imported last */
-	git_repository *repo; /* open, owned by the tree */
+	/* open, owned by the tree: libgit2's handle, opaque outside
+	 * kernel/git/ (kernel/git/lg2repo.h) */
+	struct git_repository *repo;
 };
 
 /* the typedef only names the type for g_autoptr(kernel_tree) */
@@ -87,16 +77,16 @@ char **tree_list(const char *data_dir, GError **error);
 char *tree_head_ref(const struct tree *tree);
 
 /* The commit at the tip of the tree's default branch. */
-gboolean tree_head(struct tree *tree, git_oid *out, GError **error);
+gboolean tree_head(struct tree *tree, struct gitoid *out, GError **error);
 
 /* Resolve @rev (any git revision syntax: a branch, tag, commit id, "HEAD",
  * "debian/6.1.192-3"...) to a commit id; NULL means tree_head().  Unknown
  * revisions fail with TREE_ERROR_NOT_FOUND. */
-gboolean tree_resolve(struct tree *tree, const char *rev, git_oid *out,
+gboolean tree_resolve(struct tree *tree, const char *rev, struct gitoid *out,
 		      GError **error);
 
 /* Whether the tree's repository has commit @oid (a series' base-commit). */
-gboolean tree_has_commit(struct tree *tree, const git_oid *oid);
+gboolean tree_has_commit(struct tree *tree, const struct gitoid *oid);
 
 /* Write the tree's key file from its fields (atomically). */
 gboolean tree_save(const struct tree *tree, GError **error);

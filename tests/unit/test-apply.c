@@ -23,7 +23,7 @@ static void apply_text(const char *file, const char *patch,
 	g_autofree char *dir = g_dir_make_tmp("armbot-apply-XXXXXX", NULL);
 	git_repository *repo = NULL;
 	git_treebuilder *tb = NULL;
-	git_oid blob, tree_id;
+	struct gitoid blob, tree_id;
 	git_tree *tree = NULL, *out = NULL;
 	git_tree_entry *te = NULL;
 	git_blob *b = NULL;
@@ -32,21 +32,26 @@ static void apply_text(const char *file, const char *patch,
 	g_autofree char *rm = NULL;
 
 	g_assert_cmpint(git_repository_init(&repo, dir, 1), ==, 0);
-	g_assert_cmpint(git_blob_create_from_buffer(&blob, repo, file,
-						    strlen(file)),
+	g_assert_cmpint(git_blob_create_from_buffer(libgit2_oid(&blob), repo,
+						    file, strlen(file)),
 			==, 0);
 	g_assert_cmpint(git_treebuilder_new(&tb, repo, NULL), ==, 0);
-	g_assert_cmpint(git_treebuilder_insert(NULL, tb, "f.c", &blob,
+	g_assert_cmpint(git_treebuilder_insert(NULL, tb, "f.c",
+					       libgit2_oid(&blob),
 					       GIT_FILEMODE_BLOB),
 			==, 0);
-	g_assert_cmpint(git_treebuilder_write(&tree_id, tb), ==, 0);
-	g_assert_cmpint(git_tree_lookup(&tree, repo, &tree_id), ==, 0);
+	g_assert_cmpint(git_treebuilder_write(libgit2_oid(&tree_id), tb), ==,
+			0);
+	g_assert_cmpint(git_tree_lookup(&tree, repo, libgit2_oid(&tree_id)), ==,
+			0);
 	opts.max_patch_size = 4096;
 	g_assert_true(apply_to_tree(r, repo, tree, patch, strlen(patch), &opts,
 				    &error));
 	*result = NULL;
 	if (r->applied) {
-		g_assert_cmpint(git_tree_lookup(&out, repo, &r->tree), ==, 0);
+		g_assert_cmpint(git_tree_lookup(&out, repo,
+						libgit2_oid(&r->tree)),
+				==, 0);
 		g_assert_cmpint(git_tree_entry_bypath(&te, out, "f.c"), ==, 0);
 		g_assert_cmpint(git_blob_lookup(&b, repo,
 						git_tree_entry_id(te)),

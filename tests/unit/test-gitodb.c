@@ -188,6 +188,29 @@ static void test_hex(void)
 	g_assert_false(gitoid_from_hex(
 		&a, "0123456789abcdefabcdef0123456789abcdef0g"));
 	g_assert_false(gitoid_from_hex(&a, ""));
+
+	/* a short id, zero-padded as git_oid_fromstrn() does */
+	g_assert_true(gitoid_from_hexn(&a, "abcDEF1x", 7));
+	g_assert_cmpstr(gitoid_hex(&a), ==,
+			"abcdef1000000000000000000000000000000000");
+	g_assert_true(gitoid_from_hexn(&b, "", 0));
+	g_assert_true(gitoid_is_zero(&b));
+	g_assert_false(gitoid_is_zero(&a));
+	g_assert_cmpint(gitoid_cmp(&b, &a), <, 0);
+	g_assert_cmpint(gitoid_cmp(&a, &b), >, 0);
+	g_assert_cmpint(gitoid_cmp(&a, &a), ==, 0);
+	g_assert_false(gitoid_from_hexn(&a, "abcdeg", 6));
+	g_assert_false(gitoid_from_hexn(
+		&a, "0123456789abcdefabcdef0123456789abcdef012", 41));
+	/* four buffers in turn: two ids in one printf are both right */
+	g_assert_true(gitoid_from_hexn(&a, "01", 2));
+	g_assert_true(gitoid_from_hexn(&b, "02", 2));
+	{
+		g_autofree char *two = g_strdup_printf(
+			"%.2s %.2s", gitoid_hex(&a), gitoid_hex(&b));
+
+		g_assert_cmpstr(two, ==, "01 02");
+	}
 	g_assert_cmpstr(gitobj_type_name(GITOBJ_COMMIT), ==, "commit");
 	g_assert_cmpstr(gitobj_type_name(GITOBJ_TREE), ==, "tree");
 	g_assert_cmpstr(gitobj_type_name(GITOBJ_BLOB), ==, "blob");

@@ -979,6 +979,47 @@ static void test_peel_commit(void)
 	g_assert_error(error, GITREPO_ERROR, GITREPO_ERROR_CORRUPT);
 }
 
+/* git check-ref-format --allow-onelevel (git 2.39) on each name */
+static void test_refname_valid(void)
+{
+	static const char *const good[] = {
+		"refs/heads/master",
+		"refs/heads/for-next",
+		"HEAD",
+		"refs/heads/a.b",
+		"refs/heads/@",
+		"refs/tags/v6.1-rc1",
+		"refs/heads/a@b",
+		"refs/heads/\xc3\xa9",
+	};
+	static const char *const bad[] = {
+		"refs/heads/bad..name",
+		"refs/heads/a@{b",
+		"@",
+		"refs/heads/.hidden",
+		"refs/heads/x.lock",
+		"refs/heads/x.",
+		"refs/heads/a b",
+		"refs/heads/a~1",
+		"refs/heads/a^",
+		"refs/heads/a:b",
+		"refs/heads/a?",
+		"refs/heads/a[",
+		"refs/heads/a*",
+		"refs/heads/a\\b",
+		"refs/heads/",
+		"refs//heads",
+		"/refs/heads/a",
+		"refs/heads/a\x7f",
+		"",
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(good); i++)
+		g_assert_true(gitrepo_refname_valid(good[i]));
+	for (guint i = 0; i < G_N_ELEMENTS(bad); i++)
+		g_assert_false(gitrepo_refname_valid(bad[i]));
+}
+
 int main(int argc, char **argv)
 {
 	int ret;
@@ -987,6 +1028,7 @@ int main(int argc, char **argv)
 	scratch = scratch_dir_new("armbot-gitrepo-XXXXXX");
 	build_repo();
 	g_test_add_func("/gitrepo/open", test_open);
+	g_test_add_func("/gitrepo/refname-valid", test_refname_valid);
 	g_test_add_func("/gitrepo/open-variants", test_open_variants);
 	g_test_add_func("/gitrepo/revparse", test_revparse);
 	g_test_add_func("/gitrepo/revparse-unsupported",

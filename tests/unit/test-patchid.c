@@ -33,17 +33,17 @@
 	"-\tselect FOO\n"                                    \
 	"+\tselect BAR\n"
 
-static char *hex(const git_oid *oid)
+static char *hex(const struct gitoid *oid)
 {
-	char buf[GIT_OID_HEXSZ + 1];
+	char buf[GITOID_HEXSZ + 1];
 
-	return g_strdup(git_oid_tostr(buf, sizeof(buf), oid));
+	return (gitoid_to_hex(oid, buf), g_strdup(buf));
 }
 
 /* The id of @text in @mode, as hex; "none" when there is none. */
 static char *id_of(const char *text, enum patchid_mode mode)
 {
-	git_oid id;
+	struct gitoid id;
 
 	if (!patchid_text(text, strlen(text), mode, &id))
 		return g_strdup("none");
@@ -141,7 +141,7 @@ static void test_no_patch(void)
 	};
 
 	for (gsize i = 0; i < G_N_ELEMENTS(texts); i++) {
-		git_oid id;
+		struct gitoid id;
 		gsize len = i == G_N_ELEMENTS(texts) - 1 ? 22 :
 							   strlen(texts[i]);
 
@@ -185,9 +185,9 @@ static void test_stream_split(void)
 	g_autoptr(GArray) r2 = patchid_stream(P2, strlen(P2), PATCHID_STABLE);
 
 	g_assert_cmpuint(r->len, ==, 2);
-	g_assert_true(git_oid_is_zero(
+	g_assert_true(gitoid_is_zero(
 		&g_array_index(r, struct patchid_result, 1).commit));
-	g_assert_true(git_oid_equal(
+	g_assert_true(gitoid_equal(
 		&g_array_index(r, struct patchid_result, 1).patch_id,
 		&g_array_index(r2, struct patchid_result, 0).patch_id));
 }
@@ -357,7 +357,8 @@ static void test_commits(void)
 	g_autoptr(GError) error = NULL;
 	g_autofree char *revs = NULL;
 	g_auto(GStrv) ids = NULL;
-	g_autoptr(GArray) oids = g_array_new(FALSE, FALSE, sizeof(git_oid));
+	g_autoptr(GArray)
+		oids = g_array_new(FALSE, FALSE, sizeof(struct gitoid));
 	g_autoptr(GArray) list = NULL;
 	g_autoptr(GArray) range = NULL;
 	guint with_id = 0;
@@ -389,12 +390,12 @@ static void test_commits(void)
 	for (guint i = 0; ids[i]; i++) {
 		g_autofree char *mail =
 			git_ok(dir, "format-patch", "--stdout", "-1", ids[i]);
-		git_oid commit, id, want;
+		struct gitoid commit, id, want;
 		gboolean found = TRUE;
 		gboolean merge = i == 6;
 		gboolean empty = i == 4;
 
-		g_assert_cmpint(git_oid_fromstr(&commit, ids[i]), ==, 0);
+		g_assert_true(gitoid_from_hex(&commit, ids[i]));
 		g_array_append_val(oids, commit);
 		g_assert_true(patchid_commit(repo, &commit, PATCHID_STABLE, &id,
 					     &found, &error));
@@ -408,9 +409,9 @@ static void test_commits(void)
 		with_id++;
 		g_assert_true(patchid_text(mail, strlen(mail), PATCHID_STABLE,
 					   &want));
-		g_assert_true(git_oid_equal(&id, &want));
+		g_assert_true(gitoid_equal(&id, &want));
 	}
-	list = patchid_commits(repo, (const git_oid *)(void *)oids->data,
+	list = patchid_commits(repo, (const struct gitoid *)(void *)oids->data,
 			       oids->len, PATCHID_STABLE, &error);
 	g_assert_no_error(error);
 	g_assert_cmpuint(list->len, ==, with_id);
@@ -418,17 +419,17 @@ static void test_commits(void)
 	g_assert_no_error(error);
 	/* binary, empty (none), side, merge (none): newest first */
 	g_assert_cmpuint(range->len, ==, 2);
-	g_assert_true(git_oid_equal(
+	g_assert_true(gitoid_equal(
 		&g_array_index(range, struct patchid_result, 0).commit,
-		&g_array_index(oids, git_oid, 5)));
+		&g_array_index(oids, struct gitoid, 5)));
 
 	/* errors: no such commit, not a range */
 	{
-		git_oid missing;
-		git_oid id;
+		struct gitoid missing;
+		struct gitoid id;
 		gboolean found;
 
-		git_oid_fromstr(&missing,
+		gitoid_from_hex(&missing,
 				"0123456789abcdef0123456789abcdef01234567");
 		g_assert_false(patchid_commit(repo, &missing, PATCHID_STABLE,
 					      &id, &found, &error));

@@ -111,35 +111,38 @@ static void write_sample_tarball(const char *path)
 static void blob(git_repository *repo, git_treebuilder *tb, const char *name,
 		 const char *content, git_filemode_t mode)
 {
-	git_oid id;
+	struct gitoid id;
 
-	g_assert_cmpint(git_blob_create_from_buffer(&id, repo, content,
-						    strlen(content)),
+	g_assert_cmpint(git_blob_create_from_buffer(libgit2_oid(&id), repo,
+						    content, strlen(content)),
 			==, 0);
-	g_assert_cmpint(git_treebuilder_insert(NULL, tb, name, &id, mode), ==,
-			0);
+	g_assert_cmpint(git_treebuilder_insert(NULL, tb, name, libgit2_oid(&id),
+					       mode),
+			==, 0);
 }
 
 /* The same tree built with libgit2's git_treebuilder. */
-static void expected_tree(git_repository *repo, git_oid *out)
+static void expected_tree(git_repository *repo, struct gitoid *out)
 {
 	g_autoptr(git_treebuilder) sub = NULL;
 	g_autoptr(git_treebuilder) root = NULL;
-	git_oid sub_id;
+	struct gitoid sub_id;
 
 	g_assert_cmpint(git_treebuilder_new(&sub, repo, NULL), ==, 0);
 	blob(repo, sub, "bar", "bar\n", GIT_FILEMODE_BLOB);
-	g_assert_cmpint(git_treebuilder_write(&sub_id, sub), ==, 0);
+	g_assert_cmpint(git_treebuilder_write(libgit2_oid(&sub_id), sub), ==,
+			0);
 	g_assert_cmpint(git_treebuilder_new(&root, repo, NULL), ==, 0);
 	blob(repo, root, "foo0", "zero\n", GIT_FILEMODE_BLOB);
 	blob(repo, root, "foo.c", "int x;\n", GIT_FILEMODE_BLOB);
 	blob(repo, root, "run.sh", "#!/bin/sh\n", GIT_FILEMODE_BLOB_EXECUTABLE);
 	blob(repo, root, "link", "foo/bar", GIT_FILEMODE_LINK);
 	blob(repo, root, ".gitignore", "*\n", GIT_FILEMODE_BLOB);
-	g_assert_cmpint(git_treebuilder_insert(NULL, root, "foo", &sub_id,
+	g_assert_cmpint(git_treebuilder_insert(NULL, root, "foo",
+					       libgit2_oid(&sub_id),
 					       GIT_FILEMODE_TREE),
 			==, 0);
-	g_assert_cmpint(git_treebuilder_write(out, root), ==, 0);
+	g_assert_cmpint(git_treebuilder_write(libgit2_oid(out), root), ==, 0);
 }
 
 static void test_import(void)
@@ -160,7 +163,7 @@ static void test_import(void)
 	g_auto(GStrv) names = NULL;
 	struct tree_import_result result;
 	struct tree_checkout_stats stats;
-	git_oid want, got, head, current;
+	struct gitoid want, got, head, current;
 
 	write_sample_tarball(tarball);
 	libgit2_init();
@@ -169,21 +172,21 @@ static void test_import(void)
 
 	g_assert_true(tree_import_tarball_tree_id(tarball, &got, &error));
 	g_assert_no_error(error);
-	g_assert_true(git_oid_equal(&want, &got));
+	g_assert_true(gitoid_equal(&want, &got));
 
 	tree = tree_import_distro(data, tarball, "1.2-3", &result, &error);
 	g_assert_no_error(error);
 	g_assert_nonnull(tree);
-	g_assert_true(git_oid_equal(&want, &result.tree));
+	g_assert_true(gitoid_equal(&want, &result.tree));
 	g_assert_cmpuint(result.files, ==, 6);
 	/* 6 blobs, 2 trees */
 	g_assert_cmpuint(result.objects_written, ==, 8);
 	g_assert_false(result.unchanged);
 	g_assert_true(tree_head(tree, &head, &error));
-	g_assert_true(git_oid_equal(&head, &result.commit));
+	g_assert_true(gitoid_equal(&head, &result.commit));
 	g_assert_true(tree_has_commit(tree, &head));
 	g_assert_true(tree_resolve(tree, "debian/1.2-3", &got, &error));
-	g_assert_true(git_oid_equal(&head, &got));
+	g_assert_true(gitoid_equal(&head, &got));
 	g_assert_false(tree_resolve(tree, "nope", &got, &error));
 	g_assert_error(error, TREE_ERROR, TREE_ERROR_NOT_FOUND);
 	g_clear_error(&error);
@@ -205,7 +208,7 @@ static void test_import(void)
 					  "distro", "debian/", &result,
 					  &error));
 	g_assert_true(result.unchanged);
-	g_assert_true(git_oid_equal(&head, &result.commit));
+	g_assert_true(gitoid_equal(&head, &result.commit));
 
 	g_assert_false(tree_checkout_current(co, &current, &error));
 	g_assert_error(error, TREE_ERROR, TREE_ERROR_NOT_FOUND);
@@ -220,7 +223,7 @@ static void test_import(void)
 	g_assert_cmpstr(target, ==, "foo/bar");
 	g_assert_true(g_file_test(co_bar, G_FILE_TEST_IS_REGULAR));
 	g_assert_true(tree_checkout_current(co, &current, &error));
-	g_assert_true(git_oid_equal(&current, &head));
+	g_assert_true(gitoid_equal(&current, &head));
 	g_assert_true(tree_checkout(tree, "distro", co, &stats, &error));
 	g_assert_false(stats.full);
 	g_assert_cmpuint(stats.written + stats.removed, ==, 0);
@@ -277,7 +280,7 @@ static void test_fetch_progress(void)
 	struct tree_fetch_options opts = TREE_FETCH_OPTIONS_INIT;
 	struct tree_fetch_stats stats;
 	struct progress_calls c = { 0 };
-	git_oid main_id;
+	struct gitoid main_id;
 
 	g_free(scratch_sh((const char *const *)env, dir,
 			  "git init -q -b main up && cd up &&"
@@ -286,7 +289,7 @@ static void test_fetch_progress(void)
 			  NULL));
 	out = scratch_git_ok((const char *const *)env, up,
 			     SCRATCH_ARGV("rev-parse", "main"));
-	g_assert_cmpint(git_oid_fromstrn(&main_id, out, GIT_OID_HEXSZ), ==, 0);
+	g_assert_true(gitoid_from_hexn(&main_id, out, GITOID_HEXSZ));
 
 	g_cancellable_cancel(cancel);
 	opts.cancellable = cancel;
@@ -318,7 +321,7 @@ static void test_fetch_progress(void)
 	g_assert_cmpuint(heads->len, ==, 2);
 	g_assert_cmpstr(((struct tree_head *)heads->pdata[0])->branch, ==,
 			"main");
-	g_assert_true(git_oid_equal(
+	g_assert_true(gitoid_equal(
 		&((struct tree_head *)heads->pdata[0])->commit, &main_id));
 	g_assert_cmpstr(((struct tree_head *)heads->pdata[1])->branch, ==,
 			"side");
