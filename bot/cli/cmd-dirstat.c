@@ -224,7 +224,8 @@ static int run_mbox(struct armbot_context *ctx, const char *mbox,
 }
 
 /* Print the dirstat, signed dirstat or verdict of one range.  Returns the
- * exit status: 0 when it was printed. */
+ * exit status: 0 when it was printed, else git diff's 128 (a bad revision,
+ * an unreadable object: where git die()s). */
 static int run_range(struct gitrepo *repo, const char *from, const char *to,
 		     gboolean three_dot, const struct range_request *req)
 {
@@ -233,7 +234,7 @@ static int run_range(struct gitrepo *repo, const char *from, const char *to,
 	g_autoptr(dirstat_report) report = NULL;
 	g_autoptr(GPtrArray) filestats = NULL;
 	struct gitoid ta, tb;
-	int status = 1;
+	int status = COMMAND_FATAL_ERROR;
 
 	if (req->verdict && req->per_commit) {
 		filestats = per_commit_filestats(repo, from, to, &error);
@@ -424,7 +425,7 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 	if (!repo) {
 		fprintf(stderr, "error: cannot open repository: %s\n",
 			error->message);
-		return 1;
+		return COMMAND_FATAL_ERROR;
 	}
 	return read_stdin ? run_stdin(repo, &req) :
 			    run_range(repo, from, to, three_dot, &req);

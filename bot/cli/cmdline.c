@@ -177,9 +177,18 @@ gboolean cmdline_parse_global(int *argc, char ***argv, enum cmdline_action *out,
 	const GOptionEntry *tables[] = { global_settings, global_actions,
 					 NULL };
 	g_autoptr(GOptionContext) context = g_option_context_new(NULL);
+	int end = scan(tables, TRUE, TRUE, *argc, *argv, error);
 
-	if (scan(tables, TRUE, TRUE, *argc, *argv, error) < 0)
+	if (end < 0)
 		return FALSE;
+	/* git: "unknown option: --" (GOptionContext would drop it or not
+	 * depending on what follows) */
+	if (end < *argc && !strcmp((*argv)[end], "--")) {
+		g_set_error(error, G_OPTION_ERROR,
+			    G_OPTION_ERROR_UNKNOWN_OPTION,
+			    "unknown option '--' before the command");
+		return FALSE;
+	}
 	/* strict POSIX: the options end at the command name, whose own
 	 * options are its GOptionContext's */
 	g_option_context_set_strict_posix(context, TRUE);

@@ -20,7 +20,8 @@ enum cmdline_action {
 /* Parse the global options before the command name, in POSIX order (they
  * end at the first operand: the command).  On return (*argv)[1], if
  * *argc > 1, is the command and the rest its arguments, unchanged.
- * Returns FALSE with @error on a usage error. */
+ * Returns FALSE with @error on a usage error ("--" before the command is
+ * one, as in git). */
 gboolean cmdline_parse_global(int *argc, char ***argv, enum cmdline_action *out,
 			      GError **error);
 
