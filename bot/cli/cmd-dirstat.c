@@ -375,7 +375,9 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 		    "Print what `git diff --dirstat=PARAMS A B` prints, or its "
 		    "signed variant, or the\narch/arm verdict.  The repository "
 		    "is the global option -C REPO\n(default: the current "
-		    "directory).",
+		    "directory).\nExit status: as git diff's, 128 for a "
+		    "parameter git refuses or a bad revision,\n129 for a "
+		    "wrong command line.",
 		    options, &argc, &argv))
 		return bad_params ? COMMAND_FATAL_ERROR : COMMAND_USAGE_ERROR;
 	repo_dir = cmdline_repo();
