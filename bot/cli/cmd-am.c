@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bot/cli/cmdline.h"
 #include "bot/cli/command.h"
 #include "kernel/patch/am.h"
 #include "kernel/tree/import.h"
@@ -44,7 +45,7 @@ static void print_result(const struct am_series *s)
 
 int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 {
-	g_autofree char *repo_path = NULL;
+	const char *repo_path; /* the global -C REPO */
 	g_autofree char *tree_name = NULL;
 	g_autofree char *base = NULL;
 	g_autofree char *branch = NULL;
@@ -56,8 +57,6 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 	GOptionEntry options[] = {
 		{ "tree", 0, 0, G_OPTION_ARG_STRING, &tree_name,
 		  "the tree to apply to (default: the distro tree)", "NAME" },
-		{ "repo", 'C', 0, G_OPTION_ARG_FILENAME, &repo_path,
-		  "apply in this git repository instead of a tree", "REPO" },
 		{ "base", 0, 0, G_OPTION_ARG_STRING, &base,
 		  "apply on this revision (default: the series' base-commit "
 		  "if the tree has it, else the tree's head)",
@@ -90,9 +89,12 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 		    "am", "FILE.mbox",
 		    "Apply each patch of a mailbox as `git am` would, in the "
 		    "object database: prints `ok <commit> <subject>` or "
-		    "`fail <n>/<total> <subject>: <reason>` per patch.",
+		    "`fail <n>/<total> <subject>: <reason>` per patch.  With "
+		    "the global option -C REPO, in that git repository "
+		    "instead of a tree.",
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
+	repo_path = cmdline_repo();
 	if (argc != 2) {
 		fprintf(stderr, "error: one mailbox expected\n"
 				"usage: see 'armbot help am'\n");

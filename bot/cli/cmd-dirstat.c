@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bot/cli/cmdline.h"
 #include "bot/cli/command.h"
 #include "kernel/diff/diffrename.h"
 #include "kernel/diff/dirstat-verdict.h"
@@ -18,32 +19,40 @@
 static struct dirstat_options dirstat_opts = DIRSTAT_OPTIONS_INIT;
 static struct diffrename_options rename_opts = DIFFRENAME_OPTIONS_INIT;
 static gboolean detect_renames = TRUE;
+/* a dirstat parameter was refused: git die()s (128), not a usage error */
+static gboolean bad_params;
 
+/* diff.c diff_opt_dirstat(): --dirstat[=P], -X[P], --cumulative and
+ * --dirstat-by-file[=P] (its "files" first), in the order given.  A value
+ * left out arrives as "" (bot/cli/cmdline.h), which git parses the same. */
 static gboolean on_dirstat(const char *name, const char *value, gpointer data,
 			   GError **error)
 {
-	if (!strcmp(name, "--dirstat-by-file") &&
-	    !dirstat_parse_params(&dirstat_opts, "files", error))
-		return FALSE;
 	if (!strcmp(name, "--cumulative"))
 		value = "cumulative";
-	return dirstat_parse_params(&dirstat_opts, value ? value : "", error);
+	if ((!strcmp(name, "--dirstat-by-file") &&
+	     !dirstat_parse_params(&dirstat_opts, "files", error)) ||
+	    !dirstat_parse_params(&dirstat_opts, value ? value : "", error)) {
+		bad_params = TRUE;
+		return FALSE;
+	}
+	return TRUE;
 }
 
+/* diff.c diff_opt_find_renames(): -M[N], --find-renames[=N]; without N
+ * the score is 0, which diffcore-rename reads as its default (50%). */
 static gboolean on_find_renames(const char *name, const char *value,
 				gpointer data, GError **error)
 {
-	detect_renames = TRUE;
-	if (value) {
-		int score = diffrename_parse_score(value);
+	int score = diffrename_parse_score(value ? value : "");
 
-		if (score < 0) {
-			g_set_error(error, CMD_DIRSTAT_ERROR, 1,
-				    "invalid argument to %s: %s", name, value);
-			return FALSE;
-		}
-		rename_opts.minimum_score = score;
+	if (score < 0) {
+		g_set_error(error, CMD_DIRSTAT_ERROR, 1,
+			    "invalid argument to %s: %s", name, value);
+		return FALSE;
 	}
+	detect_renames = TRUE;
+	rename_opts.minimum_score = score;
 	return TRUE;
 }
 
@@ -196,10 +205,6 @@ static int run_mbox(struct armbot_context *ctx, const char *mbox,
 	g_autoptr(GPtrArray) fs = NULL;
 	g_autoptr(dirstat_report) report = NULL;
 
-	if (!ctx || !ctx->mbox_filestats) {
-		fprintf(stderr, "error: --mbox needs armbot-core\n");
-		return 1;
-	}
 	fs = ctx->mbox_filestats(mbox, &error);
 	if (!fs) {
 		fprintf(stderr, "error: cannot read '%s': %s\n", mbox,
@@ -219,7 +224,8 @@ static int run_mbox(struct armbot_context *ctx, const char *mbox,
 }
 
 /* Print the dirstat, signed dirstat or verdict of one range.  Returns the
- * exit status: 0 when it was printed. */
+ * exit status: 0 when it was printed, else git diff's 128 (a bad revision,
+ * an unreadable object: where git die()s). */
 static int run_range(struct gitrepo *repo, const char *from, const char *to,
 		     gboolean three_dot, const struct range_request *req)
 {
@@ -228,7 +234,7 @@ static int run_range(struct gitrepo *repo, const char *from, const char *to,
 	g_autoptr(dirstat_report) report = NULL;
 	g_autoptr(GPtrArray) filestats = NULL;
 	struct gitoid ta, tb;
-	int status = 1;
+	int status = COMMAND_FATAL_ERROR;
 
 	if (req->verdict && req->per_commit) {
 		filestats = per_commit_filestats(repo, from, to, &error);
@@ -299,10 +305,8 @@ static int run_stdin(struct gitrepo *repo, const struct range_request *req)
 
 int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 {
-	g_autofree char *repo_dir = NULL;
 	g_autofree char *mbox = NULL;
 	g_autofree char *path = NULL;
-	g_autoptr(GPtrArray) rewritten = g_ptr_array_new_with_free_func(g_free);
 	gboolean is_signed = FALSE, json = FALSE, verdict = FALSE;
 	gboolean per_commit = FALSE, read_stdin = FALSE;
 	int rename_limit = -1;
@@ -310,7 +314,8 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 		{ "dirstat", 'X', G_OPTION_FLAG_OPTIONAL_ARG,
 		  G_OPTION_ARG_CALLBACK, on_dirstat,
 		  "git's dirstat parameters: changes, lines, files, "
-		  "cumulative, noncumulative, a cut-off percentage",
+		  "cumulative, noncumulative, a cut-off percentage "
+		  "(only as --dirstat=PARAMS or -X<PARAMS>, as in git)",
 		  "PARAMS" },
 		{ "cumulative", 0, G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK,
 		  on_dirstat, "same as --dirstat=cumulative", NULL },
@@ -319,12 +324,13 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 		  "same as --dirstat=files,PARAMS", "PARAMS" },
 		{ "find-renames", 'M', G_OPTION_FLAG_OPTIONAL_ARG,
 		  G_OPTION_ARG_CALLBACK, on_find_renames,
-		  "detect renames (the default), with a similarity threshold",
+		  "detect renames (the default), with a similarity threshold "
+		  "(only as --find-renames=N or -M<N>, as in git)",
 		  "N" },
 		{ "no-renames", 0, G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK,
 		  on_no_renames, "turn off rename detection", NULL },
-		{ "rename-limit", 0, 0, G_OPTION_ARG_INT, &rename_limit,
-		  "diff.renameLimit (default 1000); also -l<N>", "N" },
+		{ "rename-limit", 'l', 0, G_OPTION_ARG_INT, &rename_limit,
+		  "diff.renameLimit (default 1000), as git's -l<N>", "N" },
 		{ "signed", 0, 0, G_OPTION_ARG_NONE, &is_signed,
 		  "count each file's net (added minus removed), signed", NULL },
 		{ "json", 0, 0, G_OPTION_ARG_NONE, &json,
@@ -342,8 +348,6 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 		  "read pairs of revisions from standard input, as git "
 		  "diff-tree --stdin",
 		  NULL },
-		{ "repo", 'C', 0, G_OPTION_ARG_FILENAME, &repo_dir,
-		  "the repository (default: the current directory)", "REPO" },
 		G_OPTION_ENTRY_NULL
 	};
 	g_autofree char *from = NULL, *to = NULL;
@@ -354,23 +358,29 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 		.report_text = dirstat_report_format,
 		.verdict_text = dirstat_verdict_format,
 	};
+	/* git diff: revisions and options before "--", paths after it */
+	int end = cmdline_options_end(options, argc, argv);
+	const char *repo_dir;
 
-	/* git spells the rename limit -l<num>, attached */
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (g_str_has_prefix(argv[i], "-l") && argv[i][2]) {
-			argv[i] = g_strdup_printf("--rename-limit=%s",
-						  argv[i] + 2);
-			g_ptr_array_add(rewritten, argv[i]);
-		}
-	}
-	if (!command_parse_options(
-		    "dirstat", "[<A> <B> | <A>..<B> | --mbox FILE]",
-		    "Print what `git diff --dirstat=PARAMS A B` prints, or its "
-		    "signed variant, or the\narch/arm verdict.",
-		    options, &argc, &argv))
+	if (end + 1 < argc) {
+		fprintf(stderr,
+			"error: armbot dirstat takes no paths: '%s' after '--'\n"
+			"usage: see 'armbot help dirstat'\n",
+			argv[end + 1]);
 		return COMMAND_USAGE_ERROR;
+	}
+	argc = end;
+	if (!command_parse_options(
+		    "dirstat", "[<A> <B> | <A>..<B> | --mbox FILE] [--]",
+		    "Print what `git diff --dirstat=PARAMS A B` prints, or its "
+		    "signed variant, or the\narch/arm verdict.  The repository "
+		    "is the global option -C REPO\n(default: the current "
+		    "directory).\nExit status: as git diff's, 128 for a "
+		    "parameter git refuses or a bad revision,\n129 for a "
+		    "wrong command line.",
+		    options, &argc, &argv))
+		return bad_params ? COMMAND_FATAL_ERROR : COMMAND_USAGE_ERROR;
+	repo_dir = cmdline_repo();
 	dirstat_opts.is_signed = is_signed;
 	if (rename_limit >= 0)
 		rename_opts.rename_limit = rename_limit;
@@ -378,10 +388,8 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 	req.per_commit = per_commit;
 	req.path = path;
 	if (json) {
-		if (!ctx || !ctx->dirstat_report_json) {
-			fprintf(stderr, "error: --json needs armbot-core\n");
-			return 1;
-		}
+		if (!ctx->dirstat_report_json)
+			return COMMAND_NEEDS_CORE;
 		req.report_text = ctx->dirstat_report_json;
 		req.verdict_text = ctx->dirstat_verdict_json;
 	}
@@ -390,6 +398,8 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 			fprintf(stderr, "error: --mbox takes no revisions\n");
 			return COMMAND_USAGE_ERROR;
 		}
+		if (!ctx->mbox_filestats)
+			return COMMAND_NEEDS_CORE;
 		return run_mbox(ctx, mbox, &req);
 	}
 	if (read_stdin) {
@@ -417,7 +427,7 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 	if (!repo) {
 		fprintf(stderr, "error: cannot open repository: %s\n",
 			error->message);
-		return 1;
+		return COMMAND_FATAL_ERROR;
 	}
 	return read_stdin ? run_stdin(repo, &req) :
 			    run_range(repo, from, to, three_dot, &req);

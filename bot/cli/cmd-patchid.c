@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bot/cli/cmdline.h"
 #include "bot/cli/command.h"
 #include "kernel/patch/patchid.h"
 #include "kernel/tree/tree.h"
@@ -115,7 +116,7 @@ done:
 
 int cmd_patch_id(struct armbot_context *ctx, int argc, char **argv)
 {
-	g_autofree char *repo_path = NULL;
+	const char *repo_path; /* the global -C REPO */
 	GOptionEntry options[] = {
 		{ "stable", 0, G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK,
 		  set_mode,
@@ -127,10 +128,6 @@ int cmd_patch_id(struct armbot_context *ctx, int argc, char **argv)
 		  NULL },
 		{ "verbatim", 0, G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK,
 		  set_mode, "as --stable, without dropping whitespace", NULL },
-		{ "repo", 'C', 0, G_OPTION_ARG_FILENAME, &repo_path,
-		  "the patch-ids of commits REV (or ranges A..B) of this git "
-		  "repository instead of standard input",
-		  "REPO" },
 		G_OPTION_ENTRY_NULL
 	};
 
@@ -146,6 +143,7 @@ int cmd_patch_id(struct armbot_context *ctx, int argc, char **argv)
 		    "none.",
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
+	repo_path = cmdline_repo();
 	if (repo_path && argc < 2) {
 		fprintf(stderr, "error: -C needs at least one revision\n"
 				"usage: see 'armbot help patch-id'\n");

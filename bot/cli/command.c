@@ -1,45 +1,32 @@
-/* What every subcommand shares: the global --data-dir and option parsing. */
+/* What every subcommand shares: the global options and option parsing. */
 #include "bot/cli/command.h"
 
 #include <stdio.h>
 #include <unistd.h>
 
+#include "bot/cli/cmdline.h"
 #include "config/datadir.h"
 
-static char *global_data_dir;
-
-void command_set_data_dir(const char *dir)
-{
-	g_free(global_data_dir);
-	global_data_dir = g_strdup(dir);
-}
-
 /* The one place where every command's options are parsed, so that the global
- * --data-dir is accepted after the command name too. */
+ * options (bot/cli/cmdline.h) are accepted after the command name too, and
+ * git's option forms are read as git reads them. */
 gboolean command_parse_options(const char *name, const char *parameters,
 			       const char *description, GOptionEntry *options,
 			       int *argc, char ***argv)
 {
-	GOptionEntry global[] = { { "data-dir", 0, 0, G_OPTION_ARG_FILENAME,
-				    &global_data_dir,
-				    "where armbot keeps its state", "DIR" },
-				  G_OPTION_ENTRY_NULL };
 	g_autoptr(GError) error = NULL;
 	g_autofree char *title = g_strdup_printf("armbot %s", name);
 	g_autoptr(GOptionContext) context = g_option_context_new(parameters);
-	GOptionGroup *group =
-		g_option_group_new("global", "Global options (any command):",
-				   "Show the global options", NULL, NULL);
 
-	g_option_group_add_entries(group, global);
-	g_option_context_add_group(context, group);
+	g_option_context_add_group(context, cmdline_global_group());
 	if (options)
 		g_option_context_add_main_entries(context, options, NULL);
 	if (description)
 		g_option_context_set_summary(context, description);
 	/* GOptionContext uses g_get_prgname() for its usage line */
 	g_set_prgname(title);
-	if (!g_option_context_parse(context, argc, argv, &error)) {
+	if (!cmdline_normalize(options, *argc, *argv, &error) ||
+	    !g_option_context_parse(context, argc, argv, &error)) {
 		fprintf(stderr,
 			"error: %s\n"
 			"usage: see 'armbot help %s'\n",
@@ -75,6 +62,6 @@ gboolean command_check_root(const char *name, const char *why,
 const char *command_data_dir(struct armbot_context *ctx)
 {
 	if (!ctx->data_dir)
-		ctx->data_dir = datadir_resolve(global_data_dir);
+		ctx->data_dir = datadir_resolve(cmdline_data_dir());
 	return ctx->data_dir;
 }

@@ -1,5 +1,6 @@
 /* The armbot subcommands, git style: `armbot <command> [options]`.
- * Each command lives in bot/cli/cmd-NAME.c and is listed in bot/cli/main.c. */
+ * Each command lives in bot/cli/cmd-NAME.c and is listed in bot/cli/main.c;
+ * the global options are bot/cli/cmdline.h's. */
 #pragma once
 
 #include <glib.h>
@@ -13,12 +14,13 @@ struct armbot_context {
 	/* `armbot dirstat --mbox`: the line figures of the patches in a
 	 * mailbox (GPtrArray of dirstat_filestat).  Reading mail links
 	 * libetpan, which the lean front program (bot/cli/front.c) leaves out:
-	 * set by armbot-core only. */
+	 * set by armbot-core only; without it the command returns
+	 * COMMAND_NEEDS_CORE. */
 	GPtrArray *(*mbox_filestats)(const char *mbox, GError **error);
 	/* `armbot dirstat --json`: kernel/diff/dirstat-json.h.  json-glib
 	 * loads GObject and GIO at start-up, which the front program leaves
-	 * out too (README, "armbot dirstat"): set by armbot-core only, and
-	 * the front hands a --json command line to it. */
+	 * out too (README, "armbot dirstat"): set by armbot-core only; without
+	 * them the command returns COMMAND_NEEDS_CORE. */
 	char *(*dirstat_report_json)(const struct dirstat_report *report);
 	char *(*dirstat_verdict_json)(const struct dirstat_verdict *v);
 };
@@ -62,6 +64,11 @@ gboolean command_parse_options(const char *name, const char *parameters,
 			       int *argc, char ***argv);
 
 #define COMMAND_USAGE_ERROR 129
+/* git's die(): a value git's own options refuse (`--dirstat=bogus`) */
+#define COMMAND_FATAL_ERROR 128
+/* Not an exit status: the command line needs what only armbot-core links
+ * (`armbot dirstat --mbox` reads mail); the front program execs it. */
+#define COMMAND_NEEDS_CORE (-1)
 
 /* The --config FILE option of every command that reads armbot.conf, for
  * its GOptionEntry array; the name goes to @file (a char *, NULL when the
@@ -96,6 +103,3 @@ gboolean command_check_root(const char *name, const char *why,
 /* The data directory for this run (see config/datadir.h), resolved after the
  * command's options are parsed.  Owned by @ctx. */
 const char *command_data_dir(struct armbot_context *ctx);
-
-/* Set the global --data-dir given before the command name. */
-void command_set_data_dir(const char *dir);

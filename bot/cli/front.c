@@ -5,18 +5,25 @@
  * dirstat itself, and hands every other command line, unchanged, to the
  * full program armbot-core installed beside it (the same process: exec).
  * `armbot dirstat --mbox` reads mail with libetpan and goes there too, and
- * so does --json: json-glib would load GObject and GIO at every start. */
+ * so does --json: json-glib would load GObject and GIO at every start
+ * (cmd_dirstat() says so: COMMAND_NEEDS_CORE).
+ *
+ * Both programs parse the command line with the same code (the global
+ * options of bot/cli/cmdline.c, then the command's own), and the command
+ * line armbot-core gets is the one given here, byte for byte: the hop
+ * cannot change what an argument means. */
 #include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "bot/cli/cmdline.h"
 #include "bot/cli/command.h"
 
 #define FRONT_CORE_NAME "armbot-core"
 
-/* Replace this process by armbot-core with the same arguments. */
+/* Replace this process by armbot-core with the arguments @argv. */
 static int exec_core(char **argv)
 {
 	g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
@@ -29,44 +36,28 @@ static int exec_core(char **argv)
 	return 126;
 }
 
-/* Does the dirstat command line ask for anything this program lacks? */
-static gboolean needs_core(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--mbox") ||
-		    g_str_has_prefix(argv[i], "--mbox=") ||
-		    !strcmp(argv[i], "--json"))
-			return TRUE;
-	return FALSE;
-}
-
 int main(int argc, char **argv)
 {
+	/* parsing moves and rewrites argv's entries: the original is what
+	 * armbot-core gets */
+	g_auto(GStrv) given = g_strdupv(argv);
 	struct armbot_context ctx = { 0 };
-	int i = 1;
+	enum cmdline_action action;
 	int status;
 
-	/* the global options as bot/cli/main.c takes them; anything else it
-	 * knows (--version, --help, errors) is its to print */
-	while (i < argc) {
-		if (!strcmp(argv[i], "--data-dir") && i + 1 < argc)
-			i += 2;
-		else if (g_str_has_prefix(argv[i], "--data-dir="))
-			i++;
-		else
-			break;
-	}
-	if (i >= argc || strcmp(argv[i], "dirstat") ||
-	    needs_core(argc - i, argv + i))
-		return exec_core(argv);
 	setlocale(LC_ALL, "");
-	for (int j = 1; j < i; j++) {
-		if (!strcmp(argv[j], "--data-dir"))
-			command_set_data_dir(argv[++j]);
-		else
-			command_set_data_dir(argv[j] + strlen("--data-dir="));
+	/* usage errors, help and every command but dirstat are armbot-core's
+	 * to run and to word */
+	if (!cmdline_parse_global(&argc, &argv, &action, NULL) ||
+	    action == CMDLINE_HELP)
+		return exec_core(given);
+	if (action == CMDLINE_VERSION) {
+		cmdline_print_version();
+		return 0;
 	}
-	status = cmd_dirstat(&ctx, argc - i, argv + i);
+	if (argc < 2 || strcmp(argv[1], "dirstat"))
+		return exec_core(given);
+	status = cmd_dirstat(&ctx, argc - 1, argv + 1);
 	g_free(ctx.data_dir);
-	return status;
+	return status == COMMAND_NEEDS_CORE ? exec_core(given) : status;
 }

@@ -1,11 +1,12 @@
-/* armbot-core: the command line of every command.  `armbot [--data-dir
- * DIR] <command> [options]`, `armbot help [<command>]`, `armbot
+/* armbot-core: the command line of every command.  `armbot [-C REPO]
+ * [--data-dir DIR] <command> [options]`, `armbot help [<command>]`, `armbot
  * --version`; the front program `armbot` (bot/cli/front.c) runs dirstat itself
- * and execs this one for the rest. */
+ * and execs this one, with the same arguments, for the rest. */
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "bot/cli/cmdline.h"
 #include "bot/cli/command.h"
 #include "bot/common/log.h"
 #include "config/datadir.h"
@@ -70,9 +71,10 @@ static const struct armbot_command *command_find(const char *name)
 
 static void print_usage(FILE *out)
 {
-	fprintf(out, "usage: armbot [--data-dir DIR] <command> [<options>]\n"
-		     "       armbot help [<command>]\n"
-		     "       armbot --version\n\ncommands:\n");
+	fprintf(out,
+		"usage: armbot [-C REPO] [--data-dir DIR] <command> [<options>]\n"
+		"       armbot help [<command>]\n"
+		"       armbot --version\n\ncommands:\n");
 	for (size_t i = 0; commands[i].name; i++)
 		fprintf(out, "   %-12s %s\n", commands[i].name,
 			commands[i].summary);
@@ -107,46 +109,40 @@ int main(int argc, char **argv)
 		.dirstat_verdict_json = dirstat_json_verdict,
 	};
 	const struct armbot_command *cmd;
-	int i = 1;
+	g_autoptr(GError) error = NULL;
+	enum cmdline_action action;
 	int status;
 
 	setlocale(LC_ALL, "");
 	bot_log_install();
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--version")) {
-			printf("armbot version %s\n", ARMBOT_VERSION);
-			return 0;
-		} else if (!strcmp(argv[i], "--help") ||
-			   !strcmp(argv[i], "-h")) {
-			print_usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "--data-dir") && i + 1 < argc) {
-			command_set_data_dir(argv[++i]);
-		} else if (g_str_has_prefix(argv[i], "--data-dir=")) {
-			command_set_data_dir(argv[i] + strlen("--data-dir="));
-		} else {
-			fprintf(stderr, "error: unknown option '%s'\n",
-				argv[i]);
-			print_usage(stderr);
-			return COMMAND_USAGE_ERROR;
-		}
-	}
-	if (i >= argc) {
+	if (!cmdline_parse_global(&argc, &argv, &action, &error)) {
+		fprintf(stderr, "error: %s\n", error->message);
 		print_usage(stderr);
 		return COMMAND_USAGE_ERROR;
 	}
-	if (!strcmp(argv[i], "help"))
-		return run_help(argc - i, argv + i);
-	cmd = command_find(argv[i]);
+	if (action == CMDLINE_VERSION) {
+		cmdline_print_version();
+		return 0;
+	}
+	/* `armbot --help dirstat` is `armbot help dirstat`, as in git */
+	if (action == CMDLINE_HELP)
+		return run_help(argc, argv);
+	if (argc < 2) {
+		print_usage(stderr);
+		return COMMAND_USAGE_ERROR;
+	}
+	if (!strcmp(argv[1], "help"))
+		return run_help(argc - 1, argv + 1);
+	cmd = command_find(argv[1]);
 	if (!cmd) {
 		fprintf(stderr,
 			"error: '%s' is not an armbot command; see 'armbot help'\n",
-			argv[i]);
+			argv[1]);
 		return 1;
 	}
 	/* the data dir is resolved lazily: commands call ctx->data_dir only
 	 * after their own options (which may include --data-dir) are parsed */
-	status = cmd->run(&ctx, argc - i, argv + i);
+	status = cmd->run(&ctx, argc - 1, argv + 1);
 	g_free(ctx.data_dir);
 	return status;
 }

@@ -149,6 +149,8 @@ sub page_armbot {
 armbot \\- the Linux ARM patch bot: check posted series, reply on the list
 .SH SYNOPSIS
 .B armbot
+.RB [ \\-C
+.IR REPO ]
 .RB [ \\-\\-data\\-dir
 .IR DIR ]
 .I command
@@ -173,16 +175,23 @@ EOF
 	print esc($statenote), "\n" if $statenote;
 	print <<'EOF';
 .SH OPTIONS
+The global options (the first two accepted before or after the command,
+the last one given winning; the others before it only), in git's
+forms: an optional value stuck to its option (\fB\-\-dirstat=lines\fR,
+\fB\-Xlines\fR), a required one stuck or as the next word.
+.TP
+\fB\-C\fR \fIREPO\fR, \fB\-\-repo\fR=\fIREPO\fR
+the git repository that \fBdirstat\fR, \fBam\fR and \fBpatch\-id\fR read
+(default: the current directory for dirstat)
 .TP
 \fB\-\-data\-dir\fR=\fIDIR\fR
-where the store, the kernel trees and the build directories are kept;
-accepted before or after the command
+where the store, the kernel trees and the build directories are kept
 .TP
 \fB\-\-version\fR
 print armbot's version
 .TP
-\fB\-h\fR, \fB\-\-help\fR
-the list of commands; after a command, that command's help, as
+\fB\-h\fR, \fB\-\-help\fR [\fIcommand\fR]
+the list of commands; with a command after it, that command's help, as
 \fBarmbot help\fR \fIcommand\fR
 .TP
 \fB\-\-help\-all\fR, \fB\-\-help\-global\fR

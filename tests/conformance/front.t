@@ -64,6 +64,92 @@ is_file "$TMP/want" "$TMP/got" "... also spelt --mbox=FILE"
 grep -q '^{"mode":"lines","signed":false,.*"directories":\[{"path":"a/b/",' "$TMP/got"
 ok $? "armbot dirstat --json goes through armbot-core"
 
+# The hop changes no argument's meaning: both programs parse with the same
+# code (bot/cli/cmdline.c) and armbot-core gets the command line armbot was
+# given.  Each command line runs through armbot and through armbot-core,
+# each in a directory of its own holding the same relative paths (R, a
+# repository; M.mbox); stdout, stderr, exit status and the files left
+# behind must be the same.
+for d in front core; do
+	mkdir "$TMP/via-$d"
+	ln -s "$TMP/repo" "$TMP/via-$d/R"
+	cp "$TMP/series.mbox" "$TMP/via-$d/M.mbox"
+done
+same() {	# same ARG...: armbot and armbot-core agree
+	(cd "$TMP/via-front" && ARMBOT_DATA_DIR=default "$ARMBOT" "$@" \
+		> ../front.out 2> ../front.err < /dev/null; echo $? > ../front.status)
+	(cd "$TMP/via-core" && ARMBOT_DATA_DIR=default "$core" "$@" \
+		> ../core.out 2> ../core.err < /dev/null; echo $? > ../core.status)
+	(cd "$TMP/via-front" && find . | sort) > "$TMP/front.files"
+	(cd "$TMP/via-core" && find . | sort) > "$TMP/core.files"
+	_bad=
+	for _f in out err status files; do
+		cmp -s "$TMP/front.$_f" "$TMP/core.$_f" || _bad="$_bad $_f"
+	done
+	ok "${_bad:+1}${_bad:-0}" "armbot and armbot-core agree: $* (exit $(cat "$TMP/core.status"))"
+	for _f in $_bad; do
+		diff "$TMP/core.$_f" "$TMP/front.$_f" | head -6 | sed "s/^/# $_f: /"
+	done
+}
+# the global options before and after the command, in every spelling
+same --data-dir D1 status
+same --data-dir=D2 status
+same status --data-dir D3
+same status --data-dir=D4
+same --data-dir D5 status --data-dir=D6
+same --data-dir Dé status
+[ -d "$TMP/via-front/D1" ] && [ -d "$TMP/via-front/D4" ] &&
+	[ -d "$TMP/via-front/D6" ] && [ ! -e "$TMP/via-front/D5" ]
+ok $? "... and each data dir is the one given (the last one wins)"
+same -C R dirstat --dirstat=lines HEAD~ HEAD
+same -CR dirstat --dirstat=lines HEAD~ HEAD
+same --repo=R dirstat --dirstat=lines HEAD~ HEAD
+same --repo R --data-dir=D7 dirstat --dirstat=lines HEAD~ HEAD
+same dirstat -CR --dirstat=lines HEAD~ HEAD
+same dirstat --dirstat=lines HEAD~ HEAD --repo=R
+same -C nowhere dirstat -C R --dirstat=lines HEAD~ HEAD
+same dirstat --data-dir D8 -C R --dirstat HEAD~ HEAD
+same -C R patch-id HEAD
+same patch-id -CR HEAD
+same patch-id HEAD --repo R
+# "--", and arguments that look like options after it
+same dirstat -C R --dirstat=lines HEAD~ HEAD --
+same dirstat -C R --dirstat=lines -- HEAD~ HEAD
+same dirstat -C R --dirstat=lines HEAD~ HEAD -- --json
+same dirstat -C R --dirstat=lines HEAD~ HEAD -- --mbox M.mbox
+same -- dirstat -C R HEAD~ HEAD
+same -- dirstat HEAD~ HEAD
+same dirstat -C R --verdict --path -- HEAD~ HEAD
+same dirstat -C R --verdict --path --mbox HEAD~ HEAD
+same mailinfo -- -k msg patch
+same series -- --all
+# --mbox: armbot-core's, wherever it is given
+same dirstat --dirstat=lines --mbox M.mbox
+same --data-dir=D9 dirstat --mbox=M.mbox --verdict
+same dirstat --verdict --mbox M.mbox -C R
+# --json: armbot-core's too, and a value '--json' is no --json option
+same dirstat -C R --dirstat=lines --json HEAD~ HEAD
+same --data-dir D10 dirstat HEAD~ HEAD --verdict --json -C R
+same dirstat -C R --verdict --path --json HEAD~ HEAD
+# what is not a command
+same --version
+same --help
+same -h
+same --help dirstat
+same help dirstat
+same dirstat --help
+same
+same --bogus status
+same --data-dir
+same --version=2
+same dirstat --version
+same no-such-command
+# errors of dirstat's own
+same dirstat -C R --dirstat=bogus HEAD~ HEAD
+same dirstat -C R --cumulative=3 HEAD~ HEAD
+same dirstat -C R --dirstat no-such-rev HEAD
+same dirstat -C no-such-repo HEAD~ HEAD
+
 # without armbot-core beside it, a clear error
 mkdir "$TMP/alone"
 cp "$ARMBOT" "$TMP/alone/armbot"
@@ -75,5 +161,12 @@ ok $? "... and the error names the program it looked for"
 is_file "$TMP/want" "$TMP/got" "... while dirstat still works"
 "$TMP/alone/armbot" dirstat -C "$TMP/repo" --json HEAD~ HEAD > /dev/null 2>&1
 is $? 126 "... but not dirstat --json, which needs armbot-core"
+"$TMP/alone/armbot" -C"$TMP/repo" --data-dir "$TMP/data" dirstat \
+	HEAD~ HEAD --dirstat=lines > "$TMP/got"
+is_file "$TMP/want" "$TMP/got" "... with the global options in any form"
+"$TMP/alone/armbot" dirstat -C "$TMP/repo" --verdict --path --mbox HEAD~ HEAD \
+	> "$TMP/got"
+is "$(cat "$TMP/got")" "This series does not touch --mbox." \
+	"... and a value '--mbox' is no --mbox option"
 
 done_testing
