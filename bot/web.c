@@ -5,6 +5,7 @@
 
 #include <libsoup/soup.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "bot/datadir.h"
 #include "bot/series-mbox.h"
@@ -24,6 +25,21 @@
  * its request a byte a minute is cut off, and others are not held up
  * meanwhile (libsoup serves every connection asynchronously). */
 #define IDLE_SECONDS 30
+/* Most octets of request line and header fields accepted: past this,
+ * 431 (RFC 6585 5).  libsoup itself gives up at 64 KiB. */
+#define HEADERS_MAX (16 * 1024)
+/* Open connections kept at most (and at most half the soft limit of open
+ * files): past this the least recently active idle one is closed. */
+#define CONNECTIONS_MAX 1024
+/* Connections the kernel queues before accept(): a burst of new ones is
+ * queued, not dropped (Linux caps it at net.core.somaxconn). */
+#define LISTEN_BACKLOG 4096
+/* After refusing a request whose body is not read: how long and how much
+ * of it is read and dropped before closing, so that the close does not
+ * reset the connection before the client has read the answer (RFC 9112
+ * 9.6: close the writing side first, then keep reading a while). */
+#define LINGER_SECONDS 2
+#define LINGER_BYTES (4 * 1024 * 1024)
 
 #define PER_PAGE_DEFAULT 50
 
@@ -38,6 +54,11 @@ struct web_server {
 	struct store *st;
 	SoupServer *soup;
 	struct web_metrics_counts counts;
+	/* open connections: GSocket (weak) -> struct web_conn, and the same
+	 * in order of last activity, least recent first */
+	GHashTable *conns;
+	GQueue conn_order;
+	guint conn_max;
 	/* thread mode */
 	GThread *thread;
 	GMainLoop *loop;
@@ -66,13 +87,23 @@ static void set_headers(SoupServerMessage *msg)
 	soup_message_headers_replace(h, "Cache-Control", "no-cache");
 }
 
+/* RFC 6585 5; libsoup 3.2 has no phrase for it. */
+#define STATUS_HEADERS_TOO_LARGE 431
+
+static const char *status_phrase(guint status)
+{
+	if (status == STATUS_HEADERS_TOO_LARGE)
+		return "Request Header Fields Too Large";
+	return soup_status_get_phrase(status);
+}
+
 static void respond(SoupServerMessage *msg, guint status, const char *type,
 		    GString *body)
 {
 	gsize len = body->len;
 
 	set_headers(msg);
-	soup_server_message_set_status(msg, status, NULL);
+	soup_server_message_set_status(msg, status, status_phrase(status));
 	soup_server_message_set_response(msg, type, SOUP_MEMORY_TAKE,
 					 g_string_free(body, FALSE), len);
 }
@@ -92,17 +123,257 @@ static void respond_error(SoupServerMessage *msg, gboolean api, guint status,
 	respond(msg, status, api ? JSON : HTML, body);
 }
 
+/* One open connection, known from its first request-started. */
+struct web_conn {
+	struct web_server *ws;
+	GSocket *sock; /* weak */
+	GList link;
+	/* between its request's headers and the end of its response */
+	gboolean busy;
+};
+
+static void conn_gone(gpointer data, GObject *where_the_socket_was)
+{
+	struct web_conn *c = data;
+
+	g_queue_unlink(&c->ws->conn_order, &c->link);
+	g_hash_table_remove(c->ws->conns, c->sock);
+	g_free(c);
+}
+
+/* Close the least recently active idle connections while more than
+ * @ws->conn_max are open.  A shutdown, not a close: libsoup sees the end
+ * of the stream and closes and frees the connection itself. */
+static void conns_evict(struct web_server *ws)
+{
+	GList *l = ws->conn_order.head;
+
+	while (g_hash_table_size(ws->conns) > ws->conn_max && l) {
+		struct web_conn *c = l->data;
+
+		l = l->next;
+		if (c->busy)
+			continue;
+		g_queue_unlink(&ws->conn_order, &c->link);
+		g_socket_shutdown(c->sock, TRUE, TRUE, NULL);
+		g_object_weak_unref(G_OBJECT(c->sock), conn_gone, c);
+		g_hash_table_remove(ws->conns, c->sock);
+		g_free(c);
+	}
+}
+
+/* @sock's record, made if it is new. */
+static struct web_conn *conns_get(struct web_server *ws, GSocket *sock)
+{
+	struct web_conn *c = g_hash_table_lookup(ws->conns, sock);
+
+	if (c)
+		return c;
+	c = g_new0(struct web_conn, 1);
+	c->ws = ws;
+	c->sock = sock;
+	c->link.data = c;
+	g_object_weak_ref(G_OBJECT(sock), conn_gone, c);
+	g_hash_table_insert(ws->conns, sock, c);
+	g_queue_push_tail_link(&ws->conn_order, &c->link);
+	return c;
+}
+
+static void conns_clear(struct web_server *ws)
+{
+	struct web_conn *c;
+
+	if (!ws->conns)
+		return;
+	while ((c = g_queue_peek_head(&ws->conn_order))) {
+		g_queue_unlink(&ws->conn_order, &c->link);
+		g_object_weak_unref(G_OBJECT(c->sock), conn_gone, c);
+		g_free(c);
+	}
+	g_clear_pointer(&ws->conns, g_hash_table_destroy);
+}
+
+/* A refusal written straight on a connection taken from libsoup, which
+ * would otherwise read (and keep) the whole body before answering. */
+struct web_refusal {
+	GIOStream *stream;
+	GSocket *sock;
+	GCancellable *cancel;
+	GSource *timer;
+	GBytes *answer;
+	gsize drained;
+	char buf[16384];
+};
+
+static void refusal_free(struct web_refusal *r)
+{
+	if (r->timer) {
+		g_source_destroy(r->timer);
+		g_source_unref(r->timer);
+	}
+	g_io_stream_close(r->stream, NULL, NULL);
+	g_object_unref(r->stream);
+	g_object_unref(r->sock);
+	g_object_unref(r->cancel);
+	g_bytes_unref(r->answer);
+	g_free(r);
+}
+
+static gboolean refusal_timeout(gpointer data)
+{
+	struct web_refusal *r = data;
+
+	g_cancellable_cancel(r->cancel);
+	return G_SOURCE_CONTINUE;
+}
+
+static void refusal_drained(GObject *in, GAsyncResult *res, gpointer data)
+{
+	struct web_refusal *r = data;
+	gssize n = g_input_stream_read_finish(G_INPUT_STREAM(in), res, NULL);
+
+	if (n <= 0 || (r->drained += n) >= LINGER_BYTES) {
+		refusal_free(r);
+		return;
+	}
+	g_input_stream_read_async(g_io_stream_get_input_stream(r->stream),
+				  r->buf, sizeof(r->buf), G_PRIORITY_LOW,
+				  r->cancel, refusal_drained, r);
+}
+
+static void refusal_written(GObject *out, GAsyncResult *res, gpointer data)
+{
+	struct web_refusal *r = data;
+
+	if (!g_output_stream_write_all_finish(G_OUTPUT_STREAM(out), res, NULL,
+					      NULL) ||
+	    !g_socket_shutdown(r->sock, FALSE, TRUE, NULL)) {
+		refusal_free(r);
+		return;
+	}
+	g_input_stream_read_async(g_io_stream_get_input_stream(r->stream),
+				  r->buf, sizeof(r->buf), G_PRIORITY_LOW,
+				  r->cancel, refusal_drained, r);
+}
+
+/* Answer @msg with @status and close its connection without reading
+ * its body.  Called from the early handler; @msg may be freed. */
+static void refuse_now(struct web_server *ws, SoupServerMessage *msg,
+		       guint status, const char *text)
+{
+	gboolean head = soup_server_message_get_method(msg) == SOUP_METHOD_HEAD;
+	gboolean allow = status == SOUP_STATUS_METHOD_NOT_ALLOWED;
+	GSocket *sock = soup_server_message_get_socket(msg);
+	g_autoptr(GString) body = g_string_new(NULL);
+	GString *answer = g_string_new(NULL);
+	struct web_refusal *r;
+	GIOStream *stream;
+
+	if (!sock)
+		return;
+	g_object_ref(sock);
+	stream = soup_server_message_steal_connection(msg);
+	if (!stream) {
+		g_object_unref(sock);
+		return;
+	}
+	web_page_error(body, status, text);
+	g_string_printf(answer,
+			"HTTP/1.1 %u %s\r\n"
+			"Connection: close\r\n"
+			"%s"
+			"Content-Type: " HTML "\r\n"
+			"Content-Length: %zu\r\n"
+			"Content-Security-Policy: default-src 'none'\r\n"
+			"X-Content-Type-Options: nosniff\r\n"
+			"Cache-Control: no-cache\r\n\r\n",
+			status, status_phrase(status),
+			allow ? "Allow: GET, HEAD\r\n" : "", body->len);
+	if (!head)
+		g_string_append_len(answer, body->str, body->len);
+	ws->counts.by_class[status / 100]++;
+	r = g_new0(struct web_refusal, 1);
+	r->stream = stream;
+	r->sock = sock;
+	r->cancel = g_cancellable_new();
+	r->answer = g_string_free_to_bytes(answer);
+	g_main_context_push_thread_default(ws->context);
+	r->timer = g_timeout_source_new_seconds(LINGER_SECONDS);
+	g_source_set_callback(r->timer, refusal_timeout, r, NULL);
+	g_source_attach(r->timer, ws->context);
+	g_output_stream_write_all_async(g_io_stream_get_output_stream(stream),
+					g_bytes_get_data(r->answer, NULL),
+					g_bytes_get_size(r->answer),
+					G_PRIORITY_DEFAULT, r->cancel,
+					refusal_written, r);
+	g_main_context_pop_thread_default(ws->context);
+}
+
+/* RFC 9112 6.3: Content-Length with differing values is an error the
+ * server must answer with 400 (identical repeats may stand). */
+static gboolean lengths_conflict(SoupMessageHeaders *h)
+{
+	const char *list = soup_message_headers_get_list(h, "Content-Length");
+	g_auto(GStrv) v = NULL;
+
+	if (!list || !strchr(list, ','))
+		return FALSE;
+	v = g_strsplit(list, ",", -1);
+	for (gsize i = 1; v[i]; i++)
+		if (strcmp(g_strstrip(v[i]), g_strstrip(v[0])))
+			return TRUE;
+	return FALSE;
+}
+
+static void add_header_size(const char *name, const char *value, gpointer data)
+{
+	*(gsize *)data += strlen(name) + strlen(value) + 4;
+}
+
 /* Called once the request's headers are read, before any body: refuse
- * what a read-only server never needs, so that nothing large is read. */
+ * what a read-only server never needs, so that nothing large is read.
+ * libsoup reads a body whole before the handler even when the early
+ * handler has answered, so a request that comes with a body is answered
+ * on a connection taken from libsoup (refuse_now()). */
 static void early(SoupServer *soup, SoupServerMessage *msg, const char *path,
 		  GHashTable *query, gpointer data)
 {
+	struct web_server *ws = data;
 	const char *method = soup_server_message_get_method(msg);
 	SoupMessageHeaders *h = soup_server_message_get_request_headers(msg);
+	SoupEncoding enc = soup_message_headers_get_encoding(h);
 	g_autofree char *uri =
 		g_uri_to_string(soup_server_message_get_uri(msg));
+	gboolean body = enc == SOUP_ENCODING_CHUNKED ||
+			(enc == SOUP_ENCODING_CONTENT_LENGTH &&
+			 soup_message_headers_get_content_length(h) > 0);
+	GSocket *sock = soup_server_message_get_socket(msg);
+	gsize size = strlen(uri);
 
+	if (sock && ws->conns)
+		conns_get(ws, sock)->busy = TRUE;
+	if (lengths_conflict(h)) {
+		refuse_now(ws, msg, SOUP_STATUS_BAD_REQUEST,
+			   "conflicting Content-Length");
+		return;
+	}
+	soup_message_headers_foreach(h, add_header_size, &size);
+	if (size > HEADERS_MAX) {
+		if (body)
+			refuse_now(ws, msg, STATUS_HEADERS_TOO_LARGE,
+				   "request header too large");
+		else
+			respond_error(msg, FALSE, STATUS_HEADERS_TOO_LARGE,
+				      "request header too large");
+		return;
+	}
 	if (method != SOUP_METHOD_GET && method != SOUP_METHOD_HEAD) {
+		if (body) {
+			refuse_now(
+				ws, msg, SOUP_STATUS_METHOD_NOT_ALLOWED,
+				"this server is read-only: GET and HEAD only");
+			return;
+		}
 		/* RFC 9110 15.5.6: 405 carries Allow */
 		soup_message_headers_replace(
 			soup_server_message_get_response_headers(msg), "Allow",
@@ -111,10 +382,9 @@ static void early(SoupServer *soup, SoupServerMessage *msg, const char *path,
 			      "this server is read-only: GET and HEAD only");
 		return;
 	}
-	if (soup_message_headers_get_encoding(h) != SOUP_ENCODING_NONE &&
-	    soup_message_headers_get_encoding(h) != SOUP_ENCODING_EOF) {
-		respond_error(msg, FALSE, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE,
-			      "requests carry no body here");
+	if (body) {
+		refuse_now(ws, msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE,
+			   "requests carry no body here");
 		return;
 	}
 	if (strlen(uri) > URI_MAX)
@@ -308,13 +578,23 @@ static void handle(SoupServer *soup, SoupServerMessage *msg, const char *path,
 static void request_started(SoupServer *soup, SoupServerMessage *msg,
 			    gpointer data)
 {
+	struct web_server *ws = data;
 	GSocket *sock = soup_server_message_get_socket(msg);
+	struct web_conn *c;
 
+	if (!sock)
+		return;
 	/* GSocket sources honour the timeout: a read or write that makes no
 	 * progress for that long fails with G_IO_ERROR_TIMED_OUT and libsoup
 	 * closes the connection */
-	if (sock)
-		g_socket_set_timeout(sock, IDLE_SECONDS);
+	g_socket_set_timeout(sock, IDLE_SECONDS);
+	/* libsoup starts a request as soon as a connection is accepted and
+	 * after each response: the connection waits, idle */
+	c = conns_get(ws, sock);
+	c->busy = FALSE;
+	g_queue_unlink(&ws->conn_order, &c->link);
+	g_queue_push_tail_link(&ws->conn_order, &c->link);
+	conns_evict(ws);
 }
 
 static void request_finished(SoupServer *soup, SoupServerMessage *msg,
@@ -360,10 +640,40 @@ static GSocketAddress *parse_listen(const char *listen, GError **error)
 	return g_inet_socket_address_new(addr, port);
 }
 
+/* A socket listening on @addr with a backlog of LISTEN_BACKLOG (libsoup's
+ * own listen() asks for 10). */
+static GSocket *listen_socket(GSocketAddress *addr, GError **error)
+{
+	g_autoptr(GSocket)
+		sock = g_socket_new(g_socket_address_get_family(addr),
+				    G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
+				    error);
+
+	if (!sock)
+		return NULL;
+	g_socket_set_listen_backlog(sock, LISTEN_BACKLOG);
+	if (!g_socket_bind(sock, addr, TRUE, error) ||
+	    !g_socket_listen(sock, error))
+		return NULL;
+	return g_steal_pointer(&sock);
+}
+
+/* CONNECTIONS_MAX, or half the soft limit of open files if less. */
+static guint conn_max(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur / 2 >= CONNECTIONS_MAX)
+		return CONNECTIONS_MAX;
+	return MAX(rl.rlim_cur / 2, 16);
+}
+
 /* In the thread that iterates @ws->context, with it thread-default. */
 static gboolean setup(struct web_server *ws, GError **error)
 {
 	g_autoptr(GSocketAddress) addr = parse_listen(ws->listen, error);
+	g_autoptr(GSocket) sock = NULL;
 	GSList *uris;
 	g_autofree char *host = NULL;
 
@@ -378,7 +688,10 @@ static gboolean setup(struct web_server *ws, GError **error)
 			 G_CALLBACK(request_started), ws);
 	g_signal_connect(ws->soup, "request-finished",
 			 G_CALLBACK(request_finished), ws);
-	if (!soup_server_listen(ws->soup, addr, 0, error)) {
+	ws->conns = g_hash_table_new(NULL, NULL);
+	ws->conn_max = conn_max();
+	if (!(sock = listen_socket(addr, error)) ||
+	    !soup_server_listen_socket(ws->soup, sock, 0, error)) {
 		g_prefix_error(error, "cannot listen on %s: ", ws->listen);
 		return FALSE;
 	}
@@ -404,6 +717,7 @@ static void teardown(struct web_server *ws)
 		soup_server_disconnect(ws->soup);
 		g_clear_object(&ws->soup);
 	}
+	conns_clear(ws);
 	g_clear_pointer(&ws->st, store_free);
 }
 
