@@ -4,6 +4,7 @@
 #include "bot/web.h"
 
 #include <libsoup/soup.h>
+#include <netinet/in.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -11,6 +12,7 @@
 #include "bot/series-mbox.h"
 #include "bot/store-web.h"
 #include "bot/web-api.h"
+#include "bot/web-conn.h"
 #include "bot/web-feed.h"
 #include "bot/web-metrics.h"
 #include "bot/web-page.h"
@@ -25,12 +27,15 @@
  * its request a byte a minute is cut off, and others are not held up
  * meanwhile (libsoup serves every connection asynchronously). */
 #define IDLE_SECONDS 30
-/* Most octets of request line and header fields accepted: past this,
- * 431 (RFC 6585 5).  libsoup itself gives up at 64 KiB. */
+/* Most octets of request line and header fields: past this, 431 (RFC
+ * 6585 5), or 414 for a request line that long (bot/web-conn.c: libsoup
+ * itself gives up at 64 KiB, without an answer). */
 #define HEADERS_MAX (16 * 1024)
-/* Open connections kept at most (and at most half the soft limit of open
- * files): past this the least recently active idle one is closed. */
-#define CONNECTIONS_MAX 1024
+/* Open connections at most (and at most half the soft limit of open
+ * files): past this the least recently active idle one is closed.  Kept
+ * well under FD_SETSIZE (1024): the daemon's IMAP source (libetpan) waits
+ * with select(), which aborts on a file descriptor past it. */
+#define CONNECTIONS_MAX 512
 /* Connections the kernel queues before accept(): a burst of new ones is
  * queued, not dropped (Linux caps it at net.core.somaxconn). */
 #define LISTEN_BACKLOG 4096
@@ -54,11 +59,7 @@ struct web_server {
 	struct store *st;
 	SoupServer *soup;
 	struct web_metrics_counts counts;
-	/* open connections: GSocket (weak) -> struct web_conn, and the same
-	 * in order of last activity, least recent first */
-	GHashTable *conns;
-	GQueue conn_order;
-	guint conn_max;
+	struct web_conns *conns;
 	/* thread mode */
 	GThread *thread;
 	GMainLoop *loop;
@@ -72,23 +73,31 @@ struct web_server {
 
 G_DEFINE_QUARK(web - error - quark, web_error)
 
+/* The header fields of every answer.  Defence in depth: even text that
+ * escaped escaping could neither run a script nor load anything from
+ * elsewhere. */
+static const char *const answer_fields[][2] = {
+	{ "Content-Security-Policy",
+	  "default-src 'none'; style-src 'unsafe-inline'; "
+	  "img-src 'self'; form-action 'self'; frame-ancestors 'none'" },
+	{ "X-Content-Type-Options", "nosniff" },
+	{ "Referrer-Policy", "no-referrer" },
+	{ "Cache-Control", "no-cache" },
+};
+
 static void set_headers(SoupServerMessage *msg)
 {
 	SoupMessageHeaders *h = soup_server_message_get_response_headers(msg);
 
-	/* defence in depth: even text that escaped escaping could neither
-	 * run a script nor load anything from elsewhere */
-	soup_message_headers_replace(
-		h, "Content-Security-Policy",
-		"default-src 'none'; style-src 'unsafe-inline'; "
-		"img-src 'self'; form-action 'self'; frame-ancestors 'none'");
-	soup_message_headers_replace(h, "X-Content-Type-Options", "nosniff");
-	soup_message_headers_replace(h, "Referrer-Policy", "no-referrer");
-	soup_message_headers_replace(h, "Cache-Control", "no-cache");
+	for (gsize i = 0; i < G_N_ELEMENTS(answer_fields); i++)
+		soup_message_headers_replace(h, answer_fields[i][0],
+					     answer_fields[i][1]);
 }
 
 /* RFC 6585 5; libsoup 3.2 has no phrase for it. */
 #define STATUS_HEADERS_TOO_LARGE 431
+#define HTML "text/html; charset=utf-8"
+#define JSON "application/json"
 
 static const char *status_phrase(guint status)
 {
@@ -108,9 +117,6 @@ static void respond(SoupServerMessage *msg, guint status, const char *type,
 					 g_string_free(body, FALSE), len);
 }
 
-#define HTML "text/html; charset=utf-8"
-#define JSON "application/json"
-
 static void respond_error(SoupServerMessage *msg, gboolean api, guint status,
 			  const char *text)
 {
@@ -121,192 +127,6 @@ static void respond_error(SoupServerMessage *msg, gboolean api, guint status,
 	else
 		web_page_error(body, status, text);
 	respond(msg, status, api ? JSON : HTML, body);
-}
-
-/* One open connection, known from its first request-started. */
-struct web_conn {
-	struct web_server *ws;
-	GSocket *sock; /* weak */
-	GList link;
-	/* between its request's headers and the end of its response */
-	gboolean busy;
-};
-
-static void conn_gone(gpointer data, GObject *where_the_socket_was)
-{
-	struct web_conn *c = data;
-
-	g_queue_unlink(&c->ws->conn_order, &c->link);
-	g_hash_table_remove(c->ws->conns, c->sock);
-	g_free(c);
-}
-
-/* Close the least recently active idle connections while more than
- * @ws->conn_max are open.  A shutdown, not a close: libsoup sees the end
- * of the stream and closes and frees the connection itself. */
-static void conns_evict(struct web_server *ws)
-{
-	GList *l = ws->conn_order.head;
-
-	while (g_hash_table_size(ws->conns) > ws->conn_max && l) {
-		struct web_conn *c = l->data;
-
-		l = l->next;
-		if (c->busy)
-			continue;
-		g_queue_unlink(&ws->conn_order, &c->link);
-		g_socket_shutdown(c->sock, TRUE, TRUE, NULL);
-		g_object_weak_unref(G_OBJECT(c->sock), conn_gone, c);
-		g_hash_table_remove(ws->conns, c->sock);
-		g_free(c);
-	}
-}
-
-/* @sock's record, made if it is new. */
-static struct web_conn *conns_get(struct web_server *ws, GSocket *sock)
-{
-	struct web_conn *c = g_hash_table_lookup(ws->conns, sock);
-
-	if (c)
-		return c;
-	c = g_new0(struct web_conn, 1);
-	c->ws = ws;
-	c->sock = sock;
-	c->link.data = c;
-	g_object_weak_ref(G_OBJECT(sock), conn_gone, c);
-	g_hash_table_insert(ws->conns, sock, c);
-	g_queue_push_tail_link(&ws->conn_order, &c->link);
-	return c;
-}
-
-static void conns_clear(struct web_server *ws)
-{
-	struct web_conn *c;
-
-	if (!ws->conns)
-		return;
-	while ((c = g_queue_peek_head(&ws->conn_order))) {
-		g_queue_unlink(&ws->conn_order, &c->link);
-		g_object_weak_unref(G_OBJECT(c->sock), conn_gone, c);
-		g_free(c);
-	}
-	g_clear_pointer(&ws->conns, g_hash_table_destroy);
-}
-
-/* A refusal written straight on a connection taken from libsoup, which
- * would otherwise read (and keep) the whole body before answering. */
-struct web_refusal {
-	GIOStream *stream;
-	GSocket *sock;
-	GCancellable *cancel;
-	GSource *timer;
-	GBytes *answer;
-	gsize drained;
-	char buf[16384];
-};
-
-static void refusal_free(struct web_refusal *r)
-{
-	if (r->timer) {
-		g_source_destroy(r->timer);
-		g_source_unref(r->timer);
-	}
-	g_io_stream_close(r->stream, NULL, NULL);
-	g_object_unref(r->stream);
-	g_object_unref(r->sock);
-	g_object_unref(r->cancel);
-	g_bytes_unref(r->answer);
-	g_free(r);
-}
-
-static gboolean refusal_timeout(gpointer data)
-{
-	struct web_refusal *r = data;
-
-	g_cancellable_cancel(r->cancel);
-	return G_SOURCE_CONTINUE;
-}
-
-static void refusal_drained(GObject *in, GAsyncResult *res, gpointer data)
-{
-	struct web_refusal *r = data;
-	gssize n = g_input_stream_read_finish(G_INPUT_STREAM(in), res, NULL);
-
-	if (n <= 0 || (r->drained += n) >= LINGER_BYTES) {
-		refusal_free(r);
-		return;
-	}
-	g_input_stream_read_async(g_io_stream_get_input_stream(r->stream),
-				  r->buf, sizeof(r->buf), G_PRIORITY_LOW,
-				  r->cancel, refusal_drained, r);
-}
-
-static void refusal_written(GObject *out, GAsyncResult *res, gpointer data)
-{
-	struct web_refusal *r = data;
-
-	if (!g_output_stream_write_all_finish(G_OUTPUT_STREAM(out), res, NULL,
-					      NULL) ||
-	    !g_socket_shutdown(r->sock, FALSE, TRUE, NULL)) {
-		refusal_free(r);
-		return;
-	}
-	g_input_stream_read_async(g_io_stream_get_input_stream(r->stream),
-				  r->buf, sizeof(r->buf), G_PRIORITY_LOW,
-				  r->cancel, refusal_drained, r);
-}
-
-/* Answer @msg with @status and close its connection without reading
- * its body.  Called from the early handler; @msg may be freed. */
-static void refuse_now(struct web_server *ws, SoupServerMessage *msg,
-		       guint status, const char *text)
-{
-	gboolean head = soup_server_message_get_method(msg) == SOUP_METHOD_HEAD;
-	gboolean allow = status == SOUP_STATUS_METHOD_NOT_ALLOWED;
-	GSocket *sock = soup_server_message_get_socket(msg);
-	g_autoptr(GString) body = g_string_new(NULL);
-	GString *answer = g_string_new(NULL);
-	struct web_refusal *r;
-	GIOStream *stream;
-
-	if (!sock)
-		return;
-	g_object_ref(sock);
-	stream = soup_server_message_steal_connection(msg);
-	if (!stream) {
-		g_object_unref(sock);
-		return;
-	}
-	web_page_error(body, status, text);
-	g_string_printf(answer,
-			"HTTP/1.1 %u %s\r\n"
-			"Connection: close\r\n"
-			"%s"
-			"Content-Type: " HTML "\r\n"
-			"Content-Length: %zu\r\n"
-			"Content-Security-Policy: default-src 'none'\r\n"
-			"X-Content-Type-Options: nosniff\r\n"
-			"Cache-Control: no-cache\r\n\r\n",
-			status, status_phrase(status),
-			allow ? "Allow: GET, HEAD\r\n" : "", body->len);
-	if (!head)
-		g_string_append_len(answer, body->str, body->len);
-	ws->counts.by_class[status / 100]++;
-	r = g_new0(struct web_refusal, 1);
-	r->stream = stream;
-	r->sock = sock;
-	r->cancel = g_cancellable_new();
-	r->answer = g_string_free_to_bytes(answer);
-	g_main_context_push_thread_default(ws->context);
-	r->timer = g_timeout_source_new_seconds(LINGER_SECONDS);
-	g_source_set_callback(r->timer, refusal_timeout, r, NULL);
-	g_source_attach(r->timer, ws->context);
-	g_output_stream_write_all_async(g_io_stream_get_output_stream(stream),
-					g_bytes_get_data(r->answer, NULL),
-					g_bytes_get_size(r->answer),
-					G_PRIORITY_DEFAULT, r->cancel,
-					refusal_written, r);
-	g_main_context_pop_thread_default(ws->context);
 }
 
 /* RFC 9112 6.3: Content-Length with differing values is an error the
@@ -325,16 +145,60 @@ static gboolean lengths_conflict(SoupMessageHeaders *h)
 	return FALSE;
 }
 
-static void add_header_size(const char *name, const char *value, gpointer data)
+/* The refusal of a request answered on its connection, not through
+ * libsoup (bot/web-conn.h): a page as respond_error() makes, and the
+ * connection closes. */
+static GBytes *refusal(guint status, const char *text, gboolean head,
+		       gpointer data)
 {
-	*(gsize *)data += strlen(name) + strlen(value) + 4;
+	struct web_server *ws = data;
+	g_autoptr(GString) body = g_string_new(NULL);
+	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+	g_autofree char *date = soup_date_time_to_string(now, SOUP_DATE_HTTP);
+	GString *answer = g_string_new(NULL);
+
+	web_page_error(body, status, text);
+	g_string_printf(answer,
+			"HTTP/1.1 %u %s\r\n"
+			"Date: %s\r\n"
+			"Connection: close\r\n",
+			status, status_phrase(status), date);
+	/* RFC 9110 15.5.6: 405 carries Allow */
+	if (status == SOUP_STATUS_METHOD_NOT_ALLOWED)
+		g_string_append(answer, "Allow: GET, HEAD\r\n");
+	for (gsize i = 0; i < G_N_ELEMENTS(answer_fields); i++)
+		g_string_append_printf(answer, "%s: %s\r\n",
+				       answer_fields[i][0],
+				       answer_fields[i][1]);
+	g_string_append_printf(answer,
+			       "Content-Type: " HTML "\r\n"
+			       "Content-Length: %zu\r\n\r\n",
+			       body->len);
+	if (!head)
+		g_string_append_len(answer, body->str, body->len);
+	ws->counts.by_class[status / 100]++;
+	return g_string_free_to_bytes(answer);
+}
+
+/* Refuse @msg with @status: on its connection when it comes with a body
+ * (libsoup reads a whole body before any answer, even one the early
+ * handler has set), else as any answer. */
+static void refuse(struct web_server *ws, SoupServerMessage *msg, gboolean body,
+		   guint status, const char *text)
+{
+	if (body && web_conns_refuse(ws->conns, msg, status, text))
+		return;
+	if (status == SOUP_STATUS_METHOD_NOT_ALLOWED)
+		soup_message_headers_replace(
+			soup_server_message_get_response_headers(msg), "Allow",
+			"GET, HEAD");
+	respond_error(msg, FALSE, status, text);
 }
 
 /* Called once the request's headers are read, before any body: refuse
  * what a read-only server never needs, so that nothing large is read.
- * libsoup reads a body whole before the handler even when the early
- * handler has answered, so a request that comes with a body is answered
- * on a connection taken from libsoup (refuse_now()). */
+ * The size of the header section is bounded before libsoup parses it
+ * (bot/web-conn.c). */
 static void early(SoupServer *soup, SoupServerMessage *msg, const char *path,
 		  GHashTable *query, gpointer data)
 {
@@ -347,47 +211,17 @@ static void early(SoupServer *soup, SoupServerMessage *msg, const char *path,
 	gboolean body = enc == SOUP_ENCODING_CHUNKED ||
 			(enc == SOUP_ENCODING_CONTENT_LENGTH &&
 			 soup_message_headers_get_content_length(h) > 0);
-	GSocket *sock = soup_server_message_get_socket(msg);
-	gsize size = strlen(uri);
 
-	if (sock && ws->conns)
-		conns_get(ws, sock)->busy = TRUE;
-	if (lengths_conflict(h)) {
-		refuse_now(ws, msg, SOUP_STATUS_BAD_REQUEST,
-			   "conflicting Content-Length");
-		return;
-	}
-	soup_message_headers_foreach(h, add_header_size, &size);
-	if (size > HEADERS_MAX) {
-		if (body)
-			refuse_now(ws, msg, STATUS_HEADERS_TOO_LARGE,
-				   "request header too large");
-		else
-			respond_error(msg, FALSE, STATUS_HEADERS_TOO_LARGE,
-				      "request header too large");
-		return;
-	}
-	if (method != SOUP_METHOD_GET && method != SOUP_METHOD_HEAD) {
-		if (body) {
-			refuse_now(
-				ws, msg, SOUP_STATUS_METHOD_NOT_ALLOWED,
-				"this server is read-only: GET and HEAD only");
-			return;
-		}
-		/* RFC 9110 15.5.6: 405 carries Allow */
-		soup_message_headers_replace(
-			soup_server_message_get_response_headers(msg), "Allow",
-			"GET, HEAD");
-		respond_error(msg, FALSE, SOUP_STATUS_METHOD_NOT_ALLOWED,
-			      "this server is read-only: GET and HEAD only");
-		return;
-	}
-	if (body) {
-		refuse_now(ws, msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE,
-			   "requests carry no body here");
-		return;
-	}
-	if (strlen(uri) > URI_MAX)
+	if (lengths_conflict(h))
+		refuse(ws, msg, TRUE, SOUP_STATUS_BAD_REQUEST,
+		       "conflicting Content-Length");
+	else if (method != SOUP_METHOD_GET && method != SOUP_METHOD_HEAD)
+		refuse(ws, msg, body, SOUP_STATUS_METHOD_NOT_ALLOWED,
+		       "this server is read-only: GET and HEAD only");
+	else if (body)
+		refuse(ws, msg, TRUE, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE,
+		       "requests carry no body here");
+	else if (strlen(uri) > URI_MAX)
 		respond_error(msg, FALSE, SOUP_STATUS_REQUEST_URI_TOO_LONG,
 			      "request target too long");
 }
@@ -575,28 +409,6 @@ static void handle(SoupServer *soup, SoupServerMessage *msg, const char *path,
 	respond(msg, status, type, body);
 }
 
-static void request_started(SoupServer *soup, SoupServerMessage *msg,
-			    gpointer data)
-{
-	struct web_server *ws = data;
-	GSocket *sock = soup_server_message_get_socket(msg);
-	struct web_conn *c;
-
-	if (!sock)
-		return;
-	/* GSocket sources honour the timeout: a read or write that makes no
-	 * progress for that long fails with G_IO_ERROR_TIMED_OUT and libsoup
-	 * closes the connection */
-	g_socket_set_timeout(sock, IDLE_SECONDS);
-	/* libsoup starts a request as soon as a connection is accepted and
-	 * after each response: the connection waits, idle */
-	c = conns_get(ws, sock);
-	c->busy = FALSE;
-	g_queue_unlink(&ws->conn_order, &c->link);
-	g_queue_push_tail_link(&ws->conn_order, &c->link);
-	conns_evict(ws);
-}
-
 static void request_finished(SoupServer *soup, SoupServerMessage *msg,
 			     gpointer data)
 {
@@ -651,6 +463,10 @@ static GSocket *listen_socket(GSocketAddress *addr, GError **error)
 
 	if (!sock)
 		return NULL;
+	/* as soup_server_listen() has it: an IPv6 address, IPv6 only */
+	if (g_socket_address_get_family(addr) == G_SOCKET_FAMILY_IPV6)
+		g_socket_set_option(sock, IPPROTO_IPV6, IPV6_V6ONLY, TRUE,
+				    NULL);
 	g_socket_set_listen_backlog(sock, LISTEN_BACKLOG);
 	if (!g_socket_bind(sock, addr, TRUE, error) ||
 	    !g_socket_listen(sock, error))
@@ -674,50 +490,51 @@ static gboolean setup(struct web_server *ws, GError **error)
 {
 	g_autoptr(GSocketAddress) addr = parse_listen(ws->listen, error);
 	g_autoptr(GSocket) sock = NULL;
-	GSList *uris;
+	g_autoptr(GSocketAddress) bound = NULL;
 	g_autofree char *host = NULL;
+	struct web_conns_limits limits = {
+		.max = conn_max(),
+		.header_max = HEADERS_MAX,
+		.idle_seconds = IDLE_SECONDS,
+		.linger_seconds = LINGER_SECONDS,
+		.linger_max = LINGER_BYTES,
+	};
 
 	if (!addr)
 		return FALSE;
 	if (!(ws->st = store_web_open(ws->store_path, error)))
 		return FALSE;
-	ws->soup = soup_server_new("server-header", "armbot ", NULL);
-	soup_server_add_early_handler(ws->soup, NULL, early, ws, NULL);
-	soup_server_add_handler(ws->soup, NULL, handle, ws, NULL);
-	g_signal_connect(ws->soup, "request-started",
-			 G_CALLBACK(request_started), ws);
-	g_signal_connect(ws->soup, "request-finished",
-			 G_CALLBACK(request_finished), ws);
-	ws->conns = g_hash_table_new(NULL, NULL);
-	ws->conn_max = conn_max();
 	if (!(sock = listen_socket(addr, error)) ||
-	    !soup_server_listen_socket(ws->soup, sock, 0, error)) {
+	    !(bound = g_socket_get_local_address(sock, error))) {
 		g_prefix_error(error, "cannot listen on %s: ", ws->listen);
 		return FALSE;
 	}
-	uris = soup_server_get_uris(ws->soup);
-	if (uris) {
-		ws->port = g_uri_get_port(uris->data);
-		host = g_strdup(g_uri_get_host(uris->data));
-	}
-	g_slist_free_full(uris, (GDestroyNotify)g_uri_unref);
+	ws->soup = soup_server_new("server-header", "armbot ", NULL);
+	soup_server_add_early_handler(ws->soup, NULL, early, ws, NULL);
+	soup_server_add_handler(ws->soup, NULL, handle, ws, NULL);
+	g_signal_connect(ws->soup, "request-finished",
+			 G_CALLBACK(request_finished), ws);
+	/* accepted by bot/web-conn.c, not by soup_server_listen_socket() */
+	ws->conns = web_conns_new(ws->soup, sock, &limits, refusal, ws);
+	ws->port = g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(bound));
+	host = g_inet_address_to_string(g_inet_socket_address_get_address(
+		G_INET_SOCKET_ADDRESS(bound)));
 	if (!ws->url) {
-		gboolean v6 = host && strchr(host, ':');
+		gboolean v6 = strchr(host, ':') != NULL;
 
 		ws->url = g_strdup_printf("http://%s%s%s:%u", v6 ? "[" : "",
-					  host ? host : "127.0.0.1",
-					  v6 ? "]" : "", ws->port);
+					  host, v6 ? "]" : "", ws->port);
 	}
 	return TRUE;
 }
 
 static void teardown(struct web_server *ws)
 {
+	g_clear_pointer(&ws->conns, web_conns_free);
 	if (ws->soup) {
 		soup_server_disconnect(ws->soup);
 		g_clear_object(&ws->soup);
 	}
-	conns_clear(ws);
 	g_clear_pointer(&ws->st, store_free);
 }
 
