@@ -436,6 +436,15 @@ static void conns_listen(struct web_conns *conns)
 	g_source_attach(conns->accept, conns->context);
 }
 
+/* RFC 9112 9.6: the connection closes after this response (see
+ * bot/web-conn.h for libsoup 3.2's kept-alive connections). */
+static void say_close(SoupServerMessage *msg, gpointer unused)
+{
+	soup_message_headers_replace(
+		soup_server_message_get_response_headers(msg), "Connection",
+		"close");
+}
+
 /* libsoup emits request-started for a new connection from within
  * soup_server_accept_iostream(). */
 static void conns_request_started(SoupServer *soup, SoupServerMessage *msg,
@@ -447,11 +456,10 @@ static void conns_request_started(SoupServer *soup, SoupServerMessage *msg,
 		g_object_set_qdata_full(G_OBJECT(msg), conn_quark(),
 					g_object_ref(conns->accepting),
 					g_object_unref);
-	/* RFC 9112 9.6: the connection closes after this response (see
-	 * bot/web-conn.h for libsoup 3.2's kept-alive connections) */
-	soup_message_headers_replace(
-		soup_server_message_get_response_headers(msg), "Connection",
-		"close");
+	say_close(msg, NULL);
+	/* again once the handler has run: "100 Continue" clears the
+	 * response header */
+	g_signal_connect(msg, "got-body", G_CALLBACK(say_close), NULL);
 }
 
 static gboolean conn_after_request(gpointer data)
@@ -460,7 +468,9 @@ static gboolean conn_after_request(gpointer data)
 
 	/* libsoup closed it after the answer, unless it kept it open
 	 * anyway (the header of an answer after "100 Continue" starts
-	 * anew, without "Connection: close"): one request per connection */
+	 * anew, without "Connection: close"): one request per connection.
+	 * Closed, not shut down as conns_evict() does: libsoup 3.2 ignores
+	 * the end of a connection it keeps alive. */
 	if (c->state == CONN_REQUEST)
 		conn_close(c);
 	return G_SOURCE_REMOVE;

@@ -45,10 +45,10 @@ struct web_conns_limits {
 	gsize linger_max; /* octets read after a refusal, at most */
 };
 
-/* Accept the connections of @listener (a listening socket, which the
- * result owns from now on) in the thread-default main context and serve
- * them with @soup; @answer (with @data) writes the refusals made here.
- * Free with web_conns_free() in the same thread. */
+/* Accept the connections of @listener (a listening socket: the result
+ * takes a reference and closes it when freed) in the thread-default main
+ * context and serve them with @soup; @answer (with @data) writes the
+ * refusals made here.  Free with web_conns_free() in the same thread. */
 struct web_conns *web_conns_new(SoupServer *soup, GSocket *listener,
 				const struct web_conns_limits *limits,
 				web_conns_answer_fn answer, gpointer data);

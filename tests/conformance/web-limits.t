@@ -181,13 +181,31 @@ for i in range(1500):
         pass
     s.close()
 dt = time.time() - t
+# "100 Continue" first: libsoup starts the answer's header anew
+expect, expect_close = 0, 0
+for i in range(100):
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n\r\n")
+    data = b""
+    try:
+        while True:
+            data += recv(s)
+    except Exception:
+        pass
+    s.close()
+    head = data.split(b"HTTP/1.1 200 OK\r\n")[-1].split(b"\r\n\r\n")[0]
+    expect += data.startswith(b"HTTP/1.1 100 Continue\r\n") and b"HTTP/1.1 200 OK\r\n" in data
+    expect_close += b"\r\nConnection: close" in b"\r\n" + head
 time.sleep(1)
 print("answered", ok, "said-close", close, "seconds %.1f" % dt)
+print("continue", expect, "said-close", expect_close)
 print("server-fds", before, fds(), fds() <= before + 2)
 PY
 sed 's/^/# /' "$TMP/closes.txt"
 grep -q '^answered 1500 said-close 1500 ' "$TMP/closes.txt"
 ok $? "1,500 connections one after the other are all answered, each with Connection: close"
+grep -q '^continue 100 said-close 100$' "$TMP/closes.txt"
+ok $? "100 more with Expect: 100-continue too"
 grep -q '^server-fds [0-9]* [0-9]* True$' "$TMP/closes.txt"
 ok $? "the server keeps none of them open"
 
