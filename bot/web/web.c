@@ -4,13 +4,16 @@
 #include "bot/web/web.h"
 
 #include <libsoup/soup.h>
+#include <netinet/in.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "config/datadir.h"
 #include "bot/mail/series-mbox.h"
 #include "bot/store/store.h"
 #include "bot/store/web.h"
 #include "bot/web/api.h"
+#include "bot/web/conn.h"
 #include "bot/web/feed.h"
 #include "bot/web/metrics.h"
 #include "bot/web/page.h"
@@ -25,6 +28,24 @@
  * its request a byte a minute is cut off, and others are not held up
  * meanwhile (libsoup serves every connection asynchronously). */
 #define IDLE_SECONDS 30
+/* Most octets of request line and header fields: past this, 431 (RFC
+ * 6585 5), or 414 for a request line that long (bot/web/conn.c: libsoup
+ * itself gives up at 64 KiB, without an answer). */
+#define HEADERS_MAX (16 * 1024)
+/* Open connections at most (and at most half the soft limit of open
+ * files): past this the least recently active idle one is closed.  Kept
+ * well under FD_SETSIZE (1024): the daemon's IMAP source (libetpan) waits
+ * with select(), which aborts on a file descriptor past it. */
+#define CONNECTIONS_MAX 512
+/* Connections the kernel queues before accept(): a burst of new ones is
+ * queued, not dropped (Linux caps it at net.core.somaxconn). */
+#define LISTEN_BACKLOG 4096
+/* After refusing a request whose body is not read: how long and how much
+ * of it is read and dropped before closing, so that the close does not
+ * reset the connection before the client has read the answer (RFC 9112
+ * 9.6: close the writing side first, then keep reading a while). */
+#define LINGER_SECONDS 2
+#define LINGER_BYTES (4 * 1024 * 1024)
 
 #define PER_PAGE_DEFAULT 50
 
@@ -39,6 +60,7 @@ struct web_server {
 	struct store *st;
 	SoupServer *soup;
 	struct web_metrics_counts counts;
+	struct web_conns *conns;
 	/* thread mode */
 	GThread *thread;
 	GMainLoop *loop;
@@ -52,19 +74,37 @@ struct web_server {
 
 G_DEFINE_QUARK(web - error - quark, web_error)
 
+/* The header fields of every answer.  Defence in depth: even text that
+ * escaped escaping could neither run a script nor load anything from
+ * elsewhere. */
+static const char *const answer_fields[][2] = {
+	{ "Content-Security-Policy",
+	  "default-src 'none'; style-src 'unsafe-inline'; "
+	  "img-src 'self'; form-action 'self'; frame-ancestors 'none'" },
+	{ "X-Content-Type-Options", "nosniff" },
+	{ "Referrer-Policy", "no-referrer" },
+	{ "Cache-Control", "no-cache" },
+};
+
 static void set_headers(SoupServerMessage *msg)
 {
 	SoupMessageHeaders *h = soup_server_message_get_response_headers(msg);
 
-	/* defence in depth: even text that escaped escaping could neither
-	 * run a script nor load anything from elsewhere */
-	soup_message_headers_replace(
-		h, "Content-Security-Policy",
-		"default-src 'none'; style-src 'unsafe-inline'; "
-		"img-src 'self'; form-action 'self'; frame-ancestors 'none'");
-	soup_message_headers_replace(h, "X-Content-Type-Options", "nosniff");
-	soup_message_headers_replace(h, "Referrer-Policy", "no-referrer");
-	soup_message_headers_replace(h, "Cache-Control", "no-cache");
+	for (gsize i = 0; i < G_N_ELEMENTS(answer_fields); i++)
+		soup_message_headers_replace(h, answer_fields[i][0],
+					     answer_fields[i][1]);
+}
+
+/* RFC 6585 5; libsoup 3.2 has no phrase for it. */
+#define STATUS_HEADERS_TOO_LARGE 431
+#define HTML "text/html; charset=utf-8"
+#define JSON "application/json"
+
+static const char *status_phrase(guint status)
+{
+	if (status == STATUS_HEADERS_TOO_LARGE)
+		return "Request Header Fields Too Large";
+	return soup_status_get_phrase(status);
 }
 
 static void respond(SoupServerMessage *msg, guint status, const char *type,
@@ -73,13 +113,10 @@ static void respond(SoupServerMessage *msg, guint status, const char *type,
 	gsize len = body->len;
 
 	set_headers(msg);
-	soup_server_message_set_status(msg, status, NULL);
+	soup_server_message_set_status(msg, status, status_phrase(status));
 	soup_server_message_set_response(msg, type, SOUP_MEMORY_TAKE,
 					 g_string_free(body, FALSE), len);
 }
-
-#define HTML "text/html; charset=utf-8"
-#define JSON "application/json"
 
 static void respond_error(SoupServerMessage *msg, gboolean api, guint status,
 			  const char *text)
@@ -93,32 +130,99 @@ static void respond_error(SoupServerMessage *msg, gboolean api, guint status,
 	respond(msg, status, api ? JSON : HTML, body);
 }
 
-/* Called once the request's headers are read, before any body: refuse
- * what a read-only server never needs, so that nothing large is read. */
-static void early(SoupServer *soup, SoupServerMessage *msg, const char *path,
-		  GHashTable *query, gpointer data)
+/* RFC 9112 6.3: Content-Length with differing values is an error the
+ * server must answer with 400 (identical repeats may stand). */
+static gboolean lengths_conflict(SoupMessageHeaders *h)
 {
-	const char *method = soup_server_message_get_method(msg);
-	SoupMessageHeaders *h = soup_server_message_get_request_headers(msg);
-	g_autofree char *uri =
-		g_uri_to_string(soup_server_message_get_uri(msg));
+	const char *list = soup_message_headers_get_list(h, "Content-Length");
+	g_auto(GStrv) v = NULL;
 
-	if (method != SOUP_METHOD_GET && method != SOUP_METHOD_HEAD) {
-		/* RFC 9110 15.5.6: 405 carries Allow */
+	if (!list || !strchr(list, ','))
+		return FALSE;
+	v = g_strsplit(list, ",", -1);
+	for (gsize i = 1; v[i]; i++)
+		if (strcmp(g_strstrip(v[i]), g_strstrip(v[0])))
+			return TRUE;
+	return FALSE;
+}
+
+/* The refusal of a request answered on its connection, not through
+ * libsoup (bot/web/conn.h): a page as respond_error() makes, and the
+ * connection closes. */
+static GBytes *refusal(guint status, const char *text, gboolean head,
+		       gpointer data)
+{
+	struct web_server *ws = data;
+	g_autoptr(GString) body = g_string_new(NULL);
+	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+	g_autofree char *date = soup_date_time_to_string(now, SOUP_DATE_HTTP);
+	GString *answer = g_string_new(NULL);
+
+	web_page_error(body, status, text);
+	g_string_printf(answer,
+			"HTTP/1.1 %u %s\r\n"
+			"Date: %s\r\n"
+			"Connection: close\r\n",
+			status, status_phrase(status), date);
+	/* RFC 9110 15.5.6: 405 carries Allow */
+	if (status == SOUP_STATUS_METHOD_NOT_ALLOWED)
+		g_string_append(answer, "Allow: GET, HEAD\r\n");
+	for (gsize i = 0; i < G_N_ELEMENTS(answer_fields); i++)
+		g_string_append_printf(answer, "%s: %s\r\n",
+				       answer_fields[i][0],
+				       answer_fields[i][1]);
+	g_string_append_printf(answer,
+			       "Content-Type: " HTML "\r\n"
+			       "Content-Length: %zu\r\n\r\n",
+			       body->len);
+	if (!head)
+		g_string_append_len(answer, body->str, body->len);
+	ws->counts.by_class[status / 100]++;
+	return g_string_free_to_bytes(answer);
+}
+
+/* Refuse @msg with @status: on its connection when it comes with a body
+ * (libsoup reads a whole body before any answer, even one the early
+ * handler has set), else as any answer. */
+static void refuse(struct web_server *ws, SoupServerMessage *msg, gboolean body,
+		   guint status, const char *text)
+{
+	if (body && web_conns_refuse(ws->conns, msg, status, text))
+		return;
+	if (status == SOUP_STATUS_METHOD_NOT_ALLOWED)
 		soup_message_headers_replace(
 			soup_server_message_get_response_headers(msg), "Allow",
 			"GET, HEAD");
-		respond_error(msg, FALSE, SOUP_STATUS_METHOD_NOT_ALLOWED,
-			      "this server is read-only: GET and HEAD only");
-		return;
-	}
-	if (soup_message_headers_get_encoding(h) != SOUP_ENCODING_NONE &&
-	    soup_message_headers_get_encoding(h) != SOUP_ENCODING_EOF) {
-		respond_error(msg, FALSE, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE,
-			      "requests carry no body here");
-		return;
-	}
-	if (strlen(uri) > URI_MAX)
+	respond_error(msg, FALSE, status, text);
+}
+
+/* Called once the request's headers are read, before any body: refuse
+ * what a read-only server never needs, so that nothing large is read.
+ * The size of the header section is bounded before libsoup parses it
+ * (bot/web/conn.c). */
+static void early(SoupServer *soup, SoupServerMessage *msg, const char *path,
+		  GHashTable *query, gpointer data)
+{
+	struct web_server *ws = data;
+	const char *method = soup_server_message_get_method(msg);
+	SoupMessageHeaders *h = soup_server_message_get_request_headers(msg);
+	SoupEncoding enc = soup_message_headers_get_encoding(h);
+	g_autofree char *uri =
+		g_uri_to_string(soup_server_message_get_uri(msg));
+	gboolean body = enc == SOUP_ENCODING_CHUNKED ||
+			(enc == SOUP_ENCODING_CONTENT_LENGTH &&
+			 soup_message_headers_get_content_length(h) > 0);
+
+	if (lengths_conflict(h))
+		refuse(ws, msg, TRUE, SOUP_STATUS_BAD_REQUEST,
+		       "conflicting Content-Length");
+	else if (method != SOUP_METHOD_GET && method != SOUP_METHOD_HEAD)
+		refuse(ws, msg, body, SOUP_STATUS_METHOD_NOT_ALLOWED,
+		       "this server is read-only: GET and HEAD only");
+	else if (body)
+		refuse(ws, msg, TRUE, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE,
+		       "requests carry no body here");
+	else if (strlen(uri) > URI_MAX)
 		respond_error(msg, FALSE, SOUP_STATUS_REQUEST_URI_TOO_LONG,
 			      "request target too long");
 }
@@ -306,18 +410,6 @@ static void handle(SoupServer *soup, SoupServerMessage *msg, const char *path,
 	respond(msg, status, type, body);
 }
 
-static void request_started(SoupServer *soup, SoupServerMessage *msg,
-			    gpointer data)
-{
-	GSocket *sock = soup_server_message_get_socket(msg);
-
-	/* GSocket sources honour the timeout: a read or write that makes no
-	 * progress for that long fails with G_IO_ERROR_TIMED_OUT and libsoup
-	 * closes the connection */
-	if (sock)
-		g_socket_set_timeout(sock, IDLE_SECONDS);
-}
-
 static void request_finished(SoupServer *soup, SoupServerMessage *msg,
 			     gpointer data)
 {
@@ -361,46 +453,85 @@ static GSocketAddress *parse_listen(const char *listen, GError **error)
 	return g_inet_socket_address_new(addr, port);
 }
 
+/* A socket listening on @addr with a backlog of LISTEN_BACKLOG (libsoup's
+ * own listen() asks for 10). */
+static GSocket *listen_socket(GSocketAddress *addr, GError **error)
+{
+	g_autoptr(GSocket)
+		sock = g_socket_new(g_socket_address_get_family(addr),
+				    G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
+				    error);
+
+	if (!sock)
+		return NULL;
+	/* as soup_server_listen() has it: an IPv6 address, IPv6 only */
+	if (g_socket_address_get_family(addr) == G_SOCKET_FAMILY_IPV6)
+		g_socket_set_option(sock, IPPROTO_IPV6, IPV6_V6ONLY, TRUE,
+				    NULL);
+	g_socket_set_listen_backlog(sock, LISTEN_BACKLOG);
+	if (!g_socket_bind(sock, addr, TRUE, error) ||
+	    !g_socket_listen(sock, error))
+		return NULL;
+	return g_steal_pointer(&sock);
+}
+
+/* CONNECTIONS_MAX, or half the soft limit of open files if less. */
+static guint conn_max(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur / 2 >= CONNECTIONS_MAX)
+		return CONNECTIONS_MAX;
+	return MAX(rl.rlim_cur / 2, 16);
+}
+
 /* In the thread that iterates @ws->context, with it thread-default. */
 static gboolean setup(struct web_server *ws, GError **error)
 {
 	g_autoptr(GSocketAddress) addr = parse_listen(ws->listen, error);
-	GSList *uris;
+	g_autoptr(GSocket) sock = NULL;
+	g_autoptr(GSocketAddress) bound = NULL;
 	g_autofree char *host = NULL;
+	struct web_conns_limits limits = {
+		.max = conn_max(),
+		.header_max = HEADERS_MAX,
+		.idle_seconds = IDLE_SECONDS,
+		.linger_seconds = LINGER_SECONDS,
+		.linger_max = LINGER_BYTES,
+	};
 
 	if (!addr)
 		return FALSE;
 	if (!(ws->st = store_open_query_only(ws->store_path, error)))
 		return FALSE;
-	ws->soup = soup_server_new("server-header", "armbot ", NULL);
-	soup_server_add_early_handler(ws->soup, NULL, early, ws, NULL);
-	soup_server_add_handler(ws->soup, NULL, handle, ws, NULL);
-	g_signal_connect(ws->soup, "request-started",
-			 G_CALLBACK(request_started), ws);
-	g_signal_connect(ws->soup, "request-finished",
-			 G_CALLBACK(request_finished), ws);
-	if (!soup_server_listen(ws->soup, addr, 0, error)) {
+	if (!(sock = listen_socket(addr, error)) ||
+	    !(bound = g_socket_get_local_address(sock, error))) {
 		g_prefix_error(error, "cannot listen on %s: ", ws->listen);
 		return FALSE;
 	}
-	uris = soup_server_get_uris(ws->soup);
-	if (uris) {
-		ws->port = g_uri_get_port(uris->data);
-		host = g_strdup(g_uri_get_host(uris->data));
-	}
-	g_slist_free_full(uris, (GDestroyNotify)g_uri_unref);
+	ws->soup = soup_server_new("server-header", "armbot ", NULL);
+	soup_server_add_early_handler(ws->soup, NULL, early, ws, NULL);
+	soup_server_add_handler(ws->soup, NULL, handle, ws, NULL);
+	g_signal_connect(ws->soup, "request-finished",
+			 G_CALLBACK(request_finished), ws);
+	/* accepted by bot/web/conn.c, not by soup_server_listen_socket() */
+	ws->conns = web_conns_new(ws->soup, sock, &limits, refusal, ws);
+	ws->port = g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(bound));
+	host = g_inet_address_to_string(g_inet_socket_address_get_address(
+		G_INET_SOCKET_ADDRESS(bound)));
 	if (!ws->url) {
-		gboolean v6 = host && strchr(host, ':');
+		gboolean v6 = strchr(host, ':') != NULL;
 
 		ws->url = g_strdup_printf("http://%s%s%s:%u", v6 ? "[" : "",
-					  host ? host : "127.0.0.1",
-					  v6 ? "]" : "", ws->port);
+					  host, v6 ? "]" : "", ws->port);
 	}
 	return TRUE;
 }
 
 static void teardown(struct web_server *ws)
 {
+	g_clear_pointer(&ws->conns, web_conns_free);
 	if (ws->soup) {
 		soup_server_disconnect(ws->soup);
 		g_clear_object(&ws->soup);

@@ -21,7 +21,9 @@
  *   /feed.atom         Atom (RFC 4287) feed of the replies
  *   /metrics           Prometheus text format 0.0.4
  *
- * Only GET and HEAD are served (anything else: 405). */
+ * Only GET and HEAD are served (anything else: 405).  Connections, one
+ * request each, and their limits (body, header size, number, idle time):
+ * bot/web/conn.h. */
 #pragma once
 
 #include <gio/gio.h>
