@@ -153,8 +153,8 @@ static gboolean url_has_host(const char *url)
 	return uri && g_uri_get_host(uri) && *g_uri_get_host(uri);
 }
 
-/* The TLS options of an imap(s):// or nntp(s):// source (bot/sources/imap.c,
- * bot/sources/nntp.c): tls= is only "no", which only a URL without
+/* The TLS options of an imap(s)://, nntp(s):// or http(s):// source
+ * (bot/sources/imap.c, nntp.c, http.c): tls= is only "no", which only a URL without
  * implicit TLS can say, and ca-file= names a file.  FALSE when an error
  * was reported (the URL named without its password). */
 static gboolean source_tls_options_ok(struct keyfile *k, const char *u)
@@ -244,7 +244,8 @@ static void read_sources(struct keyfile *k, const char *dir,
 			continue;
 		}
 		if ((g_str_has_prefix(u, "imap") ||
-		     g_str_has_prefix(u, "nntp")) &&
+		     g_str_has_prefix(u, "nntp") ||
+		     g_str_has_prefix(u, "http")) &&
 		    !source_tls_options_ok(k, u))
 			continue;
 		g_strv_builder_add(out, u);

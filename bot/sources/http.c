@@ -2,7 +2,9 @@
  * inbox, as lore.kernel.org serves it, read with libcurl.  Query options:
  * interval=SECONDS (default 300: public-inbox hosts ask for a polite
  * poll), since=YYYYMMDD (where the first fetch starts; default: the
- * whole inbox).
+ * whole inbox), ca-file=PATH (PEM CAs to trust for https:// instead of
+ * the system's).  https:// is verified (chain and host name) by libcurl
+ * either way; there is no option to turn that off.
  *
  * public-inbox (1.9, PublicInbox::View::paginate_recent) serves the 25
  * newest messages at INBOX/new.atom and, with ?t=YYYYMMDDhhmmss-, the 25
@@ -30,6 +32,7 @@ struct http {
 	struct source *src;
 	char *base; /* the inbox URL, ending in '/' */
 	char *since; /* YYYYMMDDhhmmss or NULL */
+	char *ca_file; /* ?ca-file=, or NULL: the system's trust store */
 	CURL *curl;
 };
 
@@ -42,6 +45,7 @@ static gboolean http_open(struct source *src, const char *url, GError **error)
 
 	source_set_priv(src, h);
 	h->src = src;
+	h->ca_file = source_url_option(url, "ca-file");
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	uri = g_uri_parse(url, G_URI_FLAGS_ENCODED, NULL);
 	if (!uri || !g_uri_get_host(uri) || !*g_uri_get_host(uri)) {
@@ -142,6 +146,10 @@ static gboolean http_get(struct http *h, const char *url, const char *etag,
 		headers = curl_slist_append(headers, v);
 	}
 	curl_easy_setopt(h->curl, CURLOPT_URL, url);
+	curl_easy_setopt(h->curl, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(h->curl, CURLOPT_SSL_VERIFYHOST, 2L);
+	if (h->ca_file)
+		curl_easy_setopt(h->curl, CURLOPT_CAINFO, h->ca_file);
 	curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, headers);
 	curl_easy_setopt(h->curl, CURLOPT_USERAGENT, "armbot/" ARMBOT_VERSION);
 	curl_easy_setopt(h->curl, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -668,6 +676,7 @@ static void http_free(gpointer priv)
 	g_clear_pointer(&h->curl, curl_easy_cleanup);
 	g_free(h->base);
 	g_free(h->since);
+	g_free(h->ca_file);
 	g_free(h);
 }
 

@@ -124,6 +124,24 @@ if pi_available; then
 		"$ARMBOT" --data-dir "$TMP/p3" ingest "$NNTP?tls=no" > "$TMP/out"
 		is "$(head -1 "$TMP/out")" "$N new, 0 duplicate, 0 unparseable" \
 			"?tls=no: read in clear, as asked"
+
+		# the same inbox over https (bot/sources/http.c): libcurl's
+		# verification, with the source's ca-file
+		HTTPS="https://127.0.0.1:$PI_HTTPS_PORT/tls/"
+		"$ARMBOT" --data-dir "$TMP/h1" ingest "$HTTPS" > "$TMP/out" 2> "$TMP/err"
+		is "$?" 1 "public-inbox over https without ca-file: refused"
+		grep -qi "certificate" "$TMP/err"
+		ok $? "the certificate is not trusted ($(head -1 "$TMP/err"))"
+		"$ARMBOT" --data-dir "$TMP/h1" ingest "$HTTPS?ca-file=$TMP/evil.pem" \
+			> "$TMP/out" 2> "$TMP/err"
+		is "$?" 1 "https with another certificate as ca-file: refused"
+		"$ARMBOT" --data-dir "$TMP/h1" ingest "$HTTPS?ca-file=$TMP/news.pem" \
+			> "$TMP/out" 2> "$TMP/err"
+		st=$?; sed 's/^/# /' "$TMP/err" | head -10
+		is "$st" 0 "public-inbox over https with ca-file: exits 0"
+		stored "$TMP/h1" > "$TMP/h1.msgs"
+		is_file "$TMP/mbox.msgs" "$TMP/h1.msgs" \
+			"https: the same stored messages as the mbox"
 		pi_stop
 	else
 		sed 's/^/# /' "$TMP/build.log" | tail -5

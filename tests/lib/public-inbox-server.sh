@@ -6,7 +6,8 @@
 # caller's EXIT trap must call pi_stop.  With a CACHE-KEY the inbox is
 # kept under $ARMBOT_CACHE_DIR/public-inbox/ and built once.  With
 # PI_TLS_CERT and PI_TLS_KEY (PEM files) set before pi_start, TLS: the
-# NNTP listener offers STARTTLS and nntps is on $PI_NNTPS_PORT.
+# NNTP listener offers STARTTLS, nntps is on $PI_NNTPS_PORT and https on
+# $PI_HTTPS_PORT.
 
 PI_DIR=$TMP/public-inbox
 PI_INBOX=
@@ -14,6 +15,7 @@ PI_NAME=
 PI_HTTP_PORT=
 PI_NNTP_PORT=
 PI_NNTPS_PORT=
+PI_HTTPS_PORT=
 PI_PIDS=
 
 pi_available() {
@@ -75,12 +77,20 @@ pi_build() {
 pi_start() {
 	PI_HTTP_PORT=$(free_port)
 	PI_NNTP_PORT=$(free_port)
-	HOME=$PI_DIR public-inbox-httpd -W0 \
-		-l "http://127.0.0.1:$PI_HTTP_PORT" > "$PI_DIR/httpd.log" 2>&1 &
+	if [ -n "${PI_TLS_CERT:-}" ]; then
+		PI_HTTPS_PORT=$(free_port)
+		_tls="/?cert=$PI_TLS_CERT,key=$PI_TLS_KEY"
+		HOME=$PI_DIR public-inbox-httpd -W0 \
+			-l "http://127.0.0.1:$PI_HTTP_PORT" \
+			-l "https://127.0.0.1:$PI_HTTPS_PORT$_tls" \
+			> "$PI_DIR/httpd.log" 2>&1 &
+	else
+		HOME=$PI_DIR public-inbox-httpd -W0 \
+			-l "http://127.0.0.1:$PI_HTTP_PORT" > "$PI_DIR/httpd.log" 2>&1 &
+	fi
 	PI_PIDS="$!"
 	if [ -n "${PI_TLS_CERT:-}" ]; then
 		PI_NNTPS_PORT=$(free_port)
-		_tls="/?cert=$PI_TLS_CERT,key=$PI_TLS_KEY"
 		HOME=$PI_DIR public-inbox-nntpd -W0 \
 			-l "nntp://127.0.0.1:$PI_NNTP_PORT$_tls" \
 			-l "nntps://127.0.0.1:$PI_NNTPS_PORT$_tls" \
@@ -93,6 +103,7 @@ pi_start() {
 	PI_PIDS="$PI_PIDS $!"
 	wait_port "$PI_HTTP_PORT" && wait_port "$PI_NNTP_PORT" &&
 		{ [ -z "$PI_NNTPS_PORT" ] || wait_port "$PI_NNTPS_PORT"; } &&
+		{ [ -z "$PI_HTTPS_PORT" ] || wait_port "$PI_HTTPS_PORT"; } &&
 		return 0
 	diag "public-inbox did not start:"
 	sed 's/^/#   /' "$PI_DIR/httpd.log" "$PI_DIR/nntpd.log" | tail -20
