@@ -102,7 +102,8 @@ static char *info_value(const char *line, const char *name)
 
 void trailers_info_parse(struct trailers_info *out, const char *text)
 {
-	g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
+	const char *p = text ? text : "";
+	const char *end = p + strlen(p);
 
 	if (!out->prerequisite_patch_ids)
 		out->prerequisite_patch_ids =
@@ -110,35 +111,38 @@ void trailers_info_parse(struct trailers_info *out, const char *text)
 	if (!out->prerequisite_message_ids)
 		out->prerequisite_message_ids =
 			g_ptr_array_new_with_free_func(g_free);
-	for (guint i = 0; lines[i]; i++) {
+	/* line by line with memchr(): a whole patch goes through here, and
+	 * a split by strstr() rescans the rest of the text under ASan */
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		g_autofree char *line = g_strndup(p, (nl ? nl : end) - p);
 		char *v;
 
-		g_strchomp(lines[i]);
-		if ((v = info_value(lines[i], "base-commit"))) {
+		p = nl ? nl + 1 : end;
+		g_strchomp(line);
+		if ((v = info_value(line, "base-commit"))) {
 			if (!out->base_commit && *v)
 				out->base_commit = v;
 			else
 				g_free(v);
-		} else if ((v = info_value(lines[i], "change-id"))) {
+		} else if ((v = info_value(line, "change-id"))) {
 			if (!out->change_id && *v)
 				out->change_id = v;
 			else
 				g_free(v);
-		} else if ((v = info_value(lines[i], "Supersedes"))) {
+		} else if ((v = info_value(line, "Supersedes"))) {
 			if (!out->supersedes)
 				out->supersedes = v;
 			else
 				g_free(v);
-		} else if ((v = info_value(lines[i], "Based-on"))) {
+		} else if ((v = info_value(line, "Based-on"))) {
 			if (!out->based_on)
 				out->based_on = v;
 			else
 				g_free(v);
-		} else if ((v = info_value(lines[i],
-					   "prerequisite-patch-id"))) {
+		} else if ((v = info_value(line, "prerequisite-patch-id"))) {
 			g_ptr_array_add(out->prerequisite_patch_ids, v);
-		} else if ((v = info_value(lines[i],
-					   "prerequisite-message-id"))) {
+		} else if ((v = info_value(line, "prerequisite-message-id"))) {
 			gsize len = strlen(v);
 
 			if (len > 2 && v[0] == '<' && v[len - 1] == '>') {
