@@ -155,12 +155,10 @@ static gboolean read_file(const char *path, GBytes **out, GError **error)
 	return TRUE;
 }
 
-/* A maildir file's bytes.  new/ is writable by whoever delivers: a
- * symlink ("1.evil -> /etc/passwd"), FIFO or device there is not mail and
- * is refused with G_FILE_ERROR_INVAL, unread (O_NOFOLLOW; O_NONBLOCK so
- * that opening a FIFO does not block; fstat). */
-static gboolean read_maildir_file(const char *path, GBytes **out,
-				  GError **error)
+/* See mailparse/mailbox.h.  O_NOFOLLOW refuses the link, O_NONBLOCK keeps
+ * the open of a FIFO from blocking, fstat() refuses what is not a file. */
+gboolean mailbox_read_maildir_file(const char *path, GBytes **out,
+				   GError **error)
 {
 	g_autoptr(GByteArray) buf = g_byte_array_new();
 	struct stat st;
@@ -348,7 +346,7 @@ gboolean mailbox_next(struct mailbox *mb, GBytes **out, GError **error)
 			if (mb->next >= mb->files->len)
 				return TRUE;
 			file = mb->files->pdata[mb->next++];
-			if (read_maildir_file(file, &raw, &local))
+			if (mailbox_read_maildir_file(file, &raw, &local))
 				break;
 			/* not mail: left where it is, the rest read */
 			if (!g_error_matches(local, G_FILE_ERROR,

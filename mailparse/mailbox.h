@@ -63,5 +63,11 @@ gboolean mailbox_is_from_line(const char *line, gsize len);
 /* Read all of standard input, as it is (no splitting, no CR stripping). */
 gboolean mailbox_read_stdin(GBytes **out, GError **error);
 
+/* The bytes of one maildir file.  new/ is writable by whoever delivers: a
+ * symlink there ("1.evil -> /etc/passwd"), a FIFO or a device is not mail
+ * and is refused with G_FILE_ERROR_INVAL without being read. */
+gboolean mailbox_read_maildir_file(const char *path, GBytes **out,
+				   GError **error);
+
 void mailbox_free(struct mailbox *mb);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(mailbox, mailbox_free)

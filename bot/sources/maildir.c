@@ -9,14 +9,13 @@
 #include "bot/sources/source.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bot/store/sources.h"
+#include "mailparse/mailbox.h"
 
 struct maildir {
 	char *path;
@@ -67,58 +66,6 @@ static GPtrArray *list_dir(const char *dir, GError **error)
 			g_ptr_array_add(names, g_strdup(name));
 	g_ptr_array_sort(names, compare_names);
 	return g_steal_pointer(&names);
-}
-
-/* The bytes of the message file @path.  new/ is writable by whoever can
- * deliver: a symlink there ("1.evil -> /etc/passwd") or a FIFO or device
- * is not mail, and is refused with G_FILE_ERROR_INVAL without reading it
- * (O_NOFOLLOW; O_NONBLOCK so that opening a FIFO does not block; fstat). */
-static gboolean read_message(const char *path, GBytes **out, GError **error)
-{
-	g_autoptr(GByteArray) buf = g_byte_array_new();
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
-				    O_NOCTTY);
-	int saved;
-
-	if (fd < 0) {
-		saved = errno;
-		g_set_error(error, G_FILE_ERROR,
-			    saved == ELOOP ? G_FILE_ERROR_INVAL :
-					     g_file_error_from_errno(saved),
-			    "cannot open '%s': %s", path,
-			    saved == ELOOP ? "a symbolic link" :
-					     g_strerror(saved));
-		return FALSE;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-			    "cannot read '%s': not a regular file", path);
-		return FALSE;
-	}
-	for (;;) {
-		guint8 chunk[65536];
-		gssize n = read(fd, chunk, sizeof(chunk));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			saved = errno;
-			close(fd);
-			g_set_error(error, G_FILE_ERROR,
-				    g_file_error_from_errno(saved),
-				    "cannot read '%s': %s", path,
-				    g_strerror(saved));
-			return FALSE;
-		}
-		if (n == 0)
-			break;
-		g_byte_array_append(buf, chunk, n);
-	}
-	close(fd);
-	*out = g_byte_array_free_to_bytes(g_steal_pointer(&buf));
-	return TRUE;
 }
 
 struct done_data {
@@ -177,7 +124,7 @@ static gboolean scan(struct source *src, struct store *st, const char *sub,
 				return FALSE;
 			if (seen)
 				continue;
-			if (!read_message(file, &b, &local)) {
+			if (!mailbox_read_maildir_file(file, &b, &local)) {
 				/* taken to cur/ by a reader meanwhile: the
 				 * cur/ scan finds it */
 				if (g_error_matches(local, G_FILE_ERROR,
