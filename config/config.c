@@ -35,6 +35,12 @@ static void policy_defaults(struct config_policy *p)
 	p->update_interval = CONFIG_UPDATE_INTERVAL_DEFAULT;
 }
 
+static void list_free(struct config_list *l)
+{
+	g_free(l->address);
+	g_free(l);
+}
+
 struct armbot_config *config_new_default(void)
 {
 	struct armbot_config *c = g_new0(struct armbot_config, 1);
@@ -48,6 +54,7 @@ struct armbot_config *config_new_default(void)
 	policy_defaults(&c->defaults);
 	c->trees =
 		g_ptr_array_new_with_free_func((GDestroyNotify)treefile_free);
+	c->lists = g_ptr_array_new_with_free_func((GDestroyNotify)list_free);
 	return c;
 }
 
@@ -71,7 +78,21 @@ void config_free(struct armbot_config *c)
 	g_free(c->web_base_url);
 	if (c->trees)
 		g_ptr_array_unref(c->trees);
+	if (c->lists)
+		g_ptr_array_unref(c->lists);
 	g_free(c);
+}
+
+const struct config_list *config_list(const struct armbot_config *config,
+				      const char *address)
+{
+	for (guint i = 0; address && i < config->lists->len; i++) {
+		const struct config_list *l = config->lists->pdata[i];
+
+		if (!g_ascii_strcasecmp(l->address, address))
+			return l;
+	}
+	return NULL;
 }
 
 const struct treefile *config_tree(const struct armbot_config *config,
@@ -135,10 +156,12 @@ static const char *const defaults_keys[] = {
 	"checks", "reply",	  "reply-to",	     "list-cap",
 	"rfc",	  "unknown-base", "update-interval", NULL,
 };
+static const char *const list_keys[] = { "weekly", NULL };
 static const struct keyfile_group config_groups[] = {
 	{ "bot", bot_keys },   { "sources", sources_keys },
 	{ "smtp", smtp_keys }, { "outbox", outbox_keys },
 	{ "web", web_keys },   { "defaults", defaults_keys },
+	{ "list ", list_keys },
 };
 
 static const char *const source_schemes[] = {
@@ -342,6 +365,36 @@ static void read_web(struct keyfile *k, struct armbot_config *c)
 	}
 }
 
+/* [list ADDRESS]: one group per list, the address after "list ". */
+static void read_lists(struct keyfile *k, struct armbot_config *c)
+{
+	g_auto(GStrv) groups = keyfile_groups(k, "list ");
+
+	for (guint i = 0; groups[i]; i++) {
+		g_autofree char *address = g_ascii_strdown(
+			g_strstrip(groups[i] + strlen("list ")), -1);
+		struct config_list *l;
+
+		if (!address_valid(address)) {
+			keyfile_error(k, groups[i], NULL,
+				      "[%s]: '%s' is not a mail address"
+				      " (local@domain)",
+				      groups[i], address);
+			continue;
+		}
+		if (config_list(c, address)) {
+			keyfile_error(k, groups[i], NULL,
+				      "[%s]: list %s is configured twice",
+				      groups[i], address);
+			continue;
+		}
+		l = g_new0(struct config_list, 1);
+		l->address = g_steal_pointer(&address);
+		l->weekly = keyfile_bool(k, groups[i], "weekly", FALSE);
+		g_ptr_array_add(c->lists, l);
+	}
+}
+
 /* Read @path into a new configuration, appending every error to
  * @errors. */
 static struct armbot_config *read_config(const char *path, GPtrArray *errors)
@@ -387,6 +440,7 @@ static struct armbot_config *read_config(const char *path, GPtrArray *errors)
 	outbox = keyfile_string(k, "outbox", "maildir", NULL);
 	c->outbox = file_path(dir, outbox);
 	read_web(k, c);
+	read_lists(k, c);
 
 	config_policy_read(k, "defaults", &c->defaults);
 	c->defaults.list_cap =

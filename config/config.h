@@ -23,6 +23,15 @@ enum config_starttls {
 	CONFIG_STARTTLS_NEVER,
 };
 
+/* A [list ADDRESS] group: what armbot does for one mailing list beyond
+ * the replies its trees ask for. */
+struct config_list {
+	char *address; /* lowercase, as in the group's name */
+	gboolean weekly; /* the weekly arch/arm balance mail (weekly =
+			  * true), sent to the list each Monday for the
+			  * week before (bot/daemon/weekly.h) */
+};
+
 struct armbot_config {
 	char *path; /* the file read, or NULL: embedded defaults */
 
@@ -65,6 +74,10 @@ struct armbot_config {
 	/* [defaults] */
 	struct config_policy defaults;
 
+	/* [list ADDRESS] groups (struct config_list *), in file order;
+	 * never NULL, may be empty */
+	GPtrArray *lists;
+
 	/* the tree files of @trees_dir (struct treefile *, config/treefile.h),
 	 * sorted by name; never NULL, may be empty */
 	GPtrArray *trees;
@@ -98,6 +111,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(armbot_config, config_free)
 /* The tree file named @name, or NULL.  Owned by @config. */
 const struct treefile *config_tree(const struct armbot_config *config,
 				   const char *name);
+
+/* The [list] group of @address (any case), or NULL.  Owned by
+ * @config. */
+const struct config_list *config_list(const struct armbot_config *config,
+				      const char *address);
 
 /* The outbox maildir: @config->outbox, else @data_dir/outbox.  Newly
  * allocated. */

@@ -193,9 +193,16 @@ void keyfile_check_keys(struct keyfile *k, const struct keyfile_group *groups,
 		const struct keyfile_group *g = NULL;
 		g_auto(GStrv) keys = NULL;
 
-		for (guint j = 0; j < n && !g; j++)
-			if (!strcmp(groups[j].name, names[i]))
+		for (guint j = 0; j < n && !g; j++) {
+			gsize len = strlen(groups[j].name);
+
+			if (len && groups[j].name[len - 1] == ' ' ?
+				    g_str_has_prefix(names[i],
+						     groups[j].name) &&
+					    names[i][len] :
+				    !strcmp(groups[j].name, names[i]))
 				g = &groups[j];
+		}
 		if (!g) {
 			keyfile_error(k, names[i], NULL, "unknown group [%s]",
 				      names[i]);
@@ -214,6 +221,18 @@ gboolean keyfile_has(const struct keyfile *k, const char *group,
 		     const char *key)
 {
 	return g_key_file_has_key(k->kf, group, key, NULL);
+}
+
+char **keyfile_groups(const struct keyfile *k, const char *prefix)
+{
+	g_auto(GStrv) names = g_key_file_get_groups(k->kf, NULL);
+	GPtrArray *out = g_ptr_array_new();
+
+	for (guint i = 0; names[i]; i++)
+		if (g_str_has_prefix(names[i], prefix))
+			g_ptr_array_add(out, g_strdup(names[i]));
+	g_ptr_array_add(out, NULL);
+	return (char **)g_ptr_array_free(out, FALSE);
 }
 
 char *keyfile_string(struct keyfile *k, const char *group, const char *key,

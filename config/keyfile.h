@@ -36,7 +36,9 @@ guint keyfile_line(const struct keyfile *k, const char *group, const char *key);
 void keyfile_error(struct keyfile *k, const char *group, const char *key,
 		   const char *format, ...) G_GNUC_PRINTF(4, 5);
 
-/* The groups a file may have and each one's keys (NULL-terminated). */
+/* The groups a file may have and each one's keys (NULL-terminated).  A
+ * @name ending in a space names a family of groups: "list " takes
+ * [list arm@lists.example.org] and every other [list ...]. */
 struct keyfile_group {
 	const char *name;
 	const char *const *keys;
@@ -48,6 +50,10 @@ void keyfile_check_keys(struct keyfile *k, const struct keyfile_group *groups,
 
 gboolean keyfile_has(const struct keyfile *k, const char *group,
 		     const char *key);
+
+/* The names of the groups of @k that start with @prefix, in file order
+ * (NULL-terminated, newly allocated). */
+char **keyfile_groups(const struct keyfile *k, const char *prefix);
 
 /* A string value (trimmed), or a copy of @def when absent; an empty value
  * is an error. */

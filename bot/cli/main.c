@@ -45,6 +45,8 @@ static const struct armbot_command commands[] = {
 	{ "lists", cmd_lists,
 	  "the lists subscribed to, their state and source" },
 	{ "serve", cmd_serve, "serve the read-only web interface" },
+	{ "weekly", cmd_weekly,
+	  "a list's weekly arch/arm balance, as mailed on Mondays" },
 	{ NULL, NULL, NULL }
 };
 

@@ -15,6 +15,7 @@
 #include "bot/store/store.h"
 #include "bot/daemon/treeset.h"
 #include "bot/daemon/treeupdate.h"
+#include "bot/daemon/weekly.h"
 #include "bot/web/web.h"
 #include "bot/daemon/worker.h"
 #include "kernel/tree/tree.h"
@@ -78,9 +79,30 @@ static void on_source_error(const char *url, const GError *error,
 	bot_log(NULL, "%s: %s (retrying)", url, error->message);
 }
 
+/* The weekly balances that are due (bot/daemon/weekly.h). */
+static void queue_weekly(struct daemon *d)
+{
+	g_autoptr(GError) error = NULL;
+	guint queued = 0;
+
+	if (!weekly_queue_due(d->st, d->opts->config,
+			      g_get_real_time() / G_USEC_PER_SEC, &queued,
+			      &error)) {
+		bot_log(NULL, "cannot queue the weekly balance: %s",
+			error->message);
+		return;
+	}
+	if (!queued)
+		return;
+	bot_log(NULL, "%u weekly balance mail%s queued", queued,
+		queued == 1 ? "" : "s");
+	daemon_bell_ring(d->outbox_bell);
+}
+
 static gboolean on_timer(gpointer user_data)
 {
 	dispatch(user_data);
+	queue_weekly(user_data);
 	return G_SOURCE_CONTINUE;
 }
 
@@ -251,6 +273,7 @@ static gboolean start(struct daemon *d, GError **error)
 					  CONTROL_CATCH_UP))
 		daemon_bell_ring(d->outbox_bell);
 	dispatch(d);
+	queue_weekly(d);
 	return start_sources(d, error);
 }
 

@@ -2,7 +2,11 @@
 # (subjects and names as a stranger could write them), the pipeline rows
 # for it, and `armbot serve` on a free loopback port.
 #
-#   web_make_store DIR      DIR/data holds the store
+#   web_make_store DIR      DIR/data holds the store; with $WEB_LIST_ID
+#                           set, each mail comes with List-Id <$WEB_LIST_ID>;
+#                           $WEB_DAY0 (a Sunday, default 2020-06-14) dates
+#                           the base, the series follow on Monday to
+#                           Wednesday
 #   web_start DATA_DIR      sets WEB_URL and WEB_PID
 #   web_stop                SIGTERM, waits; sets WEB_STATUS
 
@@ -26,6 +30,10 @@ _web_series_commits() {
 		git commit -qm "ARM: bar: more irq lines"
 }
 
+_web_day() {	# _web_day N: $WEB_DAY0 + N days, at 09:00 UTC
+	date -u -d "${WEB_DAY0:-2020-06-14} + $1 day" +%Y-%m-%dT09:00:00Z
+}
+
 web_make_store() {
 	_dir=$1
 	mkdir -p "$_dir/repo" "$_dir/mail" "$_dir/data"
@@ -38,23 +46,27 @@ web_make_store() {
 		_web_lines arch/arm/mach-foo/board.c 1 200
 		_web_lines arch/arm/plat-bar/irq.c 1 40
 		_web_lines drivers/x.c 1 10
-		git add -A && GIT_AUTHOR_DATE=2020-06-14T08:00:00Z \
-			GIT_COMMITTER_DATE=2020-06-14T08:00:00Z \
+		git add -A && GIT_AUTHOR_DATE=$(_web_day 0) \
+			GIT_COMMITTER_DATE=$(_web_day 0) \
 			git commit -qm base
 		git tag base
 		git checkout -q -b v1 base
-		_web_series_commits 2020-06-15T09:00:00Z 60
+		_web_series_commits $(_web_day 1) 60
 		git format-patch -q -o ../mail/v1 base..v1
 		git checkout -q -b v2 base
-		_web_series_commits 2020-06-16T09:00:00Z 70
+		_web_series_commits $(_web_day 2) 70
 		git format-patch -q -v2 -o ../mail/v2 base..v2
 		git checkout -q -b img base
 		_web_lines arch/arm/plat-bar/irq.c 1 52
-		git add -A && GIT_AUTHOR_DATE=2020-06-17T09:00:00Z \
-			GIT_COMMITTER_DATE=2020-06-17T09:00:00Z \
+		git add -A && GIT_AUTHOR_DATE=$(_web_day 3) \
+			GIT_COMMITTER_DATE=$(_web_day 3) \
 			git commit -qm "$WEB_IMG"
 		git format-patch -q -o ../mail/img base..img
 	) || return 1
+	if [ -n "${WEB_LIST_ID:-}" ]; then
+		sed -i "0,/^Subject:/s//List-Id: A list <$WEB_LIST_ID>\n&/" \
+			"$_dir"/mail/*/* || return 1
+	fi
 	"$ARMBOT" --data-dir "$_dir/data" ingest "$_dir"/mail/v1/* \
 		"$_dir"/mail/v2/* "$_dir"/mail/img/* > /dev/null &&
 	"$PYTHON" "$TOP/tests/lib/web-fill.py" "$ARMBOT" "$_dir/data" > /dev/null
