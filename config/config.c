@@ -158,9 +158,9 @@ static const char *const defaults_keys[] = {
 };
 static const char *const list_keys[] = { "weekly", NULL };
 static const struct keyfile_group config_groups[] = {
-	{ "bot", bot_keys },   { "sources", sources_keys },
-	{ "smtp", smtp_keys }, { "outbox", outbox_keys },
-	{ "web", web_keys },   { "defaults", defaults_keys },
+	{ "bot", bot_keys },	{ "sources", sources_keys },
+	{ "smtp", smtp_keys },	{ "outbox", outbox_keys },
+	{ "web", web_keys },	{ "defaults", defaults_keys },
 	{ "list ", list_keys },
 };
 

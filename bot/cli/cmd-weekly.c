@@ -101,8 +101,9 @@ int cmd_weekly(struct armbot_context *ctx, int argc, char **argv)
 
 		if (!weekly_queue(st, config, list, week, now, &added, &error))
 			goto fail;
-		printf("%s\n", added ? "queued" : "not queued: queued before, "
-						  "or no series that week");
+		printf("%s\n", added ? "queued" :
+				       "not queued: queued before, "
+				       "or no series that week");
 		return 0;
 	}
 	raw = weekly_mail(st, config, list, week, now, NULL, NULL, &error);

@@ -29,8 +29,7 @@ static char *day(gint64 when)
 }
 
 /* "+12 -70, net -58 lines" */
-static void append_lines(GString *out, gint64 added, gint64 removed,
-			 gint64 net)
+static void append_lines(GString *out, gint64 added, gint64 removed, gint64 net)
 {
 	g_string_append_printf(out,
 			       "+%" G_GINT64_FORMAT " -%" G_GINT64_FORMAT
@@ -102,7 +101,8 @@ static void append_series(GString *out, const struct store_balance *b,
 				       s->tested ? "tested" :
 						   s->state);
 		if (base_url)
-			g_string_append_printf(out, ", %s/series/%" G_GINT64_FORMAT,
+			g_string_append_printf(out,
+					       ", %s/series/%" G_GINT64_FORMAT,
 					       base_url, s->id);
 		g_string_append_c(out, '\n');
 	}
@@ -127,7 +127,8 @@ char *weekly_body(const struct store_balance *b, const char *address,
 		g_string_append(out, "arch/arm: ");
 		append_lines(out, b->added, b->removed, b->net);
 		g_string_append_printf(out, ": %s\n",
-				       b->net < 0 ? "the week shrinks arch/arm" :
+				       b->net < 0 ?
+					       "the week shrinks arch/arm" :
 				       b->net > 0 ? "the week grows arch/arm" :
 						    "the week leaves arch/arm"
 						    " as large as it was");
@@ -150,8 +151,8 @@ GBytes *weekly_mail(struct store *st, const struct armbot_config *c,
 		    char **message_id, guint *posted, GError **error)
 {
 	g_autofree char *list_id = weekly_list_id(address);
-	g_autoptr(store_balance) b = store_balance_read(st, list_id, week,
-						       error);
+	g_autoptr(store_balance)
+		b = store_balance_read(st, list_id, week, error);
 	g_autofree char *body = NULL, *key = NULL, *subject = NULL;
 	g_autofree char *from = day(week);
 	g_autofree char *mid = NULL;
@@ -163,10 +164,10 @@ GBytes *weekly_mail(struct store *st, const struct armbot_config *c,
 	key = g_strdup_printf("%s %" G_GINT64_FORMAT, list_id, week);
 	mid = mail_compose_message_id("weekly", key, c->address);
 	if (b->counted)
-		subject = g_strdup_printf("[armbot] arch/arm balance, week of"
-					  " %s: %u series, net %+" G_GINT64_FORMAT
-					  " lines",
-					  from, b->posted, b->net);
+		subject = g_strdup_printf(
+			"[armbot] arch/arm balance, week of"
+			" %s: %u series, net %+" G_GINT64_FORMAT " lines",
+			from, b->posted, b->net);
 	else
 		subject = g_strdup_printf("[armbot] arch/arm balance, week of"
 					  " %s: %u series, none tested",

@@ -17,13 +17,13 @@ gint64 store_balance_week_start(gint64 when)
 
 /* The series of the list first posted in [?2, ?2 + a week), with the
  * first stored verdict of each (as /arch-arm takes it). */
-#define BALANCE_JOB                                                         \
-	" JOIN jobs j ON j.id = (SELECT min(id) FROM jobs"                  \
+#define BALANCE_JOB                                        \
+	" JOIN jobs j ON j.id = (SELECT min(id) FROM jobs" \
 	" WHERE series_id = s.id AND json_valid(verdict_json))"
-#define BALANCE_WHERE                                                       \
-	" WHERE s.first_date >= ?2 AND s.first_date < ?2 + 604800"           \
-	" AND EXISTS (SELECT 1 FROM series_members sm JOIN messages m"       \
-	" ON m.message_id = sm.message_id WHERE sm.series_id = s.id"         \
+#define BALANCE_WHERE                                                  \
+	" WHERE s.first_date >= ?2 AND s.first_date < ?2 + 604800"     \
+	" AND EXISTS (SELECT 1 FROM series_members sm JOIN messages m" \
+	" ON m.message_id = sm.message_id WHERE sm.series_id = s.id"   \
 	" AND instr(lower(m.list_id), '<' || lower(?1) || '>') > 0)"
 
 static const char sql_series[] =
@@ -123,8 +123,7 @@ struct store_balance *store_balance_read(struct store *st, const char *list_id,
 	b->week = week;
 	s = bound(st, sql_series, list_id, week, error);
 	if (!s || !(b->series = store_rows(st, s, read_series,
-					   (GDestroyNotify)series_free,
-					   error)))
+					   (GDestroyNotify)series_free, error)))
 		return NULL;
 	s = bound(st, sql_dirs, list_id, week, error);
 	if (!s || !(b->dirs = store_rows(st, s, read_dir,
