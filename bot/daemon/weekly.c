@@ -136,6 +136,14 @@ char *weekly_body(const struct store_balance *b, const char *address,
 	append_dirs(out, b, TRUE);
 	append_dirs(out, b, FALSE);
 	append_series(out, b, base_url);
+	if (base_url) {
+		g_autofree char *list_id = weekly_list_id(address);
+
+		g_string_append_printf(out,
+				       "\nEvery week as a chart: %s/arch-arm"
+				       "?list=%s\n",
+				       base_url, list_id);
+	}
 	g_string_append(
 		out,
 		"\nEach series counts with the signed dirstat of its first"

@@ -472,7 +472,13 @@ GPtrArray *store_web_lists(struct store *st, GError **error)
 #define ARCH_FROM                                                        \
 	" FROM series s JOIN jobs j ON j.id = (SELECT min(id) FROM jobs" \
 	" WHERE series_id = s.id AND json_valid(verdict_json))"
-#define ARCH_WHERE " WHERE s.state != 'superseded'"
+/* ?2: a substring of the List-Id of one of the series' messages, or NULL
+ * for every list */
+#define ARCH_WHERE                                                    \
+	" WHERE s.state != 'superseded'"                              \
+	" AND (?2 IS NULL OR EXISTS (SELECT 1 FROM series_members sm" \
+	" JOIN messages m ON m.message_id = sm.message_id"            \
+	" WHERE sm.series_id = s.id AND instr(m.list_id, ?2) > 0))"
 
 static const char sql_weeks[] =
 	"SELECT * FROM (SELECT (s.first_date - 345600) / 604800 AS week,"
@@ -481,7 +487,8 @@ static const char sql_weeks[] =
 	" sum(json_extract(j.verdict_json, '$.net'))" ARCH_FROM ARCH_WHERE
 	" GROUP BY week ORDER BY week DESC LIMIT ?1) ORDER BY week";
 
-GArray *store_web_arch_weeks(struct store *st, guint max, GError **error)
+GArray *store_web_arch_weeks(struct store *st, const char *list, guint max,
+			     GError **error)
 {
 	sqlite3_stmt *s = store_statement(st, sql_weeks, error);
 	g_autoptr(GArray)
@@ -491,6 +498,7 @@ GArray *store_web_arch_weeks(struct store *st, guint max, GError **error)
 	if (!s)
 		return NULL;
 	sqlite3_bind_int64(s, 1, max);
+	store_bind_text(s, 2, list && *list ? list : NULL);
 	for (;;) {
 		struct store_web_week w;
 
@@ -525,7 +533,8 @@ static void dir_free(struct store_web_dir *d)
 	g_free(d);
 }
 
-GPtrArray *store_web_arch_dirs(struct store *st, guint max, GError **error)
+GPtrArray *store_web_arch_dirs(struct store *st, const char *list, guint max,
+			       GError **error)
 {
 	sqlite3_stmt *s = store_statement(st, sql_dirs, error);
 	g_autoptr(GPtrArray)
@@ -535,6 +544,7 @@ GPtrArray *store_web_arch_dirs(struct store *st, guint max, GError **error)
 	if (!s)
 		return NULL;
 	sqlite3_bind_int64(s, 1, max);
+	store_bind_text(s, 2, list && *list ? list : NULL);
 	for (;;) {
 		struct store_web_dir *d;
 

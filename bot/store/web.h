@@ -106,8 +106,11 @@ struct store_web_week {
 	gint64 added, removed, net;
 };
 
-/* At most @max weeks, oldest first (struct store_web_week, GArray). */
-GArray *store_web_arch_weeks(struct store *st, guint max, GError **error);
+/* At most @max weeks, oldest first (struct store_web_week, GArray), of
+ * the series posted to @list (a substring of their List-Id, as the
+ * series filter takes it; NULL or "": every list). */
+GArray *store_web_arch_weeks(struct store *st, const char *list, guint max,
+			     GError **error);
 
 /* Per mach-* / plat-* directory over the same series. */
 struct store_web_dir {
@@ -117,8 +120,9 @@ struct store_web_dir {
 };
 
 /* At most @max directories, by net growth, largest first (struct
- * store_web_dir *, owned). */
-GPtrArray *store_web_arch_dirs(struct store *st, guint max, GError **error);
+ * store_web_dir *, owned); @list as above. */
+GPtrArray *store_web_arch_dirs(struct store *st, const char *list, guint max,
+			       GError **error);
 
 /* A name and a count, for the metrics. */
 struct store_web_count {

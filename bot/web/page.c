@@ -494,15 +494,18 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 	return 200;
 }
 
-guint web_page_arch_arm(struct store *st, GString *out, GError **error)
+guint web_page_arch_arm(struct store *st, const char *list, GString *out,
+			GError **error)
 {
-	g_autoptr(GArray) weeks = store_web_arch_weeks(st, 104, error);
+	g_autoptr(GArray) weeks = store_web_arch_weeks(st, list, 104, error);
 	g_autoptr(GPtrArray) dirs = NULL;
 	g_autoptr(GArray) bars = NULL;
 	g_autoptr(GPtrArray) labels = NULL;
 
-	if (!weeks || !(dirs = store_web_arch_dirs(st, 60, error)))
+	if (!weeks || !(dirs = store_web_arch_dirs(st, list, 60, error)))
 		return 0;
+	if (list && !*list)
+		list = NULL;
 	bars = g_array_new(FALSE, FALSE, sizeof(struct web_svg_bar));
 	labels = g_ptr_array_new_with_free_func(g_free);
 	web_page_head(out, "arch/arm");
@@ -511,6 +514,13 @@ guint web_page_arch_arm(struct store *st, GString *out, GError **error)
 		"<h1>arch/arm over time</h1>\n<p>Net lines added to arch/arm "
 		"by the series posted each week (the latest version of each "
 		"series, counted once). Green is code removed.</p>\n");
+	if (list) {
+		g_string_append(out, "<p id=\"list\">Series posted to lists "
+				     "whose List-Id contains <b>");
+		web_escape_append(out, list);
+		g_string_append(out, "</b> (<a href=\"/arch-arm\">every "
+				     "list</a>).</p>\n");
+	}
 	for (guint i = 0; i < weeks->len; i++) {
 		const struct store_web_week *w =
 			&g_array_index(weeks, struct store_web_week, i);

@@ -16,8 +16,11 @@ guint web_page_index(struct store *st, const struct store_web_filter *filter,
 guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 		      GString *out, GError **error);
 
-/* `/arch-arm`: the weekly and per-directory charts. */
-guint web_page_arch_arm(struct store *st, GString *out, GError **error);
+/* `/arch-arm`: the weekly and per-directory charts, of the series posted
+ * to @list (`/arch-arm?list=`: a substring of the List-Id; NULL or "":
+ * every list). */
+guint web_page_arch_arm(struct store *st, const char *list, GString *out,
+			GError **error);
 
 /* A small page for @status with @message (plain text, escaped). */
 void web_page_error(GString *out, guint status, const char *text);

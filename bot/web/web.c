@@ -383,7 +383,10 @@ static void handle(SoupServer *soup, SoupServerMessage *msg, const char *path,
 	} else if ((id = path_id(path, "/api/series/"))) {
 		status = web_api_series(ws->st, id, body, &error);
 	} else if (!strcmp(path, "/arch-arm")) {
-		status = web_page_arch_arm(ws->st, body, &error);
+		status = web_page_arch_arm(
+			ws->st,
+			query ? g_hash_table_lookup(query, "list") : NULL, body,
+			&error);
 	} else if (!strcmp(path, "/trees")) {
 		status = web_page_trees(ws->st, body, &error);
 	} else if (!strcmp(path, "/api/trees")) {

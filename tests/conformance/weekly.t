@@ -61,6 +61,25 @@ is "$(grep -c '^           .*https://armbot.example.org/series/' "$TMP/week.eml"
 ! grep -q '<script>' "$TMP/week.eml" || grep -q '^ *-30  <script>alert(1)</script> ARM: foo' "$TMP/week.eml"
 ok $? "subjects are written as posted (plain text mail)"
 
+grep -q '^Every week as a chart: https://armbot.example.org/arch-arm?list=arm.lists.test$' "$TMP/week.eml"
+ok $? "it links to the list's chart on /arch-arm"
+
+# the same figures on /arch-arm?list=
+web_start "$TMP/w/data"
+ok $? "armbot serve starts"
+curl -s -o "$TMP/arch.html" "$WEB_URL/arch-arm?list=arm.lists.test"
+grep -q '<tr class="week"><td>2020-06-15</td><td>2</td><td>+52</td><td>-70</td><td class="net">-18</td></tr>' "$TMP/arch.html"
+ok $? "/arch-arm?list= shows the week: 2 series counted, +52 -70, net -18"
+grep -q '<p id="list">.*<b>arm.lists.test</b>' "$TMP/arch.html"
+ok $? "it says which list"
+curl -s -o "$TMP/arch-other.html" "$WEB_URL/arch-arm?list=other.lists.test"
+! grep -q '<tr class="week">' "$TMP/arch-other.html"
+ok $? "another list's chart has no week"
+curl -s -o "$TMP/arch-x.html" "$WEB_URL/arch-arm?list=%3Cscript%3E"
+grep -q '<b>&lt;script&gt;</b>' "$TMP/arch-x.html"
+ok $? "the list filter is escaped on the page"
+web_stop
+
 weekly --week 2020-06-22 > "$TMP/next.eml"
 is "$(subject "$TMP/next.eml")" 'Subject: [armbot] arch/arm balance, week of 2020-06-22: 0 series, none tested' \
 	"the week after has no series"
