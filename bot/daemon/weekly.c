@@ -46,7 +46,7 @@ static void append_dirs(GString *out, const struct store_balance *b,
 	for (guint k = 0; k < b->dirs->len && n < WEEKLY_DIRS; k++) {
 		/* largest growth first: the shrinking ones from the end */
 		guint i = grew ? k : b->dirs->len - 1 - k;
-		const struct store_balance_dir *d = b->dirs->pdata[i];
+		const struct store_web_dir *d = b->dirs->pdata[i];
 
 		if (grew ? d->net <= 0 : d->net >= 0)
 			break;

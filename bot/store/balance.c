@@ -55,12 +55,6 @@ static void series_free(struct store_balance_series *s)
 	g_free(s);
 }
 
-static void dir_free(struct store_balance_dir *d)
-{
-	g_free(d->path);
-	g_free(d);
-}
-
 void store_balance_free(struct store_balance *b)
 {
 	if (!b)
@@ -102,18 +96,6 @@ static gpointer read_series(sqlite3_stmt *s)
 	return r;
 }
 
-static gpointer read_dir(sqlite3_stmt *s)
-{
-	struct store_balance_dir *d = g_new0(struct store_balance_dir, 1);
-
-	d->path = store_column_text(s, 0);
-	d->series = sqlite3_column_int(s, 1);
-	d->added = sqlite3_column_int64(s, 2);
-	d->removed = sqlite3_column_int64(s, 3);
-	d->net = sqlite3_column_int64(s, 4);
-	return d;
-}
-
 struct store_balance *store_balance_read(struct store *st, const char *list_id,
 					 gint64 week, GError **error)
 {
@@ -126,8 +108,9 @@ struct store_balance *store_balance_read(struct store *st, const char *list_id,
 					   (GDestroyNotify)series_free, error)))
 		return NULL;
 	s = bound(st, sql_dirs, list_id, week, error);
-	if (!s || !(b->dirs = store_rows(st, s, read_dir,
-					 (GDestroyNotify)dir_free, error)))
+	if (!s ||
+	    !(b->dirs = store_rows(st, s, store_web_dir_row,
+				   (GDestroyNotify)store_web_dir_free, error)))
 		return NULL;
 	for (guint i = 0; i < b->series->len; i++) {
 		const struct store_balance_series *r = b->series->pdata[i];

@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "bot/store/db.h"
+#include "bot/store/web.h"
 
 /* The seconds of a week, and the start of the week (Monday 00:00 UTC)
  * that holds @when: the Unix epoch was a Thursday, four days after a
@@ -25,20 +26,14 @@ struct store_balance_series {
 	gint64 added, removed, net; /* arch/arm, when tested */
 };
 
-/* A mach-* or plat-* folder, summed over the counted series. */
-struct store_balance_dir {
-	char *path; /* "arch/arm/mach-omap2/" */
-	guint series;
-	gint64 added, removed, net;
-};
-
 struct store_balance {
 	gint64 week; /* its start */
 	guint posted, tested, counted;
 	gint64 added, removed, net; /* of the counted series */
 	GPtrArray *series; /* struct store_balance_series *, by date */
-	GPtrArray *dirs; /* struct store_balance_dir *, by net, largest
-			  * growth first */
+	GPtrArray *dirs; /* the mach-* and plat-* folders, summed over the
+			  * counted series (struct store_web_dir *), by
+			  * net, largest growth first */
 };
 
 void store_balance_free(struct store_balance *b);

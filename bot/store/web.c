@@ -527,39 +527,35 @@ static const char sql_dirs[] =
 	" GROUP BY dir HAVING dir IS NOT NULL ORDER BY net DESC, dir"
 	" LIMIT ?1";
 
-static void dir_free(struct store_web_dir *d)
+void store_web_dir_free(struct store_web_dir *d)
 {
 	g_free(d->path);
 	g_free(d);
+}
+
+gpointer store_web_dir_row(sqlite3_stmt *s)
+{
+	struct store_web_dir *d = g_new0(struct store_web_dir, 1);
+
+	d->path = store_column_text(s, 0);
+	d->series = sqlite3_column_int(s, 1);
+	d->added = sqlite3_column_int64(s, 2);
+	d->removed = sqlite3_column_int64(s, 3);
+	d->net = sqlite3_column_int64(s, 4);
+	return d;
 }
 
 GPtrArray *store_web_arch_dirs(struct store *st, const char *list, guint max,
 			       GError **error)
 {
 	sqlite3_stmt *s = store_statement(st, sql_dirs, error);
-	g_autoptr(GPtrArray)
-		out = g_ptr_array_new_with_free_func((GDestroyNotify)dir_free);
-	gboolean row;
 
 	if (!s)
 		return NULL;
 	sqlite3_bind_int64(s, 1, max);
 	store_bind_text(s, 2, list && *list ? list : NULL);
-	for (;;) {
-		struct store_web_dir *d;
-
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			return g_steal_pointer(&out);
-		d = g_new0(struct store_web_dir, 1);
-		d->path = store_column_text(s, 0);
-		d->series = sqlite3_column_int(s, 1);
-		d->added = sqlite3_column_int64(s, 2);
-		d->removed = sqlite3_column_int64(s, 3);
-		d->net = sqlite3_column_int64(s, 4);
-		g_ptr_array_add(out, d);
-	}
+	return store_rows(st, s, store_web_dir_row,
+			  (GDestroyNotify)store_web_dir_free, error);
 }
 
 static const char sql_count_series[] =

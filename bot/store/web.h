@@ -124,6 +124,11 @@ struct store_web_dir {
 GPtrArray *store_web_arch_dirs(struct store *st, const char *list, guint max,
 			       GError **error);
 
+/* A row "path, series, added, removed, net" as a new struct
+ * store_web_dir (for store_rows()), and its free function. */
+gpointer store_web_dir_row(sqlite3_stmt *s);
+void store_web_dir_free(struct store_web_dir *d);
+
 /* A name and a count, for the metrics. */
 struct store_web_count {
 	char *name;
