@@ -78,34 +78,84 @@ static char *short_subject(const char *subject)
 	return g_steal_pointer(&one);
 }
 
+static gint by_net(gconstpointer a, gconstpointer b)
+{
+	const struct store_balance_series *x =
+		*(const struct store_balance_series *const *)a;
+	const struct store_balance_series *y =
+		*(const struct store_balance_series *const *)b;
+
+	if (x->net != y->net)
+		return x->net > y->net ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The counted series that change arch/arm, largest growth first, each
+ * with its figure and page; then how many leave it alone and why the
+ * others are not counted. */
 static void append_series(GString *out, const struct store_balance *b,
 			  const char *base_url)
 {
-	if (!b->series->len)
-		return;
-	g_string_append(out, "\nSeries, by date posted:\n");
+	g_autoptr(GPtrArray) changing = g_ptr_array_new();
+	g_autoptr(GHashTable)
+		not_counted = g_hash_table_new(g_str_hash, g_str_equal);
+	g_autoptr(GList) reasons = NULL;
+	guint alone = 0;
+
 	for (guint i = 0; i < b->series->len; i++) {
 		const struct store_balance_series *s = b->series->pdata[i];
+		const char *why;
+		guint n;
+
+		if (s->counted && (s->added || s->removed)) {
+			g_ptr_array_add(changing, (gpointer)s);
+			continue;
+		}
+		if (s->counted) {
+			alone++;
+			continue;
+		}
+		why = !strcmp(s->state, "superseded") ?
+			      "superseded by a later version" :
+		      !strcmp(s->state, "incomplete") ? "incomplete" :
+							"not tested (yet)";
+		n = GPOINTER_TO_UINT(g_hash_table_lookup(not_counted, why));
+		g_hash_table_insert(not_counted, (gpointer)why,
+				    GUINT_TO_POINTER(n + 1));
+	}
+	g_ptr_array_sort(changing, by_net);
+	if (changing->len)
+		g_string_append(out, "\nThe series that change arch/arm, "
+				     "largest growth first:\n");
+	for (guint i = 0; i < changing->len; i++) {
+		const struct store_balance_series *s = changing->pdata[i];
 		g_autofree char *subject = short_subject(s->subject);
 
-		if (s->counted)
-			g_string_append_printf(out, "  %+7" G_GINT64_FORMAT,
-					       s->net);
-		else
-			g_string_append_printf(out, "  %7s",
-					       s->tested ? "(old)" : "-");
-		g_string_append_printf(out, "  %s\n", subject);
-		g_string_append_printf(out, "           %s",
-				       !strcmp(s->state, "superseded") ?
-					       "superseded by a later version" :
-				       s->tested ? "tested" :
-						   s->state);
+		g_string_append_printf(out, "  %+7" G_GINT64_FORMAT "  %s\n",
+				       s->net, subject);
+		g_string_append_printf(out,
+				       "           +%" G_GINT64_FORMAT
+				       " -%" G_GINT64_FORMAT,
+				       s->added, s->removed);
 		if (base_url)
 			g_string_append_printf(out,
 					       ", %s/series/%" G_GINT64_FORMAT,
 					       base_url, s->id);
 		g_string_append_c(out, '\n');
 	}
+	if (alone)
+		g_string_append_printf(out,
+				       "\n%u tested series leave%s arch/arm "
+				       "alone.\n",
+				       alone, alone == 1 ? "s" : "");
+	reasons = g_hash_table_get_keys(not_counted);
+	reasons = g_list_sort(reasons, (GCompareFunc)strcmp);
+	for (GList *l = reasons; l; l = l->next)
+		g_string_append_printf(out, "%s%u series %s.\n",
+				       l == reasons && !alone ? "\n" : "",
+				       GPOINTER_TO_UINT(g_hash_table_lookup(
+					       not_counted, l->data)),
+				       (const char *)l->data);
 }
 
 char *weekly_body(const struct store_balance *b, const char *address,

@@ -52,12 +52,15 @@ ok $? "mach-foo shrank most: -70"
 "$ARMBOT" --data-dir "$TMP/w/data" series --all > "$TMP/series.txt"
 V1=$(awk '$2 == "superseded" { print $1 }' "$TMP/series.txt")
 V2=$(awk '$3 == "v2" { print $1 }' "$TMP/series.txt")
-grep -q "^           superseded by a later version, https://armbot.example.org/series/$V1$" "$TMP/week.eml"
-ok $? "v1 is listed as superseded, with a link to its page"
-grep -B1 "^           tested, https://armbot.example.org/series/$V2$" "$TMP/week.eml" | grep -q '^ *-30  '
-ok $? "v2 is listed with its -30 and a link"
-is "$(grep -c '^           .*https://armbot.example.org/series/' "$TMP/week.eml")" 3 \
-	"one line with a link per series"
+grep -A4 '^The series that change arch/arm, largest growth first:$' "$TMP/week.eml" > "$TMP/changing.txt"
+is "$(sed -n '2p;4p' "$TMP/changing.txt" | sed 's/^ *//' | cut -c1-5)" "+12  
+-30  " "the two tested series, largest growth first: img +12, v2 -30"
+grep -q "^           +40 -70, https://armbot.example.org/series/$V2$" "$TMP/changing.txt"
+ok $? "v2 with its lines added and removed and a link to its page"
+grep -q '^1 series superseded by a later version\.$' "$TMP/week.eml"
+ok $? "v1 is counted as superseded"
+! grep -q "series/$V1\b" "$TMP/week.eml"
+ok $? "and not listed"
 ! grep -q '<script>' "$TMP/week.eml" || grep -q '^ *-30  <script>alert(1)</script> ARM: foo' "$TMP/week.eml"
 ok $? "subjects are written as posted (plain text mail)"
 
