@@ -34,9 +34,9 @@ What the numbers mean: each row is a simulated week.  "build q" is the
 time-average number of series waiting for a build node (apply, sparse,
 build), "build max" the most at once; "boot q"/"boot max" the same for
 LAVA devices (boot and KUnit).  p50/p95: time from a series' last patch
-to its reply.  The 1-node, 1-device rows are today's single machine; the
-ratio to compare is their p95 against the smallest row whose p95 stays
-near the no-queue p95.  The model is not checked against a measured
-week-long run (not feasible on this machine); its core is checked
-against queueing theory by tests/conformance/capacity.t.
+to its reply.  "one machine" is today: one host builds and boots each
+series in a row; the ratio printed is its p95 against the smallest grid
+point whose p95 stays near the no-queue p95.  The model is not checked
+against a measured week-long run (not feasible on this machine); its
+core is checked against queueing theory by tests/conformance/capacity.t.
 END
