@@ -12,6 +12,7 @@ set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 MBOX=${CAPACITY_MBOX:-/work/shared/corpora/lakml/lakml-2020-06-14.mbox.xz}
 [ -f "$MBOX" ] || MBOX=$TOP/../shared/corpora/lakml/lakml-2020-06-14.mbox.xz
+[ -f "$MBOX" ] || { echo "capacity: no lakml corpus (CAPACITY_MBOX)"; exit 1; }
 W=$(mktemp -d "${TMPDIR:-/tmp}/armbot-bench-capacity.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 cp "$TOP/bench/capacity-times" "$W/times"
