@@ -28,7 +28,7 @@ DEBIAN_PACKAGES = \
 	bc bison flex libelf-dev cpio kmod \
 	linux-source-6.1 \
 	postfix sasl2-bin \
-	chromium wrk python3-jsonschema libxml2-utils curl \
+	chromium wrk python3-jsonschema libxml2-utils curl git-pw \
 	sqlite3 dovecot-imapd public-inbox \
 	b4 strace \
 	debhelper lintian man-db systemd

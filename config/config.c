@@ -35,6 +35,15 @@ static void policy_defaults(struct config_policy *p)
 	p->update_interval = CONFIG_UPDATE_INTERVAL_DEFAULT;
 }
 
+static void patchwork_free(struct config_patchwork *p)
+{
+	g_free(p->list);
+	g_free(p->url);
+	g_free(p->token_file);
+	g_free(p->ca_file);
+	g_free(p);
+}
+
 struct armbot_config *config_new_default(void)
 {
 	struct armbot_config *c = g_new0(struct armbot_config, 1);
@@ -48,6 +57,8 @@ struct armbot_config *config_new_default(void)
 	policy_defaults(&c->defaults);
 	c->trees =
 		g_ptr_array_new_with_free_func((GDestroyNotify)treefile_free);
+	c->patchwork =
+		g_ptr_array_new_with_free_func((GDestroyNotify)patchwork_free);
 	return c;
 }
 
@@ -71,7 +82,21 @@ void config_free(struct armbot_config *c)
 	g_free(c->web_base_url);
 	if (c->trees)
 		g_ptr_array_unref(c->trees);
+	if (c->patchwork)
+		g_ptr_array_unref(c->patchwork);
 	g_free(c);
+}
+
+const struct config_patchwork *
+config_patchwork_for(const struct armbot_config *config, const char *list)
+{
+	for (guint i = 0; list && i < config->patchwork->len; i++) {
+		const struct config_patchwork *p = config->patchwork->pdata[i];
+
+		if (!g_ascii_strcasecmp(p->list, list))
+			return p;
+	}
+	return NULL;
 }
 
 const struct treefile *config_tree(const struct armbot_config *config,
@@ -135,11 +160,17 @@ static const char *const defaults_keys[] = {
 	"checks", "reply",	  "reply-to",	     "list-cap",
 	"rfc",	  "unknown-base", "update-interval", NULL,
 };
+static const char *const kcidb_keys[] = { "export", NULL };
+static const char *const patchwork_keys[] = { "url", "token-file", "ca-file",
+					      NULL };
 static const struct keyfile_group config_groups[] = {
-	{ "bot", bot_keys },   { "sources", sources_keys },
-	{ "smtp", smtp_keys }, { "outbox", outbox_keys },
-	{ "web", web_keys },   { "defaults", defaults_keys },
+	{ "bot", bot_keys },	 { "sources", sources_keys },
+	{ "smtp", smtp_keys },	 { "outbox", outbox_keys },
+	{ "web", web_keys },	 { "defaults", defaults_keys },
+	{ "kcidb", kcidb_keys },
 };
+
+#define PATCHWORK_GROUP "patchwork "
 
 static const char *const source_schemes[] = {
 	"imap://", "imaps://", "nntp://", "nntps://", "http://", "https://",
@@ -342,6 +373,78 @@ static void read_web(struct keyfile *k, struct armbot_config *c)
 	}
 }
 
+/* Every [patchwork LIST@HOST] group: url (http:// or https://, with a
+ * host) and token-file are required, ca-file optional. */
+static void read_patchwork(struct keyfile *k, const char *dir,
+			   struct armbot_config *c)
+{
+	g_auto(GStrv) groups = g_key_file_get_groups(k->kf, NULL);
+
+	for (guint i = 0; groups && groups[i]; i++) {
+		const char *g = groups[i];
+		struct config_patchwork *p;
+		g_autofree char *token = NULL, *ca = NULL;
+
+		if (!g_str_has_prefix(g, PATCHWORK_GROUP))
+			continue;
+		p = g_new0(struct config_patchwork, 1);
+		p->list = g_ascii_strdown(g + strlen(PATCHWORK_GROUP), -1);
+		g_ptr_array_add(c->patchwork, p);
+		if (!address_valid(p->list))
+			keyfile_error(k, g, NULL,
+				      "[%s]: '%s' is not a list address "
+				      "(list@host)",
+				      g, p->list);
+		p->url = keyfile_string(k, g, "url", NULL);
+		while (p->url && g_str_has_suffix(p->url, "/"))
+			p->url[strlen(p->url) - 1] = '\0';
+		if (!p->url)
+			keyfile_error(k, g, NULL, "[%s] has no url", g);
+		else if ((!g_str_has_prefix(p->url, "http://") &&
+			  !g_str_has_prefix(p->url, "https://")) ||
+			 !url_has_host(p->url))
+			keyfile_error(k, g, "url",
+				      "'%s' is not an http:// or https:// URL",
+				      p->url);
+		token = keyfile_string(k, g, "token-file", NULL);
+		if (!token) {
+			keyfile_error(k, g, NULL, "[%s] has no token-file", g);
+		} else {
+			p->token_file = file_path(dir, token);
+			if (!g_file_test(p->token_file, G_FILE_TEST_IS_REGULAR))
+				keyfile_error(k, g, "token-file",
+					      "no such file '%s'",
+					      p->token_file);
+		}
+		ca = keyfile_string(k, g, "ca-file", NULL);
+		if (ca) {
+			p->ca_file = file_path(dir, ca);
+			if (!g_file_test(p->ca_file, G_FILE_TEST_IS_REGULAR))
+				keyfile_error(k, g, "ca-file",
+					      "no such file '%s'", p->ca_file);
+		}
+	}
+}
+
+/* The groups a file may have: config_groups and one [patchwork LIST]
+ * group per list. */
+static void check_groups(struct keyfile *k)
+{
+	g_auto(GStrv) groups = g_key_file_get_groups(k->kf, NULL);
+	g_autoptr(GArray)
+		all = g_array_new(FALSE, FALSE, sizeof(struct keyfile_group));
+
+	g_array_append_vals(all, config_groups, G_N_ELEMENTS(config_groups));
+	for (guint i = 0; groups && groups[i]; i++) {
+		struct keyfile_group pw = { groups[i], patchwork_keys };
+
+		if (g_str_has_prefix(groups[i], PATCHWORK_GROUP))
+			g_array_append_val(all, pw);
+	}
+	keyfile_check_keys(k, (const struct keyfile_group *)all->data,
+			   all->len);
+}
+
 /* Read @path into a new configuration, appending every error to
  * @errors. */
 static struct armbot_config *read_config(const char *path, GPtrArray *errors)
@@ -363,7 +466,7 @@ static struct armbot_config *read_config(const char *path, GPtrArray *errors)
 	}
 	c->path = g_canonicalize_filename(path, NULL);
 	dir = g_path_get_dirname(c->path);
-	keyfile_check_keys(k, config_groups, G_N_ELEMENTS(config_groups));
+	check_groups(k);
 
 	g_free(c->name);
 	c->name = keyfile_string(k, "bot", "name", "armbot");
@@ -391,6 +494,8 @@ static struct armbot_config *read_config(const char *path, GPtrArray *errors)
 	config_policy_read(k, "defaults", &c->defaults);
 	c->defaults.list_cap =
 		keyfile_uint(k, "defaults", "list-cap", 20, 0, 100000);
+	c->kcidb_export = keyfile_bool(k, "kcidb", "export", FALSE);
+	read_patchwork(k, dir, c);
 
 	for (guint i = 0; i < k->errors->len; i++)
 		g_ptr_array_add(errors, g_strdup(k->errors->pdata[i]));

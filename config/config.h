@@ -23,6 +23,17 @@ enum config_starttls {
 	CONFIG_STARTTLS_NEVER,
 };
 
+/* A [patchwork LIST@HOST] group: the patchwork instance that tracks a
+ * list's patches, where armbot posts one check per patch and check
+ * (bot/daemon/patchwork.h). */
+struct config_patchwork {
+	char *list; /* LIST@HOST, lowercase */
+	char *url; /* the instance, "https://patchwork.example.org": the
+		    * REST API is URL/api/1.2/ */
+	char *token_file; /* absolute: the API token of armbot's user */
+	char *ca_file; /* absolute PEM bundle, or NULL: the system's */
+};
+
 struct armbot_config {
 	char *path; /* the file read, or NULL: embedded defaults */
 
@@ -65,6 +76,14 @@ struct armbot_config {
 	/* [defaults] */
 	struct config_policy defaults;
 
+	/* [kcidb] export: write a KCIDB document per series and tree
+	 * (bot/daemon/kcidb.h) */
+	gboolean kcidb_export;
+
+	/* [patchwork LIST@HOST] groups (struct config_patchwork *), in file
+	 * order; never NULL, may be empty */
+	GPtrArray *patchwork;
+
 	/* the tree files of @trees_dir (struct treefile *, config/treefile.h),
 	 * sorted by name; never NULL, may be empty */
 	GPtrArray *trees;
@@ -98,6 +117,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(armbot_config, config_free)
 /* The tree file named @name, or NULL.  Owned by @config. */
 const struct treefile *config_tree(const struct armbot_config *config,
 				   const char *name);
+
+/* The patchwork instance of list @list (case-insensitive), or NULL. */
+const struct config_patchwork *
+config_patchwork_for(const struct armbot_config *config, const char *list);
 
 /* The outbox maildir: @config->outbox, else @data_dir/outbox.  Newly
  * allocated. */
