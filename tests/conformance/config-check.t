@@ -272,6 +272,24 @@ expect "errors of the config and of a tree file together" \
 "armbot.conf:2: unknown key 'nmae' in [bot]
 trees.d/omap.conf:3: '../../etc/passwd' is not a defconfig name"
 
+# [kcidb] and [patchwork LIST]: a list address, an http(s) url and a
+# token file are required; unknown keys are named
+conf "[kcidb]
+export = maybe
+[patchwork arm@lists.example.org]
+url = ftp://patchwork.example.org
+token-file = no-such-token
+tokn = x
+[patchwork not-a-list]
+token-file = armbot.conf"
+expect "[kcidb] and [patchwork LIST] are checked" \
+"armbot.conf:6: unknown key 'tokn' in [patchwork arm@lists.example.org]
+armbot.conf:2: 'export' must be true or false, not 'maybe'
+armbot.conf:4: 'ftp://patchwork.example.org' is not an http:// or https:// URL
+armbot.conf:5: no such file 'no-such-token'
+armbot.conf:7: [patchwork not-a-list]: 'not-a-list' is not a list address (list@host)
+armbot.conf:7: [patchwork not-a-list] has no url"
+
 # valid: the shipped example with the example tree file
 cp "$TOP/config/armbot.conf.example" armbot.conf
 rm -rf trees.d && mkdir trees.d
