@@ -366,5 +366,7 @@ guint web_api_series_kcidb(const char *data_dir, gint64 id, GString *out,
 		g_string_assign(out, text);
 		g_string_append_c(out, '\n');
 	}
+	if (!n)
+		web_api_error(out, 404, "no KCIDB document for this series");
 	return n ? 200 : 404;
 }

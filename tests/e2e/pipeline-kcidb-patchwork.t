@@ -9,7 +9,9 @@
 #    validate, so the validation can fail;
 #  - a small server of patchwork's REST API (tests/lib/patchwork-server.py,
 #    refusing what patchwork refuses) gets one check per patch and armbot
-#    check, with the right state, context, target URL and token; git-pw
+#    check, with the right state, context, target URL and token; a patch
+#    patchwork learns of only later gets its checks on a later attempt;
+#    git-pw
 #    (Debian's 2.0.0, which has no command for checks) reads the patches
 #    back from it.
 . "$(dirname "$0")/../lib/tap.sh"
@@ -25,7 +27,7 @@ TOKEN=0123456789abcdef0123456789abcdef01234567
 printf '%s\n' "$TOKEN" > "$TMP/pw-token"
 chmod 600 "$TMP/pw-token"
 "$PYTHON3" "$TOP/tests/lib/patchwork-server.py" "$TMP/pw-port" "$TOKEN" \
-	"s7.1@example.org=11" "s7.2@example.org=12" 2> "$TMP/pw.log" &
+	"s7.1@example.org=11" "@$TMP/pw-later" 2> "$TMP/pw.log" &
 PW_PID=$!
 i=0
 while [ ! -s "$TMP/pw-port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -117,9 +119,19 @@ sed 's/^/# /' "$TMP/broken.out"
 curl -s -f "$PUBLIC/api/series/$id/kcidb" > "$TMP/served.json" && cmp -s "$TMP/served.json" "$doc"
 ok $? "the daemon serves it at /api/series/$id/kcidb"
 
-# patchwork
+# patchwork: patch 12 is unknown to it at first
 i=0
-while [ $i -lt 120 ]; do
+while [ $i -lt 60 ]; do
+	grep -q "patchwork: series $id <s7.2@example.org> armbot-[a-zA-Z-]*: patchwork has no patch <s7.2@example.org> (yet) (will retry)" "$TMP/run.log" && break
+	sleep 0.5
+	i=$((i + 1))
+done
+grep -q "patchwork: series $id <s7.2@example.org> armbot-[a-zA-Z-]*: patchwork has no patch <s7.2@example.org> (yet) (will retry)" "$TMP/run.log"
+ok $? "patchwork: a patch it has not seen yet is retried later"
+is "$(curl -s "$PW/api/1.2/patches/12/checks/")" "[]" "patchwork: patch 12 has no check yet"
+echo "s7.2@example.org=12" > "$TMP/pw-later"
+i=0
+while [ $i -lt 300 ]; do
 	n=$(curl -s "$PW/api/1.2/patches/12/checks/" | "$PYTHON3" -c 'import json,sys; print(len(json.load(sys.stdin)))')
 	[ "$n" -ge 4 ] && break
 	sleep 0.5

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# patchwork-server.py PORTFILE TOKEN MSGID=ID...: a small server of the
+# patchwork-server.py PORTFILE TOKEN MSGID=ID|@FILE...: a small server of the
 # part of patchwork's REST API 1.2 that armbot and git-pw use, on loopback
 # (no patchwork server is packaged in Debian).  It refuses what patchwork
 # refuses:
@@ -13,6 +13,8 @@
 #     (with or without angle brackets), a JSON list
 #   GET /api/1.2/patches/ID/         the patch (what git-pw patch show reads)
 #   GET /api/1.2/patches/ID/checks/  its checks, oldest first
+# The patches are MSGID=ID arguments, and the MSGID=ID lines of each @FILE,
+# read again on every request (a patch patchwork learns of later).
 # The port it took is written to PORTFILE.  Every request is logged to
 # standard error.
 import json
@@ -23,9 +25,24 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 TOKEN = sys.argv[2]
 PATCHES = {}
-for arg in sys.argv[3:]:
-    msgid, pid = arg.rsplit("=", 1)
-    PATCHES[int(pid)] = msgid.strip("<>")
+
+
+def load_patches():
+    items = []
+    for arg in sys.argv[3:]:
+        if arg.startswith("@"):
+            try:
+                items += open(arg[1:]).read().split()
+            except OSError:
+                pass
+        else:
+            items.append(arg)
+    for item in items:
+        msgid, pid = item.rsplit("=", 1)
+        PATCHES[int(pid)] = msgid.strip("<>")
+
+
+load_patches()
 CHECKS = {}  # patch id -> [check]
 STATES = ("pending", "success", "warning", "fail")
 
@@ -78,6 +95,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):
+        load_patches()
         u = urllib.parse.urlsplit(self.path)
         q = urllib.parse.parse_qs(u.query)
         if u.path == "/api/1.2/patches/":
@@ -96,6 +114,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send(404, {"detail": "Not found."})
 
     def do_POST(self):
+        load_patches()
         u = urllib.parse.urlsplit(self.path)
         n = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(n) if n else b""
