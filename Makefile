@@ -12,8 +12,10 @@
 # (tests/lib/smtp-server.sh runs private instances): debconf's "No
 # configuration" keeps the package from setting up and starting a
 # system-wide one.  b4 is the peer bench/base-guess.sh measures base
-# discovery against (strace checks that it stays offline).  debhelper,
-# lintian, man-db and systemd (systemd-analyze) are what
+# discovery against (strace checks that it stays offline).
+# python3-jsonschema validates armbot's KCIDB documents, and git-pw reads
+# the patches back from the patchwork test server, in
+# tests/e2e/pipeline-kcidb-patchwork.t.  debhelper, lintian, man-db and systemd (systemd-analyze) are what
 # tests/e2e/package.t builds and checks the Debian package with.
 DEBIAN_BUILD_PACKAGES = \
 	pkg-config perl \
