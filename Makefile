@@ -15,8 +15,9 @@
 # discovery against (strace checks that it stays offline).
 # python3-jsonschema validates armbot's KCIDB documents, and git-pw reads
 # the patches back from the patchwork test server, in
-# tests/e2e/pipeline-kcidb-patchwork.t.  debhelper, lintian, man-db and systemd (systemd-analyze) are what
-# tests/e2e/package.t builds and checks the Debian package with.
+# tests/e2e/pipeline-kcidb-patchwork.t.  debhelper, lintian, man-db and
+# systemd (systemd-analyze) are what tests/e2e/package.t builds and checks
+# the Debian package with.
 DEBIAN_BUILD_PACKAGES = \
 	pkg-config perl \
 	libglib2.0-dev libetpan-dev libgit2-dev libcurl4-gnutls-dev \
