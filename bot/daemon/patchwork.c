@@ -37,7 +37,8 @@ gboolean patchwork_queue(const struct armbot_config *config, struct store *st,
 	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
 
 	*queued = 0;
-	if (!pw || !series->patches)
+	/* dry-run sends nothing, to the list or to patchwork */
+	if (!pw || !series->patches || config->dry_run)
 		return TRUE;
 	for (guint i = 0; i < series->patches->len; i++) {
 		for (int k = 0; k < REPORT_N_CHECKS; k++) {

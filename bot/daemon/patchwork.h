@@ -31,7 +31,8 @@
 #define PATCHWORK_MAX_ATTEMPTS 12
 
 /* Queue the checks of @out (series @series_id on @out->tree_name) for
- * @out->list's patchwork instance, if @config has one.  @target_url: the
+ * @out->list's patchwork instance, if @config has one (and is not
+ * dry-run: then nothing is queued).  @target_url: the
  * series' page, or NULL.  *@queued counts the rows. */
 gboolean patchwork_queue(const struct armbot_config *config, struct store *st,
 			 const struct store_series *series,
