@@ -12,9 +12,12 @@
 # (tests/lib/smtp-server.sh runs private instances): debconf's "No
 # configuration" keeps the package from setting up and starting a
 # system-wide one.  b4 is the peer bench/base-guess.sh measures base
-# discovery against (strace checks that it stays offline).  debhelper,
-# lintian, man-db and systemd (systemd-analyze) are what
-# tests/e2e/package.t builds and checks the Debian package with.
+# discovery against (strace checks that it stays offline).
+# python3-jsonschema validates armbot's KCIDB documents, and git-pw reads
+# the patches back from the patchwork test server, in
+# tests/e2e/pipeline-kcidb-patchwork.t.  debhelper, lintian, man-db and
+# systemd (systemd-analyze) are what tests/e2e/package.t builds and checks
+# the Debian package with.
 DEBIAN_BUILD_PACKAGES = \
 	pkg-config perl \
 	libglib2.0-dev libetpan-dev libgit2-dev libcurl4-gnutls-dev \
@@ -28,7 +31,7 @@ DEBIAN_PACKAGES = \
 	bc bison flex libelf-dev cpio kmod \
 	linux-source-6.1 \
 	postfix sasl2-bin \
-	chromium wrk python3-jsonschema libxml2-utils curl \
+	chromium wrk python3-jsonschema libxml2-utils curl git-pw \
 	sqlite3 dovecot-imapd public-inbox \
 	b4 strace \
 	debhelper lintian man-db systemd

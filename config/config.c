@@ -35,9 +35,20 @@ static void policy_defaults(struct config_policy *p)
 	p->update_interval = CONFIG_UPDATE_INTERVAL_DEFAULT;
 }
 
+static void patchwork_free(struct config_patchwork *p)
+{
+	g_free(p->list);
+	g_free(p->url);
+	g_free(p->token_file);
+	g_free(p->ca_file);
+	g_free(p);
+}
+
 static void list_free(struct config_list *l)
 {
 	g_free(l->address);
+	if (l->patchwork)
+		patchwork_free(l->patchwork);
 	g_free(l);
 }
 
@@ -81,6 +92,14 @@ void config_free(struct armbot_config *c)
 	if (c->lists)
 		g_ptr_array_unref(c->lists);
 	g_free(c);
+}
+
+const struct config_patchwork *
+config_patchwork_for(const struct armbot_config *config, const char *list)
+{
+	const struct config_list *l = config_list(config, list);
+
+	return l ? l->patchwork : NULL;
 }
 
 const struct config_list *config_list(const struct armbot_config *config,
@@ -156,12 +175,15 @@ static const char *const defaults_keys[] = {
 	"checks", "reply",	  "reply-to",	     "list-cap",
 	"rfc",	  "unknown-base", "update-interval", NULL,
 };
-static const char *const list_keys[] = { "weekly", NULL };
+static const char *const kcidb_keys[] = { "export", NULL };
+static const char *const list_keys[] = { "weekly", "patchwork-url",
+					 "patchwork-token-file",
+					 "patchwork-ca-file", NULL };
 static const struct keyfile_group config_groups[] = {
-	{ "bot", bot_keys },	{ "sources", sources_keys },
-	{ "smtp", smtp_keys },	{ "outbox", outbox_keys },
-	{ "web", web_keys },	{ "defaults", defaults_keys },
-	{ "list ", list_keys },
+	{ "bot", bot_keys },	 { "sources", sources_keys },
+	{ "smtp", smtp_keys },	 { "outbox", outbox_keys },
+	{ "web", web_keys },	 { "defaults", defaults_keys },
+	{ "kcidb", kcidb_keys }, { "list ", list_keys },
 };
 
 static const char *const source_schemes[] = {
@@ -365,8 +387,56 @@ static void read_web(struct keyfile *k, struct armbot_config *c)
 	}
 }
 
+/* The patchwork keys of [list ADDRESS] @g: patchwork-url (http:// or
+ * https://, with a host) and patchwork-token-file go together,
+ * patchwork-ca-file is optional.  NULL when the list has none. */
+static struct config_patchwork *read_patchwork(struct keyfile *k,
+					       const char *dir, const char *g,
+					       const char *address)
+{
+	struct config_patchwork *p;
+	g_autofree char *token = NULL, *ca = NULL;
+
+	if (!keyfile_has(k, g, "patchwork-url")) {
+		if (keyfile_has(k, g, "patchwork-token-file") ||
+		    keyfile_has(k, g, "patchwork-ca-file"))
+			keyfile_error(k, g, NULL, "[%s] has no patchwork-url",
+				      g);
+		return NULL;
+	}
+	p = g_new0(struct config_patchwork, 1);
+	p->list = g_strdup(address);
+	p->url = keyfile_string(k, g, "patchwork-url", NULL);
+	while (p->url && g_str_has_suffix(p->url, "/"))
+		p->url[strlen(p->url) - 1] = '\0';
+	if ((!g_str_has_prefix(p->url, "http://") &&
+	     !g_str_has_prefix(p->url, "https://")) ||
+	    !url_has_host(p->url))
+		keyfile_error(k, g, "patchwork-url",
+			      "'%s' is not an http:// or https:// URL", p->url);
+	token = keyfile_string(k, g, "patchwork-token-file", NULL);
+	if (!token) {
+		keyfile_error(k, g, NULL, "[%s] has no patchwork-token-file",
+			      g);
+	} else {
+		p->token_file = file_path(dir, token);
+		if (!g_file_test(p->token_file, G_FILE_TEST_IS_REGULAR))
+			keyfile_error(k, g, "patchwork-token-file",
+				      "no such file '%s'", p->token_file);
+	}
+	ca = keyfile_string(k, g, "patchwork-ca-file", NULL);
+	if (ca) {
+		p->ca_file = file_path(dir, ca);
+		if (!g_file_test(p->ca_file, G_FILE_TEST_IS_REGULAR))
+			keyfile_error(k, g, "patchwork-ca-file",
+				      "no such file '%s'", p->ca_file);
+	}
+	return p;
+}
+
 /* [list ADDRESS]: one group per list, the address after "list ". */
-static void read_lists(struct keyfile *k, struct armbot_config *c)
+static void read_lists(struct keyfile *k, const char *dir,
+		       struct armbot_config *c)
 {
 	g_auto(GStrv) groups = keyfile_groups(k, "list ");
 
@@ -391,6 +461,7 @@ static void read_lists(struct keyfile *k, struct armbot_config *c)
 		l = g_new0(struct config_list, 1);
 		l->address = g_steal_pointer(&address);
 		l->weekly = keyfile_bool(k, groups[i], "weekly", FALSE);
+		l->patchwork = read_patchwork(k, dir, groups[i], l->address);
 		g_ptr_array_add(c->lists, l);
 	}
 }
@@ -440,11 +511,12 @@ static struct armbot_config *read_config(const char *path, GPtrArray *errors)
 	outbox = keyfile_string(k, "outbox", "maildir", NULL);
 	c->outbox = file_path(dir, outbox);
 	read_web(k, c);
-	read_lists(k, c);
+	read_lists(k, dir, c);
 
 	config_policy_read(k, "defaults", &c->defaults);
 	c->defaults.list_cap =
 		keyfile_uint(k, "defaults", "list-cap", 20, 0, 100000);
+	c->kcidb_export = keyfile_bool(k, "kcidb", "export", FALSE);
 
 	for (guint i = 0; i < k->errors->len; i++)
 		g_ptr_array_add(errors, g_strdup(k->errors->pdata[i]));

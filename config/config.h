@@ -23,6 +23,17 @@ enum config_starttls {
 	CONFIG_STARTTLS_NEVER,
 };
 
+/* The patchwork instance that tracks a list's patches ([list ADDRESS]
+ * patchwork-url ...), where armbot posts one check per patch and check
+ * (bot/daemon/patchwork.h). */
+struct config_patchwork {
+	char *list; /* LIST@HOST, lowercase */
+	char *url; /* the instance, "https://patchwork.example.org": the
+		    * REST API is URL/api/1.2/ */
+	char *token_file; /* absolute: the API token of armbot's user */
+	char *ca_file; /* absolute PEM bundle, or NULL: the system's */
+};
+
 /* A [list ADDRESS] group: what armbot does for one mailing list beyond
  * the replies its trees ask for. */
 struct config_list {
@@ -30,6 +41,7 @@ struct config_list {
 	gboolean weekly; /* the weekly arch/arm balance mail (weekly =
 			  * true), sent to the list each Monday for the
 			  * week before (bot/daemon/weekly.h) */
+	struct config_patchwork *patchwork; /* or NULL */
 };
 
 struct armbot_config {
@@ -77,6 +89,9 @@ struct armbot_config {
 	/* [list ADDRESS] groups (struct config_list *), in file order;
 	 * never NULL, may be empty */
 	GPtrArray *lists;
+	/* [kcidb] export: write a KCIDB document per series and tree
+	 * (bot/daemon/kcidb.h) */
+	gboolean kcidb_export;
 
 	/* the tree files of @trees_dir (struct treefile *, config/treefile.h),
 	 * sorted by name; never NULL, may be empty */
@@ -116,6 +131,9 @@ const struct treefile *config_tree(const struct armbot_config *config,
  * @config. */
 const struct config_list *config_list(const struct armbot_config *config,
 				      const char *address);
+/* The patchwork instance of list @list (case-insensitive), or NULL. */
+const struct config_patchwork *
+config_patchwork_for(const struct armbot_config *config, const char *list);
 
 /* The outbox maildir: @config->outbox, else @data_dir/outbox.  Newly
  * allocated. */

@@ -1,6 +1,8 @@
 /* The outbox sender (see bot/daemon/outbox.h). */
 #include "bot/daemon/outbox.h"
 
+#include "bot/daemon/patchwork.h"
+
 #include <string.h>
 
 #include "bot/daemon/crashpoint.h"
@@ -256,6 +258,11 @@ static gpointer outbox_thread(gpointer data)
 
 		if (!outbox_run_once(&s->opts, st, &sent, &error)) {
 			bot_log("outbox", "store error: %s", error->message);
+			g_clear_error(&error);
+		}
+		/* after the replies: patchwork never holds one up */
+		if (!patchwork_post_due(s->opts.config, st, &sent, &error)) {
+			bot_log("patchwork", "store error: %s", error->message);
 			g_clear_error(&error);
 		}
 		if (!daemon_bell_wait(s->opts.bell, 5))

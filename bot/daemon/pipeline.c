@@ -665,6 +665,25 @@ static void boot_repro(struct run *r, struct boot_session *bs,
 			  error->message);
 }
 
+/* CONFIG_CC_VERSION_TEXT of @build_dir's .config ("arm-linux-gnueabihf-gcc
+ * (Debian 12.2.0-14) 12.2.0"), or NULL. */
+static char *cc_version_text(const char *build_dir)
+{
+	static const char key[] = "CONFIG_CC_VERSION_TEXT=\"";
+	g_autofree char *path = g_build_filename(build_dir, ".config", NULL);
+	g_autofree char *config = NULL;
+	const char *p, *end;
+
+	if (!g_file_get_contents(path, &config, NULL, NULL))
+		return NULL;
+	p = strstr(config, key);
+	if (!p || (p != config && p[-1] != '\n'))
+		return NULL;
+	p += sizeof(key) - 1;
+	end = strchr(p, '"');
+	return end ? g_strndup(p, end - p) : NULL;
+}
+
 static gboolean boot(struct run *r, GError **error)
 {
 	struct pipeline_check *build = &r->out->checks[REPORT_CHECK_BUILD];
@@ -725,6 +744,7 @@ static gboolean boot(struct run *r, GError **error)
 		skip_check(rpm, "the kernel does not build");
 		goto out;
 	}
+	r->out->compiler = cc_version_text(boot_session_kbuild(bs)->build_dir);
 	set_check(build, REPORT_STATUS_OK, NULL,
 		  g_strdup_printf("%s, %.0f s", BOOT_CONFIG_NAME,
 				  build->seconds),
@@ -1173,6 +1193,7 @@ void pipeline_outcome_clear(struct pipeline_outcome *out)
 		g_free(out->checks[i].repro_note);
 	}
 	g_free(out->log_dir);
+	g_free(out->compiler);
 	g_free(out->message_id);
 	g_free(out->parent_message_id);
 	g_free(out->list);

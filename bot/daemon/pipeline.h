@@ -99,6 +99,9 @@ struct pipeline_outcome {
 	char *dirstat; /* the signed dirstat as text */
 	struct pipeline_check checks[REPORT_N_CHECKS];
 	char *log_dir; /* DATA/logs/series-ID/TREE */
+	/* the compiler of the boot's build, its .config's
+	 * CONFIG_CC_VERSION_TEXT, or NULL */
+	char *compiler;
 	/* the reply */
 	char *message_id; /* without angle brackets */
 	char *parent_message_id;

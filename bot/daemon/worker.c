@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "bot/daemon/crashpoint.h"
+#include "bot/daemon/kcidb.h"
+#include "bot/daemon/patchwork.h"
 #include "bot/common/log.h"
 #include "bot/daemon/pipeline.h"
 #include "bot/store/pipeline.h"
@@ -254,6 +256,36 @@ static gboolean ensure_tree(const struct worker_options *o, struct store *st,
 	return tree != NULL;
 }
 
+/* The results where the community reads them: the KCIDB document
+ * ([kcidb] export) and the checks on the list's patchwork (posted by the
+ * outbox sender).  A failure is logged; the reply goes out regardless. */
+static void publish(const struct worker_options *o, struct store *st,
+		    gint64 series_id, const struct pipeline_options *popts,
+		    const struct pipeline_outcome *out, const char *url)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(store_series) series = store_get_series(st, series_id, NULL);
+	guint queued = 0;
+
+	if (o->config->kcidb_export) {
+		struct kcidb_input in = { 0 };
+
+		in.subject = series ? series->subject : NULL;
+		in.series_url = url;
+		in.sparse_configs = popts->sparse_configs;
+		in.start_time = g_get_real_time() / G_USEC_PER_SEC -
+				(gint64)out->seconds;
+		if (!kcidb_write(out, &in, NULL, &error))
+			log_line(out->tree_name, "kcidb: %s", error->message);
+		g_clear_error(&error);
+	}
+	if (series &&
+	    !patchwork_queue(o->config, st, series, out, url, &queued, &error))
+		log_line(out->tree_name, "patchwork: %s", error->message);
+	else if (queued && o->outbox_bell)
+		daemon_bell_ring(o->outbox_bell);
+}
+
 gboolean worker_run_one(const struct worker_options *o, struct store *st,
 			gboolean *ran, GError **error)
 {
@@ -317,6 +349,8 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 				       error);
 	}
 	ok = record(o, st, job, policy, &out, error);
+	if (ok)
+		publish(o, st, job->series_id, &popts, &out, url);
 	if (ok) {
 		const char *why = no_reply_reason(policy, &out);
 

@@ -1,5 +1,7 @@
 #include "bot/web/api.h"
 
+#include <string.h>
+
 #include "bot/common/jsonout.h"
 #include "bot/store/trees.h"
 
@@ -297,4 +299,74 @@ void web_api_error(GString *out, guint status, const char *text)
 	jsonout_int(b, "status", status);
 	json_builder_end_object(b);
 	finish(out, b);
+}
+
+static gint sort_names(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+guint web_api_series_kcidb(const char *data_dir, gint64 id, GString *out,
+			   GError **error)
+{
+	static const char *const lists[] = { "checkouts", "builds", "tests" };
+	g_autofree char *dir = g_strdup_printf(
+		"%s/logs/series-%" G_GINT64_FORMAT, data_dir, id);
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(JsonNode) merged = NULL;
+	guint n = 0;
+	const char *name;
+
+	(void)error;
+	while (d && (name = g_dir_read_name(d)))
+		g_ptr_array_add(names, g_strdup(name));
+	g_ptr_array_sort(names, (GCompareFunc)sort_names);
+	for (guint i = 0; i < names->len; i++) {
+		g_autofree char *path = g_build_filename(
+			dir, (char *)names->pdata[i], "kcidb.json", NULL);
+		g_autofree char *text = NULL;
+		g_autoptr(JsonParser) parser = json_parser_new();
+		JsonObject *from, *to;
+		gsize len;
+
+		if (!g_file_get_contents(path, &text, &len, NULL) ||
+		    !json_parser_load_from_data(parser, text, len, NULL) ||
+		    !JSON_NODE_HOLDS_OBJECT(json_parser_get_root(parser)))
+			continue;
+		if (!n++) {
+			/* the one document as written */
+			merged = json_node_copy(json_parser_get_root(parser));
+			g_string_assign(out, text);
+			continue;
+		}
+		from = json_node_get_object(json_parser_get_root(parser));
+		to = json_node_get_object(merged);
+		for (guint k = 0; k < G_N_ELEMENTS(lists); k++) {
+			JsonArray *a = json_object_has_member(from, lists[k]) ?
+					       json_object_get_array_member(
+						       from, lists[k]) :
+					       NULL;
+			JsonArray *b = json_object_has_member(to, lists[k]) ?
+					       json_object_get_array_member(
+						       to, lists[k]) :
+					       NULL;
+
+			for (guint j = 0;
+			     a && b && j < json_array_get_length(a); j++)
+				json_array_add_element(
+					b,
+					json_node_copy(
+						json_array_get_element(a, j)));
+		}
+	}
+	if (n > 1) {
+		g_autofree char *text = json_to_string(merged, FALSE);
+
+		g_string_assign(out, text);
+		g_string_append_c(out, '\n');
+	}
+	if (!n)
+		web_api_error(out, 404, "no KCIDB document for this series");
+	return n ? 200 : 404;
 }

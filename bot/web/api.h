@@ -23,3 +23,11 @@ guint web_api_trees(struct store *st, GString *out, GError **error);
 
 /* {"error": @message, "status": @status} */
 void web_api_error(GString *out, guint status, const char *text);
+
+/* `/api/series/ID/kcidb`: the KCIDB documents armbot wrote for series @id
+ * (DATA/logs/series-ID/TREE/kcidb.json, bot/daemon/kcidb.h): the one
+ * document as written, or, for a series checked on several trees, one
+ * document with their checkouts, builds and tests.  404 when there is
+ * none. */
+guint web_api_series_kcidb(const char *data_dir, gint64 id, GString *out,
+			   GError **error);

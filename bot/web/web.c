@@ -306,10 +306,11 @@ static gint64 path_id(const char *path, const char *prefix)
 	return id;
 }
 
-/* "/series/123/mbox" -> 123; 0 when not one. */
-static gint64 path_mbox_id(const char *path)
+/* "/series/123/mbox" -> 123, for @prefix "/series/" and @suffix "/mbox";
+ * 0 when not one. */
+static gint64 path_suffix_id(const char *path, const char *prefix,
+			     const char *suffix)
 {
-	static const char prefix[] = "/series/", suffix[] = "/mbox";
 	g_autofree char *number = NULL;
 	gsize len = strlen(path);
 	guint64 id;
@@ -374,12 +375,14 @@ static void handle(SoupServer *soup, SoupServerMessage *msg, const char *path,
 	} else if ((id = path_id(path, "/series/"))) {
 		status =
 			web_page_series(ws->st, id, ws->data_dir, body, &error);
-	} else if ((id = path_mbox_id(path))) {
+	} else if ((id = path_suffix_id(path, "/series/", "/mbox"))) {
 		status = series_mbox_body(ws->st, id, body, &error);
 		/* RFC 4155: mail as it is, in whatever charset each
 		 * message has; served as data, never as a page */
 		if (status == 200)
 			type = "application/mbox";
+	} else if ((id = path_suffix_id(path, "/api/series/", "/kcidb"))) {
+		status = web_api_series_kcidb(ws->data_dir, id, body, &error);
 	} else if ((id = path_id(path, "/api/series/"))) {
 		status = web_api_series(ws->st, id, body, &error);
 	} else if (!strcmp(path, "/arch-arm")) {

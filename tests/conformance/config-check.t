@@ -272,6 +272,30 @@ expect "errors of the config and of a tree file together" \
 "armbot.conf:2: unknown key 'nmae' in [bot]
 trees.d/omap.conf:3: '../../etc/passwd' is not a defconfig name"
 
+# [kcidb] and [list ADDRESS]: a list address; with patchwork-url, an
+# http(s) url and a token file; unknown keys are named
+conf "[kcidb]
+export = maybe
+[list arm@lists.example.org]
+patchwork-url = ftp://patchwork.example.org
+patchwork-token-file = no-such-token
+tokn = x
+weekly = sometimes
+[list not-a-list]
+weekly = true
+[list other@lists.example.org]
+patchwork-token-file = armbot.conf
+[list ARM@lists.example.org]"
+expect "[kcidb] and [list ADDRESS] are checked" \
+"armbot.conf:6: unknown key 'tokn' in [list arm@lists.example.org]
+armbot.conf:7: 'weekly' must be true or false, not 'sometimes'
+armbot.conf:4: 'ftp://patchwork.example.org' is not an http:// or https:// URL
+armbot.conf:5: no such file 'no-such-token'
+armbot.conf:8: [list not-a-list]: 'not-a-list' is not a mail address (local@domain)
+armbot.conf:10: [list other@lists.example.org] has no patchwork-url
+armbot.conf:12: [list ARM@lists.example.org]: list arm@lists.example.org is configured twice
+armbot.conf:2: 'export' must be true or false, not 'maybe'"
+
 # valid: the shipped example with the example tree file
 cp "$TOP/config/armbot.conf.example" armbot.conf
 rm -rf trees.d && mkdir trees.d
