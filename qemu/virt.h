@@ -37,6 +37,10 @@ char **virt_argv(const struct virt_opts *opts);
 gboolean virt_boot(struct sandbox *sb, const struct virt_opts *opts,
 		   struct virt_result *out, GError **error);
 
+/* Fill @out's console (taking @console) and what it says, for a boot
+ * that ran elsewhere (qemu/runner.h); how it ended is the caller's. */
+void virt_result_from_console(struct virt_result *out, GString *console);
+
 /* Booted to userspace, init did its work and the machine powered off. */
 gboolean virt_result_ok(const struct virt_result *result);
 
