@@ -202,8 +202,8 @@ static gboolean run_boot(struct boot_session *bs, const char *commit_hex,
 		host_initrd = kbuild_output_path(bs->kb, INITRAMFS_NAME, error);
 		if (!host_image || !host_initrd)
 			return FALSE;
-		in.kernel = host_image;
-		in.initrd = host_initrd;
+		in.host_kernel = host_image;
+		in.host_initrd = host_initrd;
 		in.job_key = key;
 		in.find_job = bs->opts->find_job;
 		in.save_job = bs->opts->save_job;

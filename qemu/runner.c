@@ -142,7 +142,10 @@ static gboolean boot_lava_once(struct boot_runner *r,
 			       const struct boot_input *in,
 			       struct boot_output *out, GError **error)
 {
-	const char *files[4] = { in->kernel, in->initrd, NULL, NULL };
+	const char *kernel = in->host_kernel ? in->host_kernel : in->kernel;
+	const char *initrd = in->host_initrd ? in->host_initrd : in->initrd;
+	const char *dtb = in->host_dtb ? in->host_dtb : in->dtb;
+	const char *files[4] = { kernel, initrd, NULL, NULL };
 	g_autoptr(fileserve) fs = NULL;
 	g_autofree char *server = NULL;
 	struct lava_job_status st = { 0 };
@@ -156,8 +159,8 @@ static gboolean boot_lava_once(struct boot_runner *r,
 		if (id && g_strcmp0(server, r->cfg.lava_url))
 			id = 0; /* another server's */
 	}
-	if (in->dtb)
-		files[2] = in->dtb;
+	if (dtb)
+		files[2] = dtb;
 	/* the files stay served while the job runs: a job followed after
 	 * a restart that has not downloaded them yet fails and is retried
 	 * (the token was the old process's) */
@@ -167,10 +170,9 @@ static gboolean boot_lava_once(struct boot_runner *r,
 	if (!fs)
 		return FALSE;
 	if (!id) {
-		g_autofree char *k = fileserve_url(fs, in->kernel);
-		g_autofree char *i = fileserve_url(fs, in->initrd);
-		g_autofree char *d = in->dtb ? fileserve_url(fs, in->dtb) :
-					       NULL;
+		g_autofree char *k = fileserve_url(fs, kernel);
+		g_autofree char *i = fileserve_url(fs, initrd);
+		g_autofree char *d = dtb ? fileserve_url(fs, dtb) : NULL;
 		struct lava_job_input ji = {
 			.name = in->name,
 			.kernel_url = k,
@@ -245,8 +247,14 @@ gboolean boot_runner_boot(struct boot_runner *r, const struct boot_input *in,
 	for (guint attempt = 0; attempt <= r->cfg.lava_retries; attempt++) {
 		g_clear_error(&last);
 		boot_output_clear(out);
-		if (boot_lava_once(r, in, out, &last))
+		if (boot_lava_once(r, in, out, &last)) {
+			/* read: a later boot of the same commit is a new
+			 * job */
+			if (in->job_key && in->save_job)
+				in->save_job(in->job_key, r->cfg.lava_url, 0,
+					     in->job_data);
 			return TRUE;
+		}
 		if (last->domain != BOOT_RUNNER_ERROR ||
 		    last->code != BOOT_RUNNER_ERROR_INFRA)
 			break;
@@ -258,8 +266,15 @@ gboolean boot_runner_boot(struct boot_runner *r, const struct boot_input *in,
 	}
 	if (r->cfg.lava_fallback_local && last->domain == BOOT_RUNNER_ERROR &&
 	    last->code == BOOT_RUNNER_ERROR_INFRA) {
-		char *why = g_strdup(last->message);
+		/* the reply says what happened, not the lab's addresses
+		 * (the daemon's log has the error) */
+		char *why = out->lava_job ?
+				    g_strdup_printf("LAVA job %" G_GUINT64_FORMAT
+						    " failed in the lab",
+						    out->lava_job) :
+				    g_strdup("the LAVA server failed");
 
+		g_warning("LAVA boot of %s: booted here instead", in->name);
 		boot_output_clear(out);
 		out->fell_back = why;
 		return boot_local(r, in, out, error);

@@ -44,12 +44,18 @@ struct boot_runner_config {
 
 void boot_runner_config_clear(struct boot_runner_config *c);
 
-/* What boots: paths on this machine. */
+/* What boots. */
 struct boot_input {
 	const char *name; /* the job's name ("armbot: tree commit") */
+	/* as the local boot's sandbox shows them */
 	const char *kernel; /* zImage */
 	const char *dtb; /* NULL: none (-M virt makes its own) */
 	const char *initrd;
+	/* the same files on this machine, which a LAVA boot serves (NULL:
+	 * the paths above) */
+	const char *host_kernel;
+	const char *host_dtb;
+	const char *host_initrd;
 	const char *machine; /* NULL: "virt" */
 	guint timeout_s;
 	/* the key under which a remote job is remembered (so that a

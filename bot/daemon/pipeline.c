@@ -763,7 +763,7 @@ static gboolean boot(struct run *r, GError **error)
 		bootc->summary = g_strdup_printf(
 			"%s (%s%s)", old ? old : "",
 			head.booted_where ? head.booted_where :
-					    "booted here: LAVA failed: ",
+					    "booted here: ",
 			head.booted_where ? "" : head.fell_back);
 	}
 

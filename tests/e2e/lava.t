@@ -168,8 +168,10 @@ ok $? "armbot check boots the same series here"
 rpm_line() { sed -n 's/^  runtime-PM  *//p' "$1" | tr -s ' '; }
 is "$(rpm_line "$TMP/body1")" "$(rpm_line "$TMP/body-local")" \
 	"the runtime-PM results on LAVA equal the local runner's"
+# (the local console has the serial line's CRLF, LAVA's lines do not)
 ktap_lines() {
-	sed -n 's/^\[ *[0-9.]*\] *//; s/^ *//; /^\(not \)\{0,1\}ok [0-9]* /p' "$1" | sort
+	tr -d '\r' < "$1" |
+		sed -n 's/^\[ *[0-9.]*\] *//; s/^ *//; /^\(not \)\{0,1\}ok [0-9]* /p' | sort
 }
 lava_log=$(ls -d "$PDATA"/logs/series-*/distro-6.1/console-series.log 2>/dev/null | head -1)
 local_log=$(ls -d "$CDATA"/logs/series-*/distro-6.1/console-series.log 2>/dev/null | head -1)
@@ -196,9 +198,10 @@ is "$(count_replies_to l2.1@example.org)" 1 "exactly once"
 reply=$(replies_to l2.1@example.org | head -1)
 [ -n "$reply" ] && sed -n '/^$/,$p' "$reply" > "$TMP/body2"
 sed 's/^/# /' "$TMP/body2"
-grep -q "^  boot  *ok .*booted here: LAVA failed" "$TMP/body2"
+grep -q "^  boot  *ok .*(booted here: \(LAVA job [0-9]* failed in the lab\|the LAVA server failed\))" "$TMP/body2"
 ok $? "its boot fell back to the local runner and says so"
 grep -q "^  runtime-PM  *ok " "$TMP/body2"; ok $? "not reported as a kernel failure"
+grep -q "127.0.0.1:$PORT" "$TMP/body2"; is "$?" 1 "the reply does not name the lab's server"
 grep -q "LAVA boot of .*Couldn't connect\|LAVA boot of .*HTTP" "$TMP/run.log"
 ok $? "the daemon's log names the infrastructure error"
 stop_bot
