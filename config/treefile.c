@@ -30,10 +30,25 @@ void treefile_free(struct treefile *tf)
 }
 
 static const char *const tree_keys[] = {
-	"url", "branches", "lists", "maintainers", "checks", "sparse-configs",
-	"reply", "reply-to", "rfc", "unknown-base", "update-interval",
-	"boot-runner", "lava-url", "lava-token-file", "lava-ca-file",
-	"lava-serve-host", "lava-fallback", "lava-retries", NULL,
+	"url",
+	"branches",
+	"lists",
+	"maintainers",
+	"checks",
+	"sparse-configs",
+	"reply",
+	"reply-to",
+	"rfc",
+	"unknown-base",
+	"update-interval",
+	"boot-runner",
+	"lava-url",
+	"lava-token-file",
+	"lava-ca-file",
+	"lava-serve-host",
+	"lava-fallback",
+	"lava-retries",
+	NULL,
 };
 static const char *const paths_keys[] = { "F", "X", "N", NULL };
 static const struct keyfile_group tree_groups[] = {
@@ -122,8 +137,7 @@ static void read_patterns(struct keyfile *k, struct treefile *tf)
 }
 
 /* A path made absolute against @base_dir, or NULL. */
-static char *read_path(struct keyfile *k, const char *key,
-		       const char *base_dir)
+static char *read_path(struct keyfile *k, const char *key, const char *base_dir)
 {
 	g_autofree char *v = keyfile_string(k, "tree", key, NULL);
 
@@ -152,8 +166,7 @@ static void read_boot(struct keyfile *k, const char *base_dir,
 	b->lava_token_file = read_path(k, "lava-token-file", base_dir);
 	b->lava_ca_file = read_path(k, "lava-ca-file", base_dir);
 	b->lava_serve_host = keyfile_string(k, "tree", "lava-serve-host", NULL);
-	if (b->lava_serve_host &&
-	    !g_hostname_is_ip_address(b->lava_serve_host))
+	if (b->lava_serve_host && !g_hostname_is_ip_address(b->lava_serve_host))
 		keyfile_error(k, "tree", "lava-serve-host",
 			      "lava-serve-host must be an IP address");
 	if (fallback && strcmp(fallback, "local") && strcmp(fallback, "none"))
@@ -256,8 +269,8 @@ struct treefile *treefile_parse(const char *name, const char *origin,
 	g_autoptr(keyfile) k = keyfile_parse(origin, data, strlen(data));
 	g_autoptr(treefile) tf = read_tree(k, name, origin, "/", defaults);
 	static const char *const file_only[] = {
-		"boot-runner",	   "lava-url",	    "lava-token-file",
-		"lava-ca-file",	   "lava-serve-host", "lava-fallback",
+		"boot-runner",	"lava-url",	   "lava-token-file",
+		"lava-ca-file", "lava-serve-host", "lava-fallback",
 		"lava-retries",
 	};
 

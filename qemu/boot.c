@@ -131,9 +131,9 @@ struct boot_session *boot_session_open(const struct boot_options *opts,
 	{
 		struct boot_runner_config local = { 0 };
 
-		bs->runner = boot_runner_new(opts->runner ? opts->runner :
-							    &local,
-					     bs->vm_sandbox, error);
+		bs->runner =
+			boot_runner_new(opts->runner ? opts->runner : &local,
+					bs->vm_sandbox, error);
 		if (!bs->runner)
 			return NULL;
 	}
@@ -182,8 +182,8 @@ static gboolean run_boot(struct boot_session *bs, const char *commit_hex,
 {
 	g_autofree char *host_image = NULL;
 	g_autofree char *host_initrd = NULL;
-	g_autofree char *name = g_strdup_printf(
-		"armbot %s %.12s", bs->tree->name, commit_hex);
+	g_autofree char *name =
+		g_strdup_printf("armbot %s %.12s", bs->tree->name, commit_hex);
 	g_autofree char *key =
 		g_strdup_printf("%s:%s", bs->tree->name, commit_hex);
 	struct boot_input in = { 0 };
@@ -339,6 +339,8 @@ const char *boot_failure_reason(const struct virt_result *vm)
 {
 	if (virt_result_ok(vm))
 		return NULL;
+	if (vm->canceled)
+		return "canceled by LAVA";
 	if (vm->timed_out)
 		return vm->userspace ?
 			       "hung in userspace: stopped by the timeout" :

@@ -19,8 +19,7 @@ struct fileserve {
 	gint served;
 };
 
-static void send_all(GSocket *s, const char *buf, gsize len,
-		     GCancellable *stop)
+static void send_all(GSocket *s, const char *buf, gsize len, GCancellable *stop)
 {
 	while (len) {
 		gssize n = g_socket_send(s, buf, len, stop, NULL);
@@ -43,8 +42,7 @@ static void respond(struct fileserve *fs, GSocket *c, const char *req)
 	if (sscanf(req, "%7s %1023s", method, target) == 2 &&
 	    (!strcmp(method, "GET") || !strcmp(method, "HEAD")) &&
 	    g_str_has_prefix(target, prefix))
-		path = g_hash_table_lookup(fs->files,
-					   target + strlen(prefix));
+		path = g_hash_table_lookup(fs->files, target + strlen(prefix));
 	if (path)
 		map = g_mapped_file_new(path, FALSE, NULL);
 	if (!map) {
@@ -72,8 +70,8 @@ static gpointer serve(gpointer data)
 	struct fileserve *fs = data;
 
 	for (;;) {
-		g_autoptr(GSocket) c =
-			g_socket_accept(fs->sock, fs->stop, NULL);
+		g_autoptr(GSocket)
+			c = g_socket_accept(fs->sock, fs->stop, NULL);
 		char req[MAX_REQUEST + 1];
 		gsize len = 0;
 
@@ -86,8 +84,8 @@ static gpointer serve(gpointer data)
 		/* the request line and headers, up to the blank line */
 		while (len < MAX_REQUEST) {
 			gssize n = g_socket_receive(c, req + len,
-						    MAX_REQUEST - len,
-						    fs->stop, NULL);
+						    MAX_REQUEST - len, fs->stop,
+						    NULL);
 
 			if (n <= 0)
 				break;
@@ -112,8 +110,8 @@ struct fileserve *fileserve_start(const char *host, guint port,
 	g_autoptr(GSocketAddress) bound = NULL;
 	guint8 raw[16];
 
-	fs->files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					  g_free);
+	fs->files =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	fs->stop = g_cancellable_new();
 	if (!addr) {
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
@@ -126,8 +124,8 @@ struct fileserve *fileserve_start(const char *host, guint port,
 			    "no random bytes for the boot files' token");
 		return NULL;
 	}
-	fs->token = g_compute_checksum_for_data(G_CHECKSUM_MD5, raw,
-						sizeof(raw));
+	fs->token =
+		g_compute_checksum_for_data(G_CHECKSUM_MD5, raw, sizeof(raw));
 	for (guint i = 0; paths[i]; i++)
 		g_hash_table_insert(fs->files, g_path_get_basename(paths[i]),
 				    g_strdup(paths[i]));
@@ -143,8 +141,7 @@ struct fileserve *fileserve_start(const char *host, guint port,
 	bound = g_socket_get_local_address(fs->sock, error);
 	if (!bound)
 		return NULL;
-	fs->port = g_inet_socket_address_get_port(
-		G_INET_SOCKET_ADDRESS(bound));
+	fs->port = g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(bound));
 	fs->host = g_inet_address_get_family(addr) == G_SOCKET_FAMILY_IPV6 ?
 			   g_strdup_printf("[%s]", host) :
 			   g_strdup(host);

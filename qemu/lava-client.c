@@ -137,8 +137,8 @@ guint64 lava_client_submit(struct lava_client *c, const char *definition,
 gboolean lava_client_status(struct lava_client *c, guint64 id,
 			    struct lava_job_status *out, GError **error)
 {
-	g_autofree char *path = g_strdup_printf(
-		"api/v0.2/jobs/%" G_GUINT64_FORMAT "/", id);
+	g_autofree char *path =
+		g_strdup_printf("api/v0.2/jobs/%" G_GUINT64_FORMAT "/", id);
 	g_autoptr(GString) answer = request(c, path, NULL, error);
 	GError *e = NULL;
 

@@ -257,7 +257,8 @@ void lava_log_parse(const char *text, gsize len, gsize max_console,
 		g_autofree char *lvl = NULL;
 
 		p = nl ? nl + 1 : end;
-		if (line_end - s < 3 || s[0] != '-' || s[1] != ' ' || s[2] != '{')
+		if (line_end - s < 3 || s[0] != '-' || s[1] != ' ' ||
+		    s[2] != '{')
 			continue;
 		s += 2;
 		if (!json_parser_load_from_data(parser, s, line_end - s, NULL))
@@ -286,7 +287,8 @@ void lava_log_parse(const char *text, gsize len, gsize max_console,
 		} else if (JSON_NODE_HOLDS_VALUE(msg) &&
 			   json_node_get_value_type(msg) == G_TYPE_STRING &&
 			   (!strcmp(lvl, "error") || !strcmp(lvl, "info")) &&
-			   strstr(json_node_get_string(msg), "timed out after")) {
+			   strstr(json_node_get_string(msg),
+				  "timed out after")) {
 			out->timed_out = TRUE;
 		}
 	}

@@ -125,8 +125,9 @@ static gboolean follow(struct boot_runner *r, guint64 id, guint timeout_s,
 				return TRUE;
 		} else if (++unreachable >= 6 ||
 			   g_get_monotonic_time() > deadline) {
-			return infra_error(error, "LAVA job %" G_GUINT64_FORMAT
-					   ": %s", id, e->message);
+			return infra_error(error,
+					   "LAVA job %" G_GUINT64_FORMAT ": %s",
+					   id, e->message);
 		}
 		if (g_get_monotonic_time() > deadline)
 			return infra_error(error,
@@ -213,7 +214,7 @@ static gboolean boot_lava_once(struct boot_runner *r,
 			    " (device %s): infrastructure error: %s",
 			    id, st.device ? st.device : "none",
 			    log.error_msg ? log.error_msg :
-			    st.failure    ? st.failure :
+			    st.failure	  ? st.failure :
 					    "(no message)");
 		lava_job_status_clear(&st);
 		lava_log_clear(&log);
@@ -227,6 +228,7 @@ static gboolean boot_lava_once(struct boot_runner *r,
 	out->vm.uptime = out->vm.userspace ? out->vm.uptime : -1;
 	out->vm.exited_ok = outcome == LAVA_JOB_COMPLETE;
 	out->vm.timed_out = outcome == LAVA_JOB_TIMEOUT;
+	out->vm.canceled = outcome == LAVA_JOB_CANCELED;
 	out->vm.how = g_strdup_printf("LAVA job %" G_GUINT64_FORMAT " %s%s%s",
 				      id, lava_job_outcome_name(outcome),
 				      log.error_msg ? ": " : "",
@@ -268,11 +270,12 @@ gboolean boot_runner_boot(struct boot_runner *r, const struct boot_input *in,
 	    last->code == BOOT_RUNNER_ERROR_INFRA) {
 		/* the reply says what happened, not the lab's addresses
 		 * (the daemon's log has the error) */
-		char *why = out->lava_job ?
-				    g_strdup_printf("LAVA job %" G_GUINT64_FORMAT
-						    " failed in the lab",
-						    out->lava_job) :
-				    g_strdup("the LAVA server failed");
+		char *why =
+			out->lava_job ?
+				g_strdup_printf("LAVA job %" G_GUINT64_FORMAT
+						" failed in the lab",
+						out->lava_job) :
+				g_strdup("the LAVA server failed");
 
 		g_warning("LAVA boot of %s: booted here instead", in->name);
 		boot_output_clear(out);

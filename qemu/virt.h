@@ -25,6 +25,8 @@ struct virt_result {
 	double uptime; /* kernel uptime when init started; -1 */
 	gboolean init_done; /* init finished its work */
 	gboolean panicked; /* "Kernel panic - not syncing" seen */
+	gboolean canceled; /* a remote boot's job was canceled
+			    * (qemu/runner.h) */
 };
 
 /* The argv virt_boot() runs (before the sandbox wraps it): the one place

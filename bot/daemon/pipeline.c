@@ -753,7 +753,8 @@ static gboolean boot(struct run *r, GError **error)
 					  tail));
 	} else {
 		set_check(bootc, REPORT_STATUS_OK, NULL,
-			  g_strdup_printf("userspace at %.1f s", head.vm.uptime),
+			  g_strdup_printf("userspace at %.1f s",
+					  head.vm.uptime),
 			  NULL);
 	}
 	/* where it booted (qemu/runner.h): "booted on LAVA job 12, ..." */
@@ -762,8 +763,7 @@ static gboolean boot(struct run *r, GError **error)
 
 		bootc->summary = g_strdup_printf(
 			"%s (%s%s)", old ? old : "",
-			head.booted_where ? head.booted_where :
-					    "booted here: ",
+			head.booted_where ? head.booted_where : "booted here: ",
 			head.booted_where ? "" : head.fell_back);
 	}
 

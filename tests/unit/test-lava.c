@@ -35,7 +35,8 @@ static void test_definition(void)
 
 	g_assert_true(g_str_has_prefix(y, "device_type: qemu\n"));
 	/* the name is one quoted scalar: no injected key */
-	g_assert_nonnull(strstr(y, "job_name: \"armbot \\\"x\\\"\\x0aname\"\n"));
+	g_assert_nonnull(
+		strstr(y, "job_name: \"armbot \\\"x\\\"\\x0aname\"\n"));
 	g_assert_null(strstr(y, "\nname"));
 	g_assert_nonnull(strstr(y, "    to: tmpfs\n"));
 	g_assert_nonnull(strstr(
@@ -53,10 +54,10 @@ static void test_definition(void)
 	g_assert_nonnull(strstr(y, "      end: \"armbot-init: done\"\n"));
 	in.dtb_url = "http://127.0.0.1:1234/tok/virt.dtb";
 	with_dtb = lava_job_definition(&in);
-	g_assert_nonnull(strstr(with_dtb,
-				"      dtb:\n        image_arg: \"-dtb {dtb}\"\n"
-				"        url: \"http://127.0.0.1:1234/tok/"
-				"virt.dtb\"\n"));
+	g_assert_nonnull(strstr(
+		with_dtb, "      dtb:\n        image_arg: \"-dtb {dtb}\"\n"
+			  "        url: \"http://127.0.0.1:1234/tok/"
+			  "virt.dtb\"\n"));
 }
 
 static void test_complete_job(void)
@@ -116,9 +117,9 @@ static enum lava_job_outcome outcome_of(const char *health, const char *log)
 	return o;
 }
 
-#define LAVA_RESULT(type)                                                  \
-	"- {\"dt\": \"x\", \"lvl\": \"results\", \"msg\": {\"case\": "    \
-	"\"job\", \"definition\": \"lava\", \"result\": \"fail\", "       \
+#define LAVA_RESULT(type)                                              \
+	"- {\"dt\": \"x\", \"lvl\": \"results\", \"msg\": {\"case\": " \
+	"\"job\", \"definition\": \"lava\", \"result\": \"fail\", "    \
 	"\"extra\": {\"error_type\": \"" type "\", \"error_msg\": \"m\"}}}\n"
 
 static void test_outcomes(void)
@@ -153,7 +154,9 @@ static void test_bad_answers(void)
 		"{\"id\": 3",
 	};
 	static const char *const logs[] = {
-		"- {", "- {\"lvl\": \"target\"}", "- {\"lvl\": 3, \"msg\": 4}\n",
+		"- {",
+		"- {\"lvl\": \"target\"}",
+		"- {\"lvl\": 3, \"msg\": 4}\n",
 		"- {\"lvl\": \"target\", \"msg\": {\"a\": 1}}\n- [1, 2]\n",
 		"- {\"lvl\": \"results\", \"msg\": \"x\"}",
 	};
@@ -167,11 +170,13 @@ static void test_bad_answers(void)
 		g_assert_nonnull(error);
 		g_clear_error(&error);
 	}
-	g_assert_cmpuint(lava_submit_answer_parse(
-				 "{\"job_ids\": [42]}", 17, &error), ==, 42);
+	g_assert_cmpuint(lava_submit_answer_parse("{\"job_ids\": [42]}", 17,
+						  &error),
+			 ==, 42);
 	g_assert_no_error(error);
 	g_assert_cmpuint(lava_submit_answer_parse("{\"job_ids\": []}", 15,
-						  &error), ==, 0);
+						  &error),
+			 ==, 0);
 	g_assert_nonnull(error);
 	g_clear_error(&error);
 	for (guint i = 0; i < G_N_ELEMENTS(logs); i++) {
@@ -181,11 +186,12 @@ static void test_bad_answers(void)
 		lava_log_clear(&l);
 	}
 	/* the console is capped */
-	lava_log_parse("- {\"lvl\": \"target\", \"msg\": \"0123456789\"}\n"
-		       "- {\"lvl\": \"target\", \"msg\": \"abc\"}\n",
-		       strlen("- {\"lvl\": \"target\", \"msg\": \"0123456789\"}\n"
-			      "- {\"lvl\": \"target\", \"msg\": \"abc\"}\n"),
-		       12, &l);
+	lava_log_parse(
+		"- {\"lvl\": \"target\", \"msg\": \"0123456789\"}\n"
+		"- {\"lvl\": \"target\", \"msg\": \"abc\"}\n",
+		strlen("- {\"lvl\": \"target\", \"msg\": \"0123456789\"}\n"
+		       "- {\"lvl\": \"target\", \"msg\": \"abc\"}\n"),
+		12, &l);
 	g_assert_cmpstr(l.console->str, ==, "0123456789\n");
 	lava_log_clear(&l);
 }
