@@ -17,7 +17,10 @@
 # the patches back from the patchwork test server, in
 # tests/e2e/pipeline-kcidb-patchwork.t.  debhelper, lintian, man-db and
 # systemd (systemd-analyze) are what tests/e2e/package.t builds and checks
-# the Debian package with.
+# the Debian package with.  lava-server, lava-dispatcher and postgresql
+# are the LAVA instance tests/e2e/lava.t starts on loopback (its own
+# PostgreSQL cluster and settings; policy-rc.d keeps the packages'
+# services from starting).
 DEBIAN_BUILD_PACKAGES = \
 	pkg-config perl \
 	libglib2.0-dev libetpan-dev libgit2-dev libcurl4-gnutls-dev \
@@ -34,7 +37,8 @@ DEBIAN_PACKAGES = \
 	chromium wrk python3-jsonschema libxml2-utils curl git-pw \
 	sqlite3 dovecot-imapd public-inbox \
 	b4 strace \
-	debhelper lintian man-db systemd
+	debhelper lintian man-db systemd \
+	lava-server lava-dispatcher postgresql
 
 PKG_MODULES = glib-2.0 gio-2.0 libetpan libgit2 libcurl sqlite3 libsoup-3.0 \
 	libarchive libdeflate libcrypto liblzma zlib json-glib-1.0 libseccomp

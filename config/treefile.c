@@ -22,12 +22,33 @@ void treefile_free(struct treefile *tf)
 	g_strfreev(tf->lists);
 	g_strfreev(tf->maintainers);
 	g_strfreev(tf->sparse_configs);
+	g_free(tf->boot.lava_url);
+	g_free(tf->boot.lava_token_file);
+	g_free(tf->boot.lava_ca_file);
+	g_free(tf->boot.lava_serve_host);
 	g_free(tf);
 }
 
 static const char *const tree_keys[] = {
-	"url", "branches", "lists", "maintainers", "checks", "sparse-configs",
-	"reply", "reply-to", "rfc", "unknown-base", "update-interval", NULL,
+	"url",
+	"branches",
+	"lists",
+	"maintainers",
+	"checks",
+	"sparse-configs",
+	"reply",
+	"reply-to",
+	"rfc",
+	"unknown-base",
+	"update-interval",
+	"boot-runner",
+	"lava-url",
+	"lava-token-file",
+	"lava-ca-file",
+	"lava-serve-host",
+	"lava-fallback",
+	"lava-retries",
+	NULL,
 };
 static const char *const paths_keys[] = { "F", "X", "N", NULL };
 static const struct keyfile_group tree_groups[] = {
@@ -115,6 +136,51 @@ static void read_patterns(struct keyfile *k, struct treefile *tf)
 			      "X: excludes from nothing: no F: or N:");
 }
 
+/* A path made absolute against @base_dir, or NULL. */
+static char *read_path(struct keyfile *k, const char *key, const char *base_dir)
+{
+	g_autofree char *v = keyfile_string(k, "tree", key, NULL);
+
+	return v ? g_canonicalize_filename(v, base_dir) : NULL;
+}
+
+/* boot-runner and the lava-* keys (struct treefile_boot). */
+static void read_boot(struct keyfile *k, const char *base_dir,
+		      struct treefile_boot *b)
+{
+	g_autofree char *runner =
+		keyfile_string(k, "tree", "boot-runner", NULL);
+	g_autofree char *fallback =
+		keyfile_string(k, "tree", "lava-fallback", NULL);
+
+	if (runner && strcmp(runner, "local") && strcmp(runner, "lava"))
+		keyfile_error(k, "tree", "boot-runner",
+			      "boot-runner must be local or lava, not '%s'",
+			      runner);
+	b->lava = !g_strcmp0(runner, "lava");
+	b->lava_url = keyfile_string(k, "tree", "lava-url", NULL);
+	if (b->lava_url && !g_str_has_prefix(b->lava_url, "http://") &&
+	    !g_str_has_prefix(b->lava_url, "https://"))
+		keyfile_error(k, "tree", "lava-url",
+			      "lava-url must be an http:// or https:// URL");
+	b->lava_token_file = read_path(k, "lava-token-file", base_dir);
+	b->lava_ca_file = read_path(k, "lava-ca-file", base_dir);
+	b->lava_serve_host = keyfile_string(k, "tree", "lava-serve-host", NULL);
+	if (b->lava_serve_host && !g_hostname_is_ip_address(b->lava_serve_host))
+		keyfile_error(k, "tree", "lava-serve-host",
+			      "lava-serve-host must be an IP address");
+	if (fallback && strcmp(fallback, "local") && strcmp(fallback, "none"))
+		keyfile_error(k, "tree", "lava-fallback",
+			      "lava-fallback must be local or none, not '%s'",
+			      fallback);
+	b->lava_fallback_local = !g_strcmp0(fallback, "local");
+	b->lava_retries = keyfile_uint(k, "tree", "lava-retries", 1, 0, 10);
+	if (b->lava && (!b->lava_url || !b->lava_token_file))
+		keyfile_error(k, "tree", "boot-runner",
+			      "boot-runner = lava needs lava-url and "
+			      "lava-token-file");
+}
+
 static struct treefile *read_tree(struct keyfile *k, const char *name,
 				  const char *origin, const char *base_dir,
 				  const struct config_policy *defaults)
@@ -174,6 +240,7 @@ static struct treefile *read_tree(struct keyfile *k, const char *name,
 	tf->sparse_configs = configs ? g_steal_pointer(&configs) :
 				       g_new0(char *, 1);
 	config_policy_read(k, "tree", &tf->policy);
+	read_boot(k, base_dir, &tf->boot);
 	read_patterns(k, tf);
 	return g_steal_pointer(&tf);
 }
@@ -201,7 +268,18 @@ struct treefile *treefile_parse(const char *name, const char *origin,
 {
 	g_autoptr(keyfile) k = keyfile_parse(origin, data, strlen(data));
 	g_autoptr(treefile) tf = read_tree(k, name, origin, "/", defaults);
+	static const char *const file_only[] = {
+		"boot-runner",	"lava-url",	   "lava-token-file",
+		"lava-ca-file", "lava-serve-host", "lava-fallback",
+		"lava-retries",
+	};
 
+	/* a tree registered by mail names no files of this machine */
+	for (guint i = 0; i < G_N_ELEMENTS(file_only); i++)
+		if (keyfile_has(k, "tree", file_only[i]))
+			keyfile_error(k, "tree", file_only[i],
+				      "%s is for trees.d files only",
+				      file_only[i]);
 	if (!hand_errors(k, errors, error))
 		return NULL;
 	return g_steal_pointer(&tf);

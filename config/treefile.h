@@ -29,6 +29,26 @@
 #include "config/policy.h"
 #include "kernel/tree/maintainers.h"
 
+/* Where the tree's kernels boot (qemu/runner.h), keys of trees.d files
+ * only (a tree registered by mail boots here):
+ *   boot-runner = local|lava
+ *   lava-url = https://lava.example.org/
+ *   lava-token-file = /etc/armbot/lava-token   (a secret file)
+ *   lava-ca-file = PATH       (https://: CAs instead of the system's)
+ *   lava-serve-host = ADDRESS (where armbot serves the boot files to the
+ *                              LAVA worker; default 127.0.0.1)
+ *   lava-fallback = local|none
+ *   lava-retries = N          (infrastructure errors; default 1) */
+struct treefile_boot {
+	gboolean lava; /* boot-runner = lava */
+	char *lava_url;
+	char *lava_token_file;
+	char *lava_ca_file;
+	char *lava_serve_host;
+	gboolean lava_fallback_local;
+	guint lava_retries;
+};
+
 struct treefile {
 	char *name; /* the tree's name, as kernel/tree/tree.h names trees */
 	char *path; /* the file, or NULL for one kept in the store */
@@ -42,6 +62,7 @@ struct treefile {
 	char **maintainers; /* addresses, lowercase */
 	char **sparse_configs; /* defconfig names for sparse, may be empty */
 	struct config_policy policy;
+	struct treefile_boot boot;
 };
 
 void treefile_free(struct treefile *tf);

@@ -26,12 +26,16 @@ struct boot_session {
 	char *state_dir; /* <data>/boot: the init binary cache */
 	guint timeout_s;
 	int lock_fd;
+	struct boot_runner *runner;
+	const struct boot_options *opts; /* the job hooks: borrowed */
 };
 
 void boot_run_clear(struct boot_run *run)
 {
 	kbuild_result_clear(&run->build);
 	virt_result_clear(&run->vm);
+	g_clear_pointer(&run->booted_where, g_free);
+	g_clear_pointer(&run->fell_back, g_free);
 	g_clear_pointer(&run->ktap, ktap_report_free);
 }
 
@@ -124,6 +128,16 @@ struct boot_session *boot_session_open(const struct boot_options *opts,
 	bs->vm_sandbox = sandbox_new(error);
 	if (!bs->vm_sandbox)
 		return NULL;
+	{
+		struct boot_runner_config local = { 0 };
+
+		bs->runner =
+			boot_runner_new(opts->runner ? opts->runner : &local,
+					bs->vm_sandbox, error);
+		if (!bs->runner)
+			return NULL;
+	}
+	bs->opts = opts;
 	return g_steal_pointer(&bs);
 }
 
@@ -159,9 +173,55 @@ static void build_virt_opts(const struct kbuild *kb, const char *initrd,
 	vo->timeout_s = timeout_s;
 }
 
+/* Boot the build through the session's runner (qemu/runner.h): a local
+ * boot reads the files at the sandbox's paths, a LAVA boot serves the
+ * host's (checked: no symlink planted by the series' make). */
+static gboolean run_boot(struct boot_session *bs, const char *commit_hex,
+			 const char *image, const char *initrd,
+			 struct boot_run *run, GError **error)
+{
+	g_autofree char *host_image = NULL;
+	g_autofree char *host_initrd = NULL;
+	g_autofree char *name =
+		g_strdup_printf("armbot %s %.12s", bs->tree->name, commit_hex);
+	g_autofree char *key =
+		g_strdup_printf("%s:%s", bs->tree->name, commit_hex);
+	struct boot_input in = { 0 };
+	struct boot_output out = { 0 };
+
+	in.name = name;
+	in.kernel = image;
+	in.initrd = initrd;
+	in.timeout_s = bs->timeout_s;
+	if (bs->opts->runner && bs->opts->runner->kind == BOOT_RUNNER_LAVA) {
+		g_autofree char *rel = g_path_get_basename(image);
+		g_autofree char *img_rel =
+			g_build_filename("arch", "arm", "boot", rel, NULL);
+
+		host_image = kbuild_output_path(bs->kb, img_rel, error);
+		host_initrd = kbuild_output_path(bs->kb, INITRAMFS_NAME, error);
+		if (!host_image || !host_initrd)
+			return FALSE;
+		in.host_kernel = host_image;
+		in.host_initrd = host_initrd;
+		in.job_key = key;
+		in.find_job = bs->opts->find_job;
+		in.save_job = bs->opts->save_job;
+		in.job_data = bs->opts->job_data;
+	}
+	if (!boot_runner_boot(bs->runner, &in, &out, error))
+		return FALSE;
+	run->vm = out.vm;
+	memset(&out.vm, 0, sizeof(out.vm));
+	run->booted_where = g_steal_pointer(&out.where);
+	run->fell_back = g_steal_pointer(&out.fell_back);
+	boot_output_clear(&out);
+	return TRUE;
+}
+
 /* Build the kernel and the module, make the initramfs, boot. */
-static gboolean build_and_boot(struct boot_session *bs, struct boot_run *run,
-			       GError **error)
+static gboolean build_and_boot(struct boot_session *bs, const char *hex,
+			       struct boot_run *run, GError **error)
 {
 	g_autofree char *ko = NULL;
 	g_autofree char *image = NULL;
@@ -198,7 +258,7 @@ static gboolean build_and_boot(struct boot_session *bs, struct boot_run *run,
 			 bs->kb->build_dir, FALSE);
 	initrd = build_initrd(bs->kb);
 	build_virt_opts(bs->kb, initrd, bs->timeout_s, &vo, &image);
-	if (!virt_boot(bs->vm_sandbox, &vo, &run->vm, error))
+	if (!run_boot(bs, hex, vo.kernel, vo.initrd, run, error))
 		return FALSE;
 	run->ktap = ktap_parse(run->vm.console->str);
 	return TRUE;
@@ -220,7 +280,7 @@ gboolean boot_session_run(struct boot_session *bs, const struct gitoid *commit,
 		return FALSE;
 	run->checkout_written = stats.written;
 	run->checkout_full = stats.full;
-	return build_and_boot(bs, run, error);
+	return build_and_boot(bs, hex, run, error);
 }
 
 GPtrArray *boot_steps(const struct kbuild *kb, gboolean module, gboolean qemu,
@@ -279,6 +339,8 @@ const char *boot_failure_reason(const struct virt_result *vm)
 {
 	if (virt_result_ok(vm))
 		return NULL;
+	if (vm->canceled)
+		return "canceled by LAVA";
 	if (vm->timed_out)
 		return vm->userspace ?
 			       "hung in userspace: stopped by the timeout" :
@@ -294,6 +356,7 @@ void boot_session_free(struct boot_session *bs)
 {
 	if (!bs)
 		return;
+	boot_runner_free(bs->runner);
 	kbuild_free(bs->kb);
 	sandbox_free(bs->vm_sandbox);
 	if (bs->lock_fd >= 0)

@@ -15,6 +15,7 @@
 #include "kernel/build/kbuild.h"
 #include "kernel/tree/tree.h"
 #include "qemu/ktap.h"
+#include "qemu/runner.h"
 #include "qemu/virt.h"
 
 #define BOOT_CONFIG_NAME "rpm-virt"
@@ -28,6 +29,13 @@ struct boot_options {
 	const char *init_src; /* NULL: qemu/guest/init.c */
 	guint timeout_s; /* 0: BOOT_TIMEOUT_DEFAULT */
 	guint jobs; /* 0: the number of cores */
+	/* where the kernels boot (qemu/runner.h); NULL: here */
+	const struct boot_runner_config *runner;
+	/* remembering LAVA jobs across a restart (struct boot_input) */
+	guint64 (*find_job)(const char *key, char **server, void *data);
+	void (*save_job)(const char *key, const char *server, guint64 id,
+			 void *data);
+	void *job_data;
 };
 
 /* One build-and-boot of one commit. */
@@ -37,6 +45,9 @@ struct boot_run {
 	struct kbuild_result build;
 	double module_seconds;
 	struct virt_result vm;
+	char *booted_where; /* "booted on LAVA job 12, device qemu-01";
+			     * NULL: here */
+	char *fell_back; /* why a LAVA boot was done here instead */
 	struct ktap_report *ktap;
 	guint checkout_written; /* files the checkout rewrote */
 	gboolean checkout_full; /* the worktree had to be written whole */

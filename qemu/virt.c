@@ -88,6 +88,12 @@ gboolean virt_boot(struct sandbox *sb, const struct virt_opts *opts,
 	return TRUE;
 }
 
+void virt_result_from_console(struct virt_result *out, GString *console)
+{
+	out->console = console;
+	scan_console(out);
+}
+
 gboolean virt_result_ok(const struct virt_result *result)
 {
 	return result->exited_ok && result->userspace && result->init_done &&

@@ -25,6 +25,8 @@ struct virt_result {
 	double uptime; /* kernel uptime when init started; -1 */
 	gboolean init_done; /* init finished its work */
 	gboolean panicked; /* "Kernel panic - not syncing" seen */
+	gboolean canceled; /* a remote boot's job was canceled
+			    * (qemu/runner.h) */
 };
 
 /* The argv virt_boot() runs (before the sandbox wraps it): the one place
@@ -36,6 +38,10 @@ char **virt_argv(const struct virt_opts *opts);
  * qemu cannot be started. */
 gboolean virt_boot(struct sandbox *sb, const struct virt_opts *opts,
 		   struct virt_result *out, GError **error);
+
+/* Fill @out's console (taking @console) and what it says, for a boot
+ * that ran elsewhere (qemu/runner.h); how it ended is the caller's. */
+void virt_result_from_console(struct virt_result *out, GString *console);
 
 /* Booted to userspace, init did its work and the machine powered off. */
 gboolean virt_result_ok(const struct virt_result *result);

@@ -700,6 +700,10 @@ static gboolean boot(struct run *r, GError **error)
 	bo.tree = r->tree;
 	bo.timeout_s = r->opts->boot_timeout_s;
 	bo.jobs = r->opts->jobs;
+	bo.runner = r->opts->boot_runner;
+	bo.find_job = r->opts->find_job;
+	bo.save_job = r->opts->save_job;
+	bo.job_data = r->opts->job_data;
 	bs = boot_session_open(&bo, on_boot_wait, error);
 	if (!bs)
 		return FALSE;
@@ -772,6 +776,15 @@ static gboolean boot(struct run *r, GError **error)
 			  g_strdup_printf("userspace at %.1f s",
 					  head.vm.uptime),
 			  NULL);
+	}
+	/* where it booted (qemu/runner.h): "booted on LAVA job 12, ..." */
+	if (head.booted_where || head.fell_back) {
+		g_autofree char *old = bootc->summary;
+
+		bootc->summary = g_strdup_printf(
+			"%s (%s%s)", old ? old : "",
+			head.booted_where ? head.booted_where : "booted here: ",
+			head.booted_where ? "" : head.fell_back);
 	}
 
 	ktap_compare(have_base ? base.ktap : NULL, head.ktap, &diff);

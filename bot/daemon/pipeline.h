@@ -57,6 +57,13 @@ struct pipeline_options {
 	gboolean not_tested_no_list;
 	guint jobs; /* make -j; 0: the number of cores */
 	guint boot_timeout_s; /* 0: the default */
+	/* where the kernels boot (qemu/runner.h), NULL: here; and the
+	 * store's hooks that remember LAVA jobs (struct boot_options) */
+	const struct boot_runner_config *boot_runner;
+	guint64 (*find_job)(const char *key, char **server, void *data);
+	void (*save_job)(const char *key, const char *server, guint64 id,
+			 void *data);
+	void *job_data;
 	const char *bot_name; /* "armbot" */
 	const char *bot_address; /* "armbot@localhost" */
 	const char *series_url; /* the series' public page, or NULL */

@@ -8,12 +8,14 @@
 #include "bot/daemon/patchwork.h"
 #include "bot/common/log.h"
 #include "bot/daemon/pipeline.h"
+#include "bot/store/boot.h"
 #include "bot/store/pipeline.h"
 #include "bot/store/store.h"
 #include "bot/daemon/treeset.h"
 #include "bot/daemon/treeupdate.h"
 #include "config/treefile.h"
 #include "kernel/tree/tree.h"
+#include "qemu/runner.h"
 
 struct daemon_bell {
 	GMutex lock;
@@ -286,6 +288,43 @@ static void publish(const struct worker_options *o, struct store *st,
 		daemon_bell_ring(o->outbox_bell);
 }
 
+/* The store's hooks of a LAVA boot (qemu/runner.h): a job submitted
+ * before a restart is followed, not submitted again. */
+static guint64 find_boot_job(const char *key, char **server, void *data)
+{
+	g_autoptr(GError) error = NULL;
+	guint64 id = 0;
+
+	if (!store_boot_job_get(data, key, server, &id, &error))
+		g_warning("boot job %s: %s", key, error->message);
+	return id;
+}
+
+static void save_boot_job(const char *key, const char *server, guint64 id,
+			  void *data)
+{
+	g_autoptr(GError) error = NULL;
+
+	if (!store_boot_job_set(data, key, server, id, &error))
+		g_warning("boot job %s: %s", key, error->message);
+}
+
+/* The boot runner of tree file @tf ("local" when it names none). */
+static void boot_runner_of(const struct treefile *tf,
+			   struct boot_runner_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (!tf || !tf->boot.lava)
+		return;
+	c->kind = BOOT_RUNNER_LAVA;
+	c->lava_url = g_strdup(tf->boot.lava_url);
+	c->lava_token_file = g_strdup(tf->boot.lava_token_file);
+	c->lava_ca_file = g_strdup(tf->boot.lava_ca_file);
+	c->lava_serve_host = g_strdup(tf->boot.lava_serve_host);
+	c->lava_fallback_local = tf->boot.lava_fallback_local;
+	c->lava_retries = tf->boot.lava_retries;
+}
+
 gboolean worker_run_one(const struct worker_options *o, struct store *st,
 			gboolean *ran, GError **error)
 {
@@ -294,6 +333,7 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	g_autofree char *url = NULL;
 	struct pipeline_options popts = { 0 };
 	struct pipeline_outcome out = { 0 };
+	struct boot_runner_config brc = { 0 };
 	g_autoptr(treeset) ts = NULL;
 	const struct treefile *tf;
 	const struct config_policy *policy;
@@ -336,8 +376,14 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	}
 	popts.progress = on_progress;
 	popts.user_data = job->tree;
+	boot_runner_of(tf, &brc);
+	popts.boot_runner = &brc;
+	popts.find_job = find_boot_job;
+	popts.save_job = save_boot_job;
+	popts.job_data = st;
 	ok = ensure_tree(o, st, job->tree, tf, &perr) &&
 	     pipeline_check(st, job->series_id, &popts, &out, &perr);
+	boot_runner_config_clear(&brc);
 	if (!ok) {
 		gboolean retry = job->attempts < o->max_attempts;
 

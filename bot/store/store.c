@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "bot/store/boot.h"
 #include "bot/store/lists.h"
 #include "bot/store/pipeline.h"
 #include "bot/store/sources.h"
@@ -68,6 +69,7 @@ static const char *const migrations[] = {
 static const struct store_part *const parts[] = {
 	&store_part_pipeline, &store_part_sources, &store_part_trees,
 	&store_part_lists,    &store_part_web,	   &store_part_pwchecks,
+	&store_part_boot,
 };
 
 /* The named statements. */

@@ -169,6 +169,19 @@ branches = for-next"
 expect "a tree without url" "trees.d/omap.conf:1: [tree] has no url"
 
 conf "[bot]"
+tree lab "[tree]
+url = https://e.org/lab.git
+boot-runner = lava
+lava-url = https://lava.example.org/"
+expect "boot-runner = lava without a token file" "trees.d/lab.conf:3: boot-runner = lava needs lava-url and lava-token-file"
+
+conf "[bot]"
+tree lab "[tree]
+url = https://e.org/lab.git
+lava-fallback = later"
+expect "a bad lava-fallback" "trees.d/lab.conf:3: lava-fallback must be local or none, not 'later'"
+
+conf "[bot]"
 tree omap "[tree]
 url = https://git.kernel.org/omap.git
 [paths]

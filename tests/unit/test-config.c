@@ -141,6 +141,66 @@ static void test_update_interval(void)
 	rmtree(dir, NULL);
 }
 
+/* The boot-runner keys of a trees.d file (qemu/runner.h), refused in a
+ * tree kept in the store (registered by mail). */
+static void test_boot_runner(void)
+{
+	g_autofree char *dir = scratch_dir_new("armbot-config-XXXXXX");
+	g_autofree char *path = g_build_filename(dir, "lab.conf", NULL);
+	g_autoptr(armbot_config) d = config_new_default();
+	g_autoptr(GError) error = NULL;
+	g_autoptr(treefile) tf = NULL;
+	g_autoptr(treefile) plain = NULL;
+	g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func(g_free);
+	static const char lava[] = "[tree]\nurl = https://e.org/lab.git\n"
+				   "boot-runner = lava\n"
+				   "lava-url = https://lava.example.org/\n"
+				   "lava-token-file = token\n"
+				   "lava-serve-host = 192.0.2.1\n"
+				   "lava-fallback = local\n"
+				   "lava-retries = 3\n";
+
+	scratch_write_file(dir, "lab.conf", lava);
+	tf = treefile_load(path, &d->defaults, NULL, &error);
+	g_assert_no_error(error);
+	g_assert_true(tf->boot.lava);
+	g_assert_cmpstr(tf->boot.lava_url, ==, "https://lava.example.org/");
+	g_assert_true(g_str_has_suffix(tf->boot.lava_token_file, "/token"));
+	g_assert_true(g_path_is_absolute(tf->boot.lava_token_file));
+	g_assert_cmpstr(tf->boot.lava_serve_host, ==, "192.0.2.1");
+	g_assert_true(tf->boot.lava_fallback_local);
+	g_assert_cmpuint(tf->boot.lava_retries, ==, 3);
+	g_clear_pointer(&tf, treefile_free);
+
+	/* the defaults: here, one retry, no fallback */
+	scratch_write_file(dir, "lab.conf",
+			   "[tree]\nurl = https://e.org/lab.git\n");
+	plain = treefile_load(path, &d->defaults, NULL, &error);
+	g_assert_no_error(error);
+	g_assert_false(plain->boot.lava);
+	g_assert_false(plain->boot.lava_fallback_local);
+	g_assert_cmpuint(plain->boot.lava_retries, ==, 1);
+
+	scratch_write_file(dir, "lab.conf",
+			   "[tree]\nurl = https://e.org/lab.git\n"
+			   "boot-runner = remote\nlava-fallback = maybe\n"
+			   "lava-url = ftp://x/\nlava-serve-host = lab.org\n");
+	g_assert_null(treefile_load(path, &d->defaults, errors, NULL));
+	g_assert_cmpuint(errors->len, ==, 4);
+	g_ptr_array_set_size(errors, 0);
+	scratch_write_file(dir, "lab.conf",
+			   "[tree]\nurl = https://e.org/lab.git\n"
+			   "boot-runner = lava\n");
+	g_assert_null(treefile_load(path, &d->defaults, errors, NULL));
+	g_assert_nonnull(strstr(errors->pdata[0], "needs lava-url"));
+
+	/* a tree registered by mail names no token file of this machine */
+	g_assert_null(treefile_parse("lab", "the store", lava, &d->defaults,
+				     NULL, &error));
+	g_assert_nonnull(strstr(error->message, "for trees.d files only"));
+	rmtree(dir, NULL);
+}
+
 /* config/keyfile.c: GKeyFile is the grammar, the lines are only looked up
  * for the messages. */
 static void assert_keyfile_errors(const char *text, const char *expected)
@@ -190,5 +250,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/config/duration/string", test_duration_string);
 	g_test_add_func("/config/update-interval", test_update_interval);
 	g_test_add_func("/config/keyfile-lines", test_keyfile_lines);
+	g_test_add_func("/config/boot-runner", test_boot_runner);
 	return g_test_run();
 }

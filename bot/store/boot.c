@@ -1,0 +1,63 @@
+/* Remote boots' jobs (bot/store/boot.h). */
+#include "bot/store/boot.h"
+
+#include <time.h>
+
+static const char *const migrations[] = {
+	/* 0 -> 1 */
+	"CREATE TABLE boot_jobs ("
+	" key TEXT PRIMARY KEY,"
+	" server TEXT NOT NULL,"
+	" job_id INTEGER NOT NULL,"
+	" submitted INTEGER NOT NULL);",
+};
+
+const struct store_part store_part_boot = {
+	.name = "boot",
+	.migrations = migrations,
+	.n_migrations = G_N_ELEMENTS(migrations),
+};
+
+static const char sql_get[] =
+	"SELECT server, job_id FROM boot_jobs WHERE key = ?1";
+static const char sql_set[] =
+	"INSERT OR REPLACE INTO boot_jobs (key, server, job_id, submitted)"
+	" VALUES (?1, ?2, ?3, ?4)";
+static const char sql_unset[] = "DELETE FROM boot_jobs WHERE key = ?1";
+
+gboolean store_boot_job_get(struct store *st, const char *key, char **server,
+			    guint64 *id, GError **error)
+{
+	sqlite3_stmt *s = store_statement(st, sql_get, error);
+	gboolean row;
+
+	*server = NULL;
+	*id = 0;
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, key);
+	if (!store_step_row(st, s, &row, error))
+		return FALSE;
+	if (row) {
+		*server = store_column_text(s, 0);
+		*id = (guint64)sqlite3_column_int64(s, 1);
+		sqlite3_reset(s);
+	}
+	return TRUE;
+}
+
+gboolean store_boot_job_set(struct store *st, const char *key,
+			    const char *server, guint64 id, GError **error)
+{
+	sqlite3_stmt *s = store_statement(st, id ? sql_set : sql_unset, error);
+
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, key);
+	if (id) {
+		store_bind_text(s, 2, server);
+		sqlite3_bind_int64(s, 3, (sqlite3_int64)id);
+		sqlite3_bind_int64(s, 4, (sqlite3_int64)time(NULL));
+	}
+	return store_step_done(st, s, error);
+}
