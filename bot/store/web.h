@@ -59,7 +59,10 @@ struct store_web_job {
 struct store_web_part {
 	guint position; /* 0: cover letter */
 	char *message_id, *subject, *author;
+	char *list_id; /* the List-Id, or NULL */
 	gint64 date;
+	GBytes *raw; /* the mail as stored, or NULL; only in
+			store_web_series_get() */
 };
 
 struct store_web_series {
