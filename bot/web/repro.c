@@ -54,9 +54,8 @@ void web_repro_section(GString *out, const struct store_web_series *x,
 			g_string_append(out, " of tree ");
 			web_escape_append(out, tree);
 		}
-		if (x->base_commit && tree)
-			g_string_append(out, " (the series names base-commit ");
 		if (x->base_commit && tree) {
+			g_string_append(out, " (the series names base-commit ");
 			web_escape_append(out, x->base_commit);
 			g_string_append(out, ")");
 		}
