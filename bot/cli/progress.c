@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#define INTERVAL_DEFAULT 30
+#include "kernel/tree/tree.h"
 
 struct cli_progress {
 	gint64 start; /* monotonic, µs */
@@ -67,18 +67,8 @@ static gpointer heartbeat(gpointer data)
 struct cli_progress *cli_progress_new(void)
 {
 	struct cli_progress *p = g_new0(struct cli_progress, 1);
-	const char *env = g_getenv("ARMBOT_PROGRESS_INTERVAL");
-	guint64 secs = INTERVAL_DEFAULT;
-
-	if (env && *env) {
-		char *end;
-		guint64 v = g_ascii_strtoull(env, &end, 10);
-
-		if (!*end && v >= 1 && v <= 3600)
-			secs = v;
-	}
 	p->start = p->last_line = g_get_monotonic_time();
-	p->interval = (gint64)secs * G_USEC_PER_SEC;
+	p->interval = tree_progress_log_interval();
 	p->log = !isatty(STDOUT_FILENO) || !isatty(STDERR_FILENO);
 	g_mutex_init(&p->lock);
 	g_cond_init(&p->cond);
