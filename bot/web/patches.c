@@ -9,8 +9,8 @@
 #include "mailparse/mailinfo.h"
 
 const char web_patches_style[] =
-	"article.patch{display:grid;grid-template-columns:minmax(0,1fr) "
-	"340px;gap:1em;margin-bottom:2em}"
+	"article.patch{display:grid;grid-template-columns:minmax(0,3fr) "
+	"minmax(0,2fr);gap:1em;margin-bottom:2em}"
 	"article.patch>h3{grid-column:1/3;margin:0}"
 	"aside.patch-dirstat{position:sticky;top:0;align-self:start}"
 	"aside.patch-dirstat svg{max-width:100%;height:auto}";
