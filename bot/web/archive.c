@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "bot/web/escape.h"
+
 char *web_archive_list_address(const char *list_id)
 {
 	g_autofree char *s = NULL;
@@ -83,4 +85,15 @@ char *web_archive_url(const char *const *templates, const char *address,
 	/* '@' stays as lore writes it; '/' and the rest are encoded */
 	id = g_uri_escape_string(bare, "@!$&'()*+,;=:", FALSE);
 	return fill(mine, id);
+}
+
+void web_archive_list_append(GString *out, const char *list_id)
+{
+	g_autofree char *address = web_archive_list_address(list_id);
+
+	g_string_append(out, "<span class=\"list\" title=\"List-Id: ");
+	web_escape_append(out, list_id);
+	g_string_append(out, "\">");
+	web_escape_append(out, address ? address : list_id);
+	g_string_append(out, "</span>");
 }

@@ -18,3 +18,8 @@ char *web_archive_list_address(const char *list_id);
  * the id percent-encoded in place of %s; NULL when no template fits. */
 char *web_archive_url(const char *const *templates, const char *address,
 		      const char *message_id);
+
+/* Append to @out the list of List-Id @list_id by its address
+ * (web_archive_list_address()), the List-Id as its title; the List-Id
+ * itself when it does not read as an address.  Escaped. */
+void web_archive_list_append(GString *out, const char *list_id);

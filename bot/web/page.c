@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bot/web/archive.h"
 #include "bot/web/diff.h"
 #include "bot/web/escape.h"
 #include "bot/web/patches.h"
@@ -202,7 +203,8 @@ guint web_page_index(struct store *st, const struct store_web_filter *filter,
 		version_text(out, x);
 		g_string_append_printf(out, "</td><td>%u/%u</td><td>",
 				       x->received, x->total);
-		web_escape_append(out, x->list);
+		if (x->list)
+			web_archive_list_append(out, x->list);
 		g_string_append(out, "</td><td>");
 		for (guint j = 0; j < x->jobs->len; j++)
 			verdict_badge(out, x->jobs->pdata[j]);
@@ -431,7 +433,7 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 	g_string_free(v, TRUE);
 	if (x->list) {
 		g_string_append(out, "<dt>list</dt><dd class=\"list\">");
-		web_patches_list(out, x->list);
+		web_archive_list_append(out, x->list);
 		g_string_append(out, "</dd>");
 	}
 	if (x->base_commit)

@@ -33,17 +33,6 @@ void web_patches_message_id(GString *out, const struct store_web_part *p,
 	g_string_append(out, "</a>");
 }
 
-void web_patches_list(GString *out, const char *list_id)
-{
-	g_autofree char *address = web_archive_list_address(list_id);
-
-	g_string_append(out, "<span class=\"list\" title=\"List-Id: ");
-	web_escape_append(out, list_id);
-	g_string_append(out, "\">");
-	web_escape_append(out, address ? address : list_id);
-	g_string_append(out, "</span>");
-}
-
 /* The patch's own signed dirstat (lines, 3% cut-off) as bars. */
 static void patch_bars(GString *out, const char *patch, gsize len,
 		       guint position)

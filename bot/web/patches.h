@@ -19,10 +19,6 @@ extern const char web_patches_style[];
 void web_patches_message_id(GString *out, const struct store_web_part *p,
 			    const char *const *archive_urls);
 
-/* Append the list of @p by its address (the List-Id when it does not read
- * as one). */
-void web_patches_list(GString *out, const char *list_id);
-
 /* Append <section id="patches">: one <article class="patch"> per patch
  * of @x (the cover letter left out). */
 void web_patches_section(GString *out, const struct store_web_series *x,

@@ -100,11 +100,29 @@ static void test_archive(void)
 	g_assert_null(u3);
 }
 
+static void test_list_html(void)
+{
+	g_autoptr(GString) a = g_string_new(NULL);
+	g_autoptr(GString) b = g_string_new(NULL);
+
+	web_archive_list_append(a, "<linux-arm-kernel.lists.infradead.org>");
+	web_archive_list_append(b, "\"><b>x</b>");
+	g_assert_cmpstr(a->str, ==,
+			"<span class=\"list\" title=\"List-Id: "
+			"&lt;linux-arm-kernel.lists.infradead.org&gt;\">"
+			"linux-arm-kernel@lists.infradead.org</span>");
+	g_assert_cmpstr(b->str, ==,
+			"<span class=\"list\" title=\"List-Id: "
+			"&quot;&gt;&lt;b&gt;x&lt;/b&gt;\">&quot;&gt;&lt;b&gt;"
+			"x&lt;/b&gt;</span>");
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/web-diff/kinds", test_kinds);
 	g_test_add_func("/web-diff/bad-hunks", test_bad_hunks);
 	g_test_add_func("/web-diff/archive", test_archive);
+	g_test_add_func("/web-diff/list-html", test_list_html);
 	return g_test_run();
 }
