@@ -128,10 +128,12 @@ static const char sql_partials[] =
 	"SELECT id FROM series WHERE partial_of = ?1 ORDER BY id LIMIT 100";
 static const char sql_parts[] =
 	"SELECT sm.position, sm.message_id, m.subject, m.author, m.date,"
-	" m.list_id, m.raw"
-	" FROM series_members sm LEFT JOIN messages m"
-	" ON m.message_id = sm.message_id WHERE sm.series_id = ?1"
-	" ORDER BY sm.position LIMIT 1000";
+	" m.list_id, CASE WHEN sum(length(m.raw)) OVER (ORDER BY sm.position"
+	" ROWS UNBOUNDED PRECEDING) <= " G_STRINGIFY(
+		STORE_WEB_RAW_MAX) " THEN m.raw END, length(m.raw)"
+				   " FROM series_members sm LEFT JOIN messages m"
+				   " ON m.message_id = sm.message_id WHERE sm.series_id = ?1"
+				   " ORDER BY sm.position LIMIT 1000";
 static const char sql_jobs[] =
 	"SELECT id, tree, tree_reason, state, reason, base_commit, base_how,"
 	" head_commit, verdict, CASE WHEN json_valid(verdict_json) THEN"
@@ -398,6 +400,7 @@ static gboolean read_parts(struct store *st, struct store_web_series *x,
 		p->author = store_column_text(s, 3);
 		p->date = sqlite3_column_int64(s, 4);
 		p->list_id = store_column_text(s, 5);
+		p->raw_size = sqlite3_column_int64(s, 7);
 		if (sqlite3_column_type(s, 6) != SQLITE_NULL)
 			p->raw = g_bytes_new(sqlite3_column_blob(s, 6),
 					     sqlite3_column_bytes(s, 6));

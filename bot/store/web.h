@@ -62,8 +62,14 @@ struct store_web_part {
 	char *list_id; /* the List-Id, or NULL */
 	gint64 date;
 	GBytes *raw; /* the mail as stored, or NULL; only in
-			store_web_series_get() */
+			store_web_series_get(), and only while the parts so
+			far and this one hold at most STORE_WEB_RAW_MAX
+			bytes */
+	gint64 raw_size; /* its size, 0 when not in the store */
 };
+
+/* The bytes of mail store_web_series_get() reads for one series. */
+#define STORE_WEB_RAW_MAX 16777216
 
 struct store_web_series {
 	gint64 id;

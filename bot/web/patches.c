@@ -76,12 +76,15 @@ static void patch_bars(GString *out, const char *patch, gsize len,
 	g_string_append(out, "</aside>");
 }
 
+/* @budget: bytes of diff the page may still show; what is shown is
+ * taken from it. */
 static void patch_article(GString *out, const struct store_web_part *p,
-			  const char *const *archive_urls)
+			  const char *const *archive_urls, gsize *budget)
 {
 	struct mailinfo_options opts = MAILINFO_OPTIONS_INIT;
 	g_autoptr(mailinfo_result) mi = NULL;
 	g_autofree char *id = g_strdup_printf("diff-%u", p->position);
+	gsize allowed;
 
 	g_string_append_printf(out,
 			       "<article class=\"patch\" id=\"patch-%u\">"
@@ -91,9 +94,15 @@ static void patch_article(GString *out, const struct store_web_part *p,
 	g_string_append(out, " <small>");
 	web_patches_message_id(out, p, archive_urls);
 	g_string_append(out, "</small></h3>");
-	if (!p->raw) {
+	if (!p->raw && !p->raw_size) {
 		g_string_append(out, "<p class=\"no-diff\">the mail is not "
 				     "in the store</p></article>\n");
+		return;
+	}
+	if (!p->raw || !*budget) {
+		g_string_append(out, "<p class=\"no-diff\">not shown: the "
+				     "page shows the first diffs only, see the "
+				     "mbox</p></article>\n");
 		return;
 	}
 	if (g_bytes_get_size(p->raw) > WEB_PATCHES_MAIL_MAX) {
@@ -105,6 +114,10 @@ static void patch_article(GString *out, const struct store_web_part *p,
 			g_bytes_get_size(p->raw));
 		return;
 	}
+	/* the page's budget pays for the mail parsed, whatever of it is
+	 * the diff */
+	allowed = *budget;
+	*budget -= MIN(*budget, g_bytes_get_size(p->raw));
 	mi = mailinfo_run(p->raw, &opts);
 	if (!mi->patch->len) {
 		g_string_append(out, "<p class=\"no-diff\">no diff in this "
@@ -112,9 +125,14 @@ static void patch_article(GString *out, const struct store_web_part *p,
 		return;
 	}
 	g_string_append(out, "<div class=\"patch-diff\">");
-	web_diff_append(out, id, mi->patch->str, mi->patch->len);
+	web_diff_append(out, id, mi->patch->str, MIN(mi->patch->len, allowed));
+	if (mi->patch->len > allowed && allowed < WEB_DIFF_MAX)
+		g_string_append(out, "<p class=\"no-diff\">the rest is not "
+				     "shown: the page shows the first diffs "
+				     "only, see the mbox</p>");
 	g_string_append(out, "</div>");
-	patch_bars(out, mi->patch->str, MIN(mi->patch->len, WEB_DIFF_MAX),
+	patch_bars(out, mi->patch->str,
+		   MIN(mi->patch->len, MIN(WEB_DIFF_MAX, allowed)),
 		   p->position);
 	g_string_append(out, "</article>\n");
 }
@@ -122,12 +140,14 @@ static void patch_article(GString *out, const struct store_web_part *p,
 void web_patches_section(GString *out, const struct store_web_series *x,
 			 const char *const *archive_urls)
 {
+	gsize budget = WEB_PATCHES_PAGE_MAX;
+
 	g_string_append(out, "<section id=\"patches\"><h2>patches</h2>\n");
 	for (guint i = 0; i < x->parts->len; i++) {
 		const struct store_web_part *p = x->parts->pdata[i];
 
 		if (p->position)
-			patch_article(out, p, archive_urls);
+			patch_article(out, p, archive_urls, &budget);
 	}
 	g_string_append(out, "</section>\n");
 }

@@ -11,6 +11,11 @@
 /* A mail larger than this is not split for the page (the mbox has it). */
 #define WEB_PATCHES_MAIL_MAX (4 * 1024 * 1024)
 
+/* At most this many bytes of mail are split for one page, over all its
+ * patches (a series has up to 1000 parts); the later patches say "not
+ * shown". */
+#define WEB_PATCHES_PAGE_MAX (8 * 1024 * 1024)
+
 /* The CSS of the section. */
 extern const char web_patches_style[];
 
