@@ -223,12 +223,14 @@ RUN_DATA_DIR = $(or $(ARMBOT_DATA_DIR),$(or $(XDG_DATA_HOME),$(HOME)/.local/shar
 RUN_SERIES = $(or $(SERIES),$(BUILD)/demo-series.mbox)
 run: deps
 	$(MAKE) all
-	./armbot --data-dir "$(RUN_DATA_DIR)" tree import
+	@# progress on standard error joins the output: `make run | tee log`
+	@# keeps a line per stage, and one at least every 30 s (bot/cli/progress.h)
+	./armbot --data-dir "$(RUN_DATA_DIR)" tree import 2>&1
 	@if [ -z "$(SERIES)" ]; then \
 		bot/cli/demo-series.sh "$(RUN_DATA_DIR)/trees/distro-6.1/repo.git" \
 			$(BUILD)/demo-series.mbox && \
 		echo "demonstration series: $(BUILD)/demo-series.mbox"; fi
-	./armbot --data-dir "$(RUN_DATA_DIR)" check $(RUN_SERIES) || [ $$? -eq 1 ]
+	./armbot --data-dir "$(RUN_DATA_DIR)" check $(RUN_SERIES) 2>&1 || [ $$? -eq 1 ]
 
 FORCE:
 

@@ -59,6 +59,7 @@ struct armbot_config *config_new_default(void)
 	c->name = g_strdup("armbot");
 	c->address = g_strdup("armbot@localhost");
 	c->sources = g_new0(char *, 1);
+	c->web_archive_urls = g_new0(char *, 1);
 	c->smtp_starttls = CONFIG_STARTTLS_OPPORTUNISTIC;
 	c->web_listen = g_strdup("127.0.0.1");
 	c->web_port = 8080;
@@ -87,6 +88,7 @@ void config_free(struct armbot_config *c)
 	g_free(c->outbox);
 	g_free(c->web_listen);
 	g_free(c->web_base_url);
+	g_strfreev(c->web_archive_urls);
 	if (c->trees)
 		g_ptr_array_unref(c->trees);
 	if (c->lists)
@@ -170,7 +172,8 @@ static const char *const smtp_keys[] = {
 	"ca-file", "timeout",  "from",	    NULL,
 };
 static const char *const outbox_keys[] = { "maildir", NULL };
-static const char *const web_keys[] = { "listen", "port", "base-url", NULL };
+static const char *const web_keys[] = { "listen", "port", "base-url",
+					"archive-url", NULL };
 static const char *const defaults_keys[] = {
 	"checks", "reply",	  "reply-to",	     "list-cap",
 	"rfc",	  "unknown-base", "update-interval", NULL,
@@ -358,6 +361,76 @@ static void read_smtp(struct keyfile *k, const char *dir,
 	}
 }
 
+/* An archive-url template: http(s)://host..., one "%s" and no other
+ * '%' but "%%". */
+static gboolean archive_template_ok(const char *t)
+{
+	guint subst = 0;
+
+	if ((!g_str_has_prefix(t, "http://") &&
+	     !g_str_has_prefix(t, "https://")))
+		return FALSE;
+	for (const char *p = strchr(t, '%'); p; p = strchr(p + 2, '%')) {
+		if (p[1] == 's')
+			subst++;
+		else if (p[1] != '%')
+			return FALSE;
+	}
+	if (subst != 1)
+		return FALSE;
+	/* GUri refuses "%s" as a bad escape: the host of the filled URL */
+	{
+		g_auto(GStrv) parts = g_strsplit(t, "%", -1);
+		g_autofree char *filled = g_strjoinv("25", parts);
+
+		return url_has_host(filled);
+	}
+}
+
+/* [web] archive-url: "TEMPLATE" (every list), or "ADDRESS TEMPLATE" and
+ * "* TEMPLATE" entries; kept as "ADDRESS TEMPLATE", the address
+ * lowercased. */
+static void read_archive_urls(struct keyfile *k, struct armbot_config *c)
+{
+	g_auto(GStrv) entries = keyfile_list(k, "web", "archive-url");
+	g_autoptr(GStrvBuilder) out = g_strv_builder_new();
+
+	for (guint i = 0; entries && entries[i]; i++) {
+		g_autofree char *e = g_strstrip(g_strdup(entries[i]));
+		char *sp = strpbrk(e, " \t");
+		const char *addr = "*", *t = e;
+
+		if (!*e)
+			continue;
+		if (sp) {
+			*sp = '\0';
+			addr = e;
+			t = g_strchug(sp + 1);
+		}
+		if (strcmp(addr, "*") && !address_valid(addr)) {
+			keyfile_error(k, "web", "archive-url",
+				      "'%s' is not a list address", addr);
+			continue;
+		}
+		if (!archive_template_ok(t)) {
+			keyfile_error(k, "web", "archive-url",
+				      "'%s' is not an http:// or https:// URL "
+				      "with one %%s for the Message-ID",
+				      t);
+			continue;
+		}
+		{
+			g_autofree char *low = g_ascii_strdown(addr, -1);
+
+			g_autofree char *e2 = g_strdup_printf("%s %s", low, t);
+
+			g_strv_builder_add(out, e2);
+		}
+	}
+	g_strfreev(c->web_archive_urls);
+	c->web_archive_urls = g_strv_builder_end(out);
+}
+
 static void read_web(struct keyfile *k, struct armbot_config *c)
 {
 	g_autofree char *listen = keyfile_string(k, "web", "listen", NULL);
@@ -375,6 +448,7 @@ static void read_web(struct keyfile *k, struct armbot_config *c)
 		}
 	}
 	c->web_port = keyfile_uint(k, "web", "port", 8080, 0, 65535);
+	read_archive_urls(k, c);
 	c->web_base_url = keyfile_string(k, "web", "base-url", NULL);
 	if (c->web_base_url &&
 	    ((!g_str_has_prefix(c->web_base_url, "http://") &&

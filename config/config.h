@@ -82,6 +82,10 @@ struct armbot_config {
 	guint web_port; /* 8080 */
 	char *web_base_url; /* public URL of the pages, or NULL: built from
 			     * listen and port */
+	/* archive-url: "ADDRESS TEMPLATE" or "* TEMPLATE" (any list), the
+	 * TEMPLATE an http(s) URL with one %s where the Message-ID goes
+	 * (bot/web/archive.h); NULL-terminated, may be empty */
+	char **web_archive_urls;
 
 	/* [defaults] */
 	struct config_policy defaults;

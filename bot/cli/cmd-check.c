@@ -17,6 +17,7 @@
 #include "bot/cli/command.h"
 #include "config/datadir.h"
 #include "bot/sources/ingest.h"
+#include "bot/cli/progress.h"
 #include "bot/daemon/pipeline.h"
 #include "bot/store/pipeline.h"
 #include "bot/store/store.h"
@@ -24,21 +25,10 @@
 
 enum { CHECK_CLEAN = 0, CHECK_PROBLEMS = 1, CHECK_ERROR = 2 };
 
-struct progress_state {
-	gint64 start;
-	gboolean tty;
-};
-
 static void on_progress(enum pipeline_stage stage, const char *detail,
 			gpointer user_data)
 {
-	struct progress_state *ps = user_data;
-	double t = (g_get_monotonic_time() - ps->start) / 1e6;
-
-	if (!ps->tty)
-		return;
-	fprintf(stderr, "[%6.1f s] %s%s%s\n", t, pipeline_stage_name(stage),
-		detail ? ": " : "", detail ? detail : "");
+	cli_progress_stage(user_data, pipeline_stage_name(stage), detail);
 }
 
 /* Store the mails of @path, assemble, and find the series they make:
@@ -154,7 +144,7 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 	g_autofree char *path = NULL;
 	struct pipeline_options popts = { 0 };
 	struct pipeline_outcome out = { 0 };
-	struct progress_state ps = { g_get_monotonic_time(), FALSE };
+	g_autoptr(cli_progress) ps = NULL;
 	const char *arg;
 	gint64 series_id = 0;
 	int status;
@@ -177,7 +167,7 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	}
 	arg = argv[1];
-	ps.tty = isatty(STDERR_FILENO);
+	ps = cli_progress_new();
 	dir = datadir_ensure(command_data_dir(ctx), NULL, &error);
 	if (!dir)
 		goto fail;
@@ -219,7 +209,7 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 	popts.bot_name = "armbot";
 	popts.bot_address = bot_address ? bot_address : "armbot@localhost";
 	popts.progress = on_progress;
-	popts.user_data = &ps;
+	popts.user_data = ps;
 	if (!pipeline_check(st, series_id, &popts, &out, &error)) {
 		pipeline_outcome_clear(&out);
 		goto fail;
@@ -229,9 +219,12 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 	else
 		fwrite(g_bytes_get_data(out.reply, NULL), 1,
 		       g_bytes_get_size(out.reply), stdout);
-	if (ps.tty)
-		fprintf(stderr, "[%6.1f s] done; logs in %s\n",
-			(g_get_monotonic_time() - ps.start) / 1e6, out.log_dir);
+	{
+		g_autofree char *done =
+			g_strdup_printf("logs in %s", out.log_dir);
+
+		cli_progress_done(ps, done);
+	}
 	status = pipeline_outcome_has_problems(&out) ? CHECK_PROBLEMS :
 						       CHECK_CLEAN;
 	pipeline_outcome_clear(&out);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "bot/cli/command.h"
+#include "config/config.h"
 #include "bot/web/web.h"
 
 static gboolean on_signal(gpointer loop)
@@ -18,6 +19,8 @@ int cmd_serve(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autofree char *listen = NULL;
 	g_autofree char *public_url = NULL;
+	g_autofree char *file = NULL;
+	g_autoptr(armbot_config) config = NULL;
 	gboolean allow_root = FALSE;
 	GOptionEntry options[] = {
 		{ "listen", 'l', 0, G_OPTION_ARG_STRING, &listen,
@@ -32,6 +35,7 @@ int cmd_serve(struct armbot_context *ctx, int argc, char **argv)
 		  "serve even as root (by default it refuses: run it as a "
 		  "service user)",
 		  NULL },
+		COMMAND_OPTION_CONFIG(file),
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GError) error = NULL;
@@ -58,8 +62,15 @@ int cmd_serve(struct armbot_context *ctx, int argc, char **argv)
 	if (!command_check_root("serve", "it answers HTTP from anyone",
 				allow_root))
 		return 1;
+	/* [web] archive-url: where Message-IDs link to */
+	config = command_config(file, NULL, &error);
+	if (!config) {
+		fprintf(stderr, "error: %s\n", error->message);
+		return 1;
+	}
 	loop = g_main_loop_new(NULL, FALSE);
 	server = web_server_start(command_data_dir(ctx), listen, public_url,
+				  (const char *const *)config->web_archive_urls,
 				  g_main_context_default(), &error);
 	if (!server) {
 		fprintf(stderr, "error: %s\n", error->message);

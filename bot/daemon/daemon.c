@@ -236,6 +236,7 @@ static gboolean start_web(struct daemon *d, GError **error)
 				 c->web_listen ? c->web_listen : "127.0.0.1",
 				 c->web_port);
 	d->web = web_server_start(d->opts->data_dir, listen, c->web_base_url,
+				  (const char *const *)c->web_archive_urls,
 				  NULL, error);
 	if (!d->web)
 		return FALSE;

@@ -70,6 +70,9 @@ static void job_free(struct store_web_job *j)
 static void part_free(struct store_web_part *p)
 {
 	g_free(p->message_id);
+	g_free(p->list_id);
+	if (p->raw)
+		g_bytes_unref(p->raw);
 	g_free(p->subject);
 	g_free(p->author);
 	g_free(p);
@@ -124,10 +127,13 @@ static const char sql_superseded_by[] =
 static const char sql_partials[] =
 	"SELECT id FROM series WHERE partial_of = ?1 ORDER BY id LIMIT 100";
 static const char sql_parts[] =
-	"SELECT sm.position, sm.message_id, m.subject, m.author, m.date"
-	" FROM series_members sm LEFT JOIN messages m"
-	" ON m.message_id = sm.message_id WHERE sm.series_id = ?1"
-	" ORDER BY sm.position LIMIT 1000";
+	"SELECT sm.position, sm.message_id, m.subject, m.author, m.date,"
+	" m.list_id, CASE WHEN sum(length(m.raw)) OVER (ORDER BY sm.position"
+	" ROWS UNBOUNDED PRECEDING) <= " G_STRINGIFY(
+		STORE_WEB_RAW_MAX) " THEN m.raw END, length(m.raw)"
+				   " FROM series_members sm LEFT JOIN messages m"
+				   " ON m.message_id = sm.message_id WHERE sm.series_id = ?1"
+				   " ORDER BY sm.position LIMIT 1000";
 static const char sql_jobs[] =
 	"SELECT id, tree, tree_reason, state, reason, base_commit, base_how,"
 	" head_commit, verdict, CASE WHEN json_valid(verdict_json) THEN"
@@ -393,6 +399,11 @@ static gboolean read_parts(struct store *st, struct store_web_series *x,
 		p->subject = store_column_text(s, 2);
 		p->author = store_column_text(s, 3);
 		p->date = sqlite3_column_int64(s, 4);
+		p->list_id = store_column_text(s, 5);
+		p->raw_size = sqlite3_column_int64(s, 7);
+		if (sqlite3_column_type(s, 6) != SQLITE_NULL)
+			p->raw = g_bytes_new(sqlite3_column_blob(s, 6),
+					     sqlite3_column_bytes(s, 6));
 		g_ptr_array_add(x->parts, p);
 	}
 }

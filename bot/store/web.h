@@ -59,8 +59,17 @@ struct store_web_job {
 struct store_web_part {
 	guint position; /* 0: cover letter */
 	char *message_id, *subject, *author;
+	char *list_id; /* the List-Id, or NULL */
 	gint64 date;
+	GBytes *raw; /* the mail as stored, or NULL; only in
+			store_web_series_get(), and only while the parts so
+			far and this one hold at most STORE_WEB_RAW_MAX
+			bytes */
+	gint64 raw_size; /* its size, 0 when not in the store */
 };
+
+/* The bytes of mail store_web_series_get() reads for one series. */
+#define STORE_WEB_RAW_MAX 16777216
 
 struct store_web_series {
 	gint64 id;

@@ -5,7 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bot/web/archive.h"
+#include "bot/web/diff.h"
 #include "bot/web/escape.h"
+#include "bot/web/patches.h"
+#include "bot/web/repro.h"
 #include "bot/web/svg.h"
 
 /* The tail of a check's log shown on the page. */
@@ -28,7 +32,7 @@ void web_page_head(GString *out, const char *title)
 	web_escape_append(out, title);
 	g_string_append_printf(
 		out,
-		" - armbot</title><style>%s</style>"
+		" - armbot</title><style>%s%s%s</style>"
 		"<link rel=\"alternate\" type=\"application/atom+xml\" "
 		"title=\"armbot reports\" href=\"/feed.atom\"></head>\n"
 		"<body><nav><a href=\"/\">series</a><a href=\"/arch-arm\">"
@@ -36,7 +40,7 @@ void web_page_head(GString *out, const char *title)
 		"<a href=\"/trees\">trees</a>"
 		"<a href=\"/api/series\">API</a><a href=\"/metrics\">"
 		"metrics</a></nav><main>\n",
-		style);
+		style, web_diff_style, web_patches_style);
 }
 
 void web_page_foot(GString *out)
@@ -199,7 +203,8 @@ guint web_page_index(struct store *st, const struct store_web_filter *filter,
 		version_text(out, x);
 		g_string_append_printf(out, "</td><td>%u/%u</td><td>",
 				       x->received, x->total);
-		web_escape_append(out, x->list);
+		if (x->list)
+			web_archive_list_append(out, x->list);
 		g_string_append(out, "</td><td>");
 		for (guint j = 0; j < x->jobs->len; j++)
 			verdict_badge(out, x->jobs->pdata[j]);
@@ -397,6 +402,7 @@ static void job_section(GString *out, const struct store_web_job *j,
 }
 
 guint web_page_series(struct store *st, gint64 id, const char *data_dir,
+		      const char *self_url, const char *const *archive_urls,
 		      GString *out, GError **error)
 {
 	gboolean found;
@@ -425,8 +431,11 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 		g_string_append(v, ", stopped waiting for the rest");
 	dt_text(out, "version", v->str);
 	g_string_free(v, TRUE);
-	if (x->list)
-		dt_text(out, "list", x->list);
+	if (x->list) {
+		g_string_append(out, "<dt>list</dt><dd class=\"list\">");
+		web_archive_list_append(out, x->list);
+		g_string_append(out, "</dd>");
+	}
 	if (x->base_commit)
 		dt_text(out, "base-commit", x->base_commit);
 	g_string_append(out, "<dt>first seen</dt><dd>");
@@ -474,8 +483,8 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 		web_escape_append(out, p->author);
 		g_string_append(out, "</td><td>");
 		cell_time(out, p->date);
-		g_string_append(out, "</td><td>");
-		web_escape_append(out, p->message_id);
+		g_string_append(out, "</td><td class=\"message-id\">");
+		web_patches_message_id(out, p, archive_urls);
 		g_string_append(out, "</td></tr>\n");
 	}
 	g_string_append(out, "</tbody></table>\n");
@@ -485,6 +494,8 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 		"/mbox\">mbox</a>: the series as armbot "
 		"applies it, for <code>git am</code></p>\n",
 		id);
+	web_repro_section(out, x, self_url);
+	web_patches_section(out, x, archive_urls);
 	if (!x->jobs->len)
 		g_string_append(out,
 				"<p id=\"no-jobs\">not checked (yet)</p>\n");

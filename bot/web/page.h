@@ -14,6 +14,7 @@ guint web_page_index(struct store *st, const struct store_web_filter *filter,
 
 /* `/series/<id>`.  Check logs are read from files under @data_dir only. */
 guint web_page_series(struct store *st, gint64 id, const char *data_dir,
+		      const char *self_url, const char *const *archive_urls,
 		      GString *out, GError **error);
 
 /* `/arch-arm`: the weekly and per-directory charts, of the series posted

@@ -54,6 +54,7 @@ struct web_server {
 	char *store_path;
 	char *listen;
 	char *url;
+	char **archive_urls;
 	guint port;
 	GMainContext *context;
 	/* owned by the thread iterating @context */
@@ -373,8 +374,9 @@ static void handle(SoupServer *soup, SoupServerMessage *msg, const char *path,
 						   &error) :
 			       web_page_index(ws->st, &filter, body, &error);
 	} else if ((id = path_id(path, "/series/"))) {
-		status =
-			web_page_series(ws->st, id, ws->data_dir, body, &error);
+		status = web_page_series(ws->st, id, ws->data_dir, ws->url,
+					 (const char *const *)ws->archive_urls,
+					 body, &error);
 	} else if ((id = path_suffix_id(path, "/series/", "/mbox"))) {
 		status = series_mbox_body(ws->st, id, body, &error);
 		/* RFC 4155: mail as it is, in whatever charset each
@@ -574,6 +576,7 @@ static void server_free_fields(struct web_server *ws)
 	g_free(ws->store_path);
 	g_free(ws->listen);
 	g_free(ws->url);
+	g_strfreev(ws->archive_urls);
 	g_clear_pointer(&ws->loop, g_main_loop_unref);
 	g_clear_pointer(&ws->context, g_main_context_unref);
 	g_clear_error(&ws->start_error);
@@ -584,6 +587,7 @@ static void server_free_fields(struct web_server *ws)
 
 struct web_server *web_server_start(const char *data_dir, const char *listen,
 				    const char *public_url,
+				    const char *const *archive_urls,
 				    GMainContext *context, GError **error)
 {
 	struct web_server *ws = g_new0(struct web_server, 1);
@@ -598,6 +602,7 @@ struct web_server *web_server_start(const char *data_dir, const char *listen,
 	ws->data_dir = g_strdup(dir);
 	ws->store_path = g_build_filename(dir, "store.sqlite", NULL);
 	ws->listen = g_strdup(listen ? listen : WEB_DEFAULT_LISTEN);
+	ws->archive_urls = g_strdupv((char **)archive_urls);
 	if (public_url && *public_url) {
 		ws->url = g_strdup(public_url);
 		/* links are written as url + "/path" */

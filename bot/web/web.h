@@ -39,7 +39,9 @@ GQuark web_error_quark(void);
  * needed) on @listen ("ADDR:PORT", "[v6addr]:PORT"; NULL for
  * WEB_DEFAULT_LISTEN; port 0 picks a free one, see web_server_port()).
  * @public_url (NULL: "http://" + the address listened on) is the base of
- * the absolute links in the Atom feed.
+ * the absolute links in the Atom feed.  @archive_urls ([web] archive-url,
+ * config/config.h; NULL for none) link Message-IDs to the lists'
+ * archives.
  *
  * With @context non-NULL the server's sources are attached to @context and
  * requests are answered by whoever iterates it (the daemon's GMainLoop).
@@ -51,6 +53,7 @@ GQuark web_error_quark(void);
  * when @context was NULL). */
 struct web_server *web_server_start(const char *data_dir, const char *listen,
 				    const char *public_url,
+				    const char *const *archive_urls,
 				    GMainContext *context, GError **error);
 
 /* The port listened on (useful with port 0). */

@@ -805,12 +805,20 @@ static struct xz_reader *xz_reader_new(const char *path)
 	return xz;
 }
 
+/* On a terminal one line rewritten; for a log (@since not 0) a line
+ * each time with the seconds since @since. */
 static void import_progress(gint64 read, gint64 total, guint files,
-			    gboolean done)
+			    gboolean done, gint64 since)
 {
-	fprintf(stderr, "\rimporting: %3d%% (%u files)%s",
-		total > 0 ? (int)(MIN(read, total) * 100 / total) : 0, files,
-		done ? ", done.\n" : "");
+	int pct = total > 0 ? (int)(MIN(read, total) * 100 / total) : 0;
+
+	if (since)
+		fprintf(stderr, "importing: %3d%% (%u files), %.0f s%s\n", pct,
+			files, (g_get_monotonic_time() - since) / 1e6,
+			done ? ", done." : "");
+	else
+		fprintf(stderr, "\rimporting: %3d%% (%u files)%s", pct, files,
+			done ? ", done.\n" : "");
 }
 
 static gboolean importer_read(struct importer *im, const char *tarball,
@@ -819,8 +827,13 @@ static gboolean importer_read(struct importer *im, const char *tarball,
 	struct archive *a = archive_read_new();
 	struct archive_entry *entry;
 	struct xz_reader *xz = NULL;
-	gboolean progress = tree_progress_wanted();
-	gint64 last = 0;
+	gboolean tty = tree_progress_wanted();
+	/* a log gets a line every interval, and the last one only when
+	 * there was one before */
+	gint64 since = tty ? 0 : g_get_monotonic_time();
+	gint64 every = tty ? 250000 : tree_progress_log_interval();
+	gboolean logged = FALSE;
+	gint64 last = tty ? 0 : since;
 	gint64 total = 0;
 	GStatBuf st;
 	int r;
@@ -911,11 +924,12 @@ static gboolean importer_read(struct importer *im, const char *tarball,
 		}
 		im->files++;
 		importer_queue(im, node, data, size);
-		if (progress && g_get_monotonic_time() - last > 250000) {
+		if (g_get_monotonic_time() - last > every) {
 			last = g_get_monotonic_time();
 			import_progress(xz ? (gint64)xz->strm.total_in :
 					     archive_filter_bytes(a, -1),
-					total, im->files, FALSE);
+					total, im->files, FALSE, since);
+			logged = TRUE;
 		}
 	}
 	/* the tar stream ends before the xz stream does: read the xz stream
@@ -935,8 +949,8 @@ static gboolean importer_read(struct importer *im, const char *tarball,
 			    archive_error_string(a));
 		goto done;
 	}
-	if (progress)
-		import_progress(total, total, im->files, TRUE);
+	if (tty || logged)
+		import_progress(total, total, im->files, TRUE, since);
 	ok = TRUE;
 done:
 	archive_read_free(a);

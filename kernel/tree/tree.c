@@ -31,6 +31,21 @@ gboolean tree_progress_wanted(void)
 	return isatty(STDERR_FILENO);
 }
 
+gint64 tree_progress_log_interval(void)
+{
+	const char *env = g_getenv("ARMBOT_PROGRESS_INTERVAL");
+	guint64 secs = 30;
+
+	if (env && *env) {
+		char *end;
+		guint64 v = g_ascii_strtoull(env, &end, 10);
+
+		if (!*end && v >= 1 && v <= 3600)
+			secs = v;
+	}
+	return (gint64)secs * G_USEC_PER_SEC;
+}
+
 void tree_discard(struct tree *tree)
 {
 	if (!tree)

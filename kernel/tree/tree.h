@@ -106,3 +106,9 @@ void tree_set_git_error(GError **error, const char *what);
 
 /* Whether stderr is a terminal (progress is shown only then). */
 gboolean tree_progress_wanted(void);
+
+/* How often a long job writes a progress line for a log (standard error
+ * not a terminal): $ARMBOT_PROGRESS_INTERVAL seconds (1 to 3600), else
+ * 30 s; in microseconds.  armbot check's progress (bot/cli/progress.c)
+ * and the tree import use it. */
+gint64 tree_progress_log_interval(void);

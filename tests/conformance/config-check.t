@@ -87,6 +87,27 @@ conf "[web]
 base-url = ftp://example.org/"
 expect "a base-url that is not http(s)" "armbot.conf:2: 'ftp://example.org/' is not an http:// or https:// URL"
 
+conf "[web]
+archive-url = https://lore.kernel.org/all/"
+expect "an archive-url without %s" "armbot.conf:2: 'https://lore.kernel.org/all/' is not an http:// or https:// URL with one %s for the Message-ID"
+
+conf "[web]
+archive-url = linux-arm-kernel@lists.infradead.org https://lore.kernel.org/%s/%s/"
+expect "an archive-url with two %s" "armbot.conf:2: 'https://lore.kernel.org/%s/%s/' is not an http:// or https:// URL with one %s for the Message-ID"
+
+conf "[web]
+archive-url = not-an-address https://lore.kernel.org/all/%s/"
+expect "an archive-url for something that is not a list address" "armbot.conf:2: 'not-an-address' is not a list address"
+
+conf "[web]
+archive-url = * ftp://lore.kernel.org/all/%s/"
+expect "an archive-url that is not http(s)" "armbot.conf:2: 'ftp://lore.kernel.org/all/%s/' is not an http:// or https:// URL with one %s for the Message-ID"
+
+conf "[web]
+archive-url = linux-arm-kernel@lists.infradead.org https://lore.kernel.org/linux-arm-kernel/%s/;* https://lore.kernel.org/all/%s/"
+"$ARMBOT" config check --config armbot.conf > out 2>&1
+is "$?" 0 "a per-list archive-url and a '*' one are valid"
+
 conf "[defaults]
 checks = apply;lint;sparse"
 expect "an unknown check" "armbot.conf:2: unknown check 'lint' (apply, dirstat, sparse, boot, rpm, all, none)"

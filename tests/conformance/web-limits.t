@@ -289,6 +289,20 @@ is_file "$TMP/big.mbox" "$TMP/big-got.mbox" "the answer in flight arrives whole"
 grep -q '^server-fds [0-9]* [0-9]* [0-9]* True True$' "$TMP/idle.txt"
 ok $? "the server keeps fewer files open than its limit of 1024, and none once they close"
 
+# the series page of the 6 MB patch: the diff left out, named, quickly
+"$PYTHON" - "$WEB_URL/series/$BIG" "$TMP/big-page.html" > "$TMP/big-page.txt" <<'PY'
+import sys, time, urllib.request
+t = time.monotonic()
+with urllib.request.urlopen(sys.argv[1], timeout=60) as r:
+    body = r.read()
+    open(sys.argv[2], "wb").write(body)
+    print(r.status, len(body), time.monotonic() - t < 10)
+PY
+grep -q '^200 [0-9]* True$' "$TMP/big-page.txt" &&
+	grep -q '<p class="no-diff">the mail is [0-9]* bytes, more than the page shows' "$TMP/big-page.html" &&
+	[ "$(wc -c < "$TMP/big-page.html")" -lt 1000000 ]
+ok $? "the series page of a 6 MB patch leaves its diff out (200, under 1 MB, within 10 s)"
+
 web_stop
 is "$WEB_STATUS" 0 "SIGTERM stops the server cleanly"
 ! grep -v -x "warning: armbot serve running as root (--allow-root)" \

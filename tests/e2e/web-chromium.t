@@ -3,8 +3,12 @@
 # DOM has the hostile subjects as text (no script or img element made of
 # them), the series page its parts, checks, reply and chart, and the
 # lakml week's store (when ../shared is there) its 50 newest series a
-# page.  Screenshots are kept in $WEB_ARTEFACTS (default
-# build/test-artefacts/web).
+# page.  The series page shows each patch's diff coloured (spans by line
+# kind) beside its signed dirstat bars, links each Message-ID to its
+# archive through [web] archive-url, names the list by its address and
+# gives the base and the commands to reproduce.  Screenshots are kept in
+# $WEB_ARTEFACTS (default build/test-artefacts/web) and their paths
+# printed as TAP diagnostics.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$TOP/tests/lib/web.sh"
 
@@ -13,20 +17,25 @@ CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
 ART=${WEB_ARTEFACTS:-$TOP/build/test-artefacts/web}
 mkdir -p "$ART"
 
+# No network but loopback: no QUIC, no background fetches, no updates.
 browse() {	# browse dump|shot URL OUT
 	_profile=$(mktemp -d "$TMP/profile.XXXXXX")
-	if [ "$1" = dump ]; then
-		timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
-			--user-data-dir="$_profile" --dump-dom "$2" \
-			> "$3" 2> "$TMP/chromium.err"
+	_mode=$1 _url=$2 _out=$3
+	set -- --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync \
+		--user-data-dir="$_profile"
+	if [ "$_mode" = dump ]; then
+		timeout 60 "$CHROMIUM" "$@" --dump-dom "$_url" \
+			> "$_out" 2> "$TMP/chromium.err"
 	else
-		timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
-			--user-data-dir="$_profile" --window-size=1400,1600 \
-			--hide-scrollbars --screenshot="$3" "$2" \
+		timeout 60 "$CHROMIUM" "$@" --window-size=1400,1600 \
+			--hide-scrollbars --screenshot="$_out" "$_url" \
 			> /dev/null 2> "$TMP/chromium.err"
 	fi
 	_rc=$?
 	rm -rf "$_profile"
+	[ "$_mode" = shot ] && [ -s "$_out" ] && echo "# screenshot: $_out"
 	return $_rc
 }
 
@@ -62,7 +71,11 @@ PY
 }
 
 web_make_store "$TMP/w" || { fail "store made from format-patch mail"; done_testing; exit; }
-web_start "$TMP/w/data" || { fail "armbot serve starts"; done_testing; exit; }
+cat > "$TMP/armbot.conf" <<'EOF'
+[web]
+archive-url = linux-arm-kernel@lists.infradead.org https://lore.kernel.org/linux-arm-kernel/%s/;* https://lore.kernel.org/all/%s/
+EOF
+web_start "$TMP/w/data" --config "$TMP/armbot.conf" || { fail "armbot serve starts"; done_testing; exit; }
 V2=$("$ARMBOT" --data-dir "$TMP/w/data" series | awk '$3 == "v2" { print $1 }')
 
 browse dump "$WEB_URL/" "$TMP/index.dom"
@@ -90,6 +103,47 @@ ok $? "the signed dirstat chart has a bar for removal"
 grep -qx 'reply From: armbot <armbot@example.org>' "$TMP/series.txt"
 ok $? "the reply is shown as sent"
 
+# the patches: diff lines by kind, bars beside, archive links, reproduce
+is "$(grep -c '<article class="patch"' "$TMP/series.dom")" 2 \
+	"one article per patch of v2 (two)"
+grep -q '<span class="d-file">diff --git a/arch/arm/mach-foo/board.c b/arch/arm/mach-foo/board.c' "$TMP/series.dom"
+ok $? "the diff has its file header line"
+grep -q '<span class="d-hunk">@@ -' "$TMP/series.dom"
+ok $? "the diff has hunk headers"
+grep -q '<span class="d-del">-int line_200;' "$TMP/series.dom"
+ok $? "a removed line is coloured as removed"
+grep -q '<span class="d-add">+int line_80;' "$TMP/series.dom"
+ok $? "an added line is coloured as added"
+grep -q '<span class="d-ctx"> int line_' "$TMP/series.dom"
+ok $? "context lines are context"
+grep -q '<svg[^>]*id="patch-dirstat-1"' "$TMP/series.dom" &&
+	grep -q '<aside class="patch-dirstat"><p>1 files, +0 -70</p>' "$TMP/series.dom"
+ok $? "patch 1's own signed dirstat bars beside its diff (+0 -70)"
+"$PYTHON" - "$TMP/series.dom" > "$TMP/links.txt" <<'PY'
+import sys
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "a" and a.get("class") == "archive":
+            print(a["href"])
+P().feed(open(sys.argv[1]).read())
+PY
+MIDS=$("$PYTHON" -c 'import sqlite3,sys; [print(r[0]) for r in sqlite3.connect(sys.argv[1]).execute("SELECT message_id FROM series_members WHERE series_id = ? AND position > 0 ORDER BY position", (int(sys.argv[2]),))]' "$TMP/w/data/store.sqlite" "$V2")
+N=0 OKS=0
+for m in $MIDS; do
+	m=${m#<}; m=${m%>}
+	N=$((N + 1))
+	grep -qxF "https://lore.kernel.org/all/$m/" "$TMP/links.txt" && OKS=$((OKS + 1))
+done
+is "$OKS/$N" "2/2" "each Message-ID of the series links to its archive (the '*' template: no List-Id)"
+grep -q '<pre id="repro-steps">git checkout -b test ' "$TMP/series.dom"
+ok $? "reproduce: checkout of the base"
+grep -qF "curl -sSf $WEB_URL/series/$V2/mbox | git am" "$TMP/series.dom" &&
+	grep -q 'b4 am -o - -v 2 ' "$TMP/series.dom" &&
+	grep -q 'make ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- O=build' "$TMP/series.dom"
+ok $? "reproduce: b4 am, the mbox, the build"
+
 browse shot "$WEB_URL/" "$ART/index.png" && [ -s "$ART/index.png" ]
 ok $? "screenshot of / ($ART/index.png)"
 browse shot "$WEB_URL/series/$V2" "$ART/series.png" && [ -s "$ART/series.png" ]
@@ -108,7 +162,7 @@ if [ -e "$LAKML" ]; then
 		"$PYTHON" "$TOP/tests/lib/web-fill.py" "$ARMBOT" "$TMP/l" 60 > /dev/null
 	ok $? "the lakml week ingested, 60 series given pipeline rows"
 	ALL=$("$ARMBOT" --data-dir "$TMP/l" series --all | wc -l)
-	web_start "$TMP/l"
+	web_start "$TMP/l" --config "$TMP/armbot.conf"
 	browse dump "$WEB_URL/" "$TMP/lakml.dom"
 	is "$(grep -c '<tr class="series"' "$TMP/lakml.dom")" 50 "50 series a page"
 	grep -q "<p id=\"count\">$ALL series, page 1 of $(((ALL + 49) / 50))</p>" "$TMP/lakml.dom"
@@ -125,6 +179,18 @@ if [ -e "$LAKML" ]; then
 	ok $? "screenshot of the lakml week's /"
 	browse shot "$WEB_URL/arch-arm" "$ART/lakml-arch-arm.png"
 	ok $? "screenshot of the lakml week's /arch-arm"
+	# a real series of the list: its page names the list by address and
+	# links to lore's linux-arm-kernel archive
+	LS=$("$PYTHON" -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT s.id FROM series s WHERE s.total >= 2 AND s.received = s.total AND EXISTS (SELECT 1 FROM jobs j WHERE j.series_id = s.id) ORDER BY s.id LIMIT 1").fetchone()[0])' "$TMP/l/store.sqlite")
+	browse dump "$WEB_URL/series/$LS" "$TMP/lakml-series.dom"
+	grep -q '<dd class="list"><span class="list" title="List-Id: [^"]*linux-arm-kernel\.lists\.infradead\.org[^"]*">linux-arm-kernel@lists\.infradead\.org</span>' "$TMP/lakml-series.dom"
+	ok $? "series $LS names its list linux-arm-kernel@lists.infradead.org"
+	grep -q '<a class="archive" href="https://lore.kernel.org/linux-arm-kernel/' "$TMP/lakml-series.dom"
+	ok $? "its Message-IDs link to lore's linux-arm-kernel archive"
+	[ "$(grep -c '<span class="d-add">' "$TMP/lakml-series.dom")" -gt 0 ]
+	ok $? "its diffs have added lines coloured"
+	browse shot "$WEB_URL/series/$LS" "$ART/lakml-series.png"
+	ok $? "screenshot of lakml series $LS"
 	web_stop
 else
 	skip "corpus lakml not present (../shared)"

@@ -7,7 +7,7 @@
 #                           $WEB_DAY0 (a Sunday, default 2020-06-14) dates
 #                           the base, the series follow on Monday to
 #                           Wednesday
-#   web_start DATA_DIR      sets WEB_URL and WEB_PID
+#   web_start DATA_DIR [SERVE-OPTION...]   sets WEB_URL and WEB_PID
 #   web_stop                SIGTERM, waits; sets WEB_STATUS
 
 WEB_SCRIPT='<script>alert(1)</script> ARM: foo: remove dead board code'
@@ -73,9 +73,11 @@ web_make_store() {
 }
 
 web_start() {
+	_data=$1
+	shift
 	: > "$TMP/serve.out"
-	"$ARMBOT" --data-dir "$1" serve --allow-root --listen 127.0.0.1:0 \
-		> "$TMP/serve.out" 2> "$TMP/serve.err" &
+	"$ARMBOT" --data-dir "$_data" serve --allow-root --listen 127.0.0.1:0 \
+		"$@" > "$TMP/serve.out" 2> "$TMP/serve.err" &
 	WEB_PID=$!
 	WEB_URL=
 	for _i in $(seq 100); do
