@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "bot/cli/command.h"
-#include "config/datadir.h"
 #include "bot/control/optin.h"
 #include "bot/store/trees.h"
 #include "bot/daemon/treeset.h"
@@ -55,15 +54,8 @@ static gboolean update_options(struct armbot_context *ctx,
 			       struct treeupdate_options *out,
 			       struct store **st, GError **error)
 {
-	g_autofree char *dir =
-		datadir_ensure(command_data_dir(ctx), NULL, error);
-	g_autofree char *path = NULL;
-
 	memset(out, 0, sizeof(*out));
-	if (!dir)
-		return FALSE;
-	path = g_build_filename(dir, "store.sqlite", NULL);
-	*st = store_open(path, error);
+	*st = command_store(ctx, error);
 	if (!*st)
 		return FALSE;
 	out->data_dir = command_data_dir(ctx);
@@ -530,8 +522,6 @@ static int tree_mail_cmd(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(store) st = NULL;
 	g_autoptr(maintainers) m = NULL;
 	g_autoptr(GPtrArray) messages = NULL;
-	g_autofree char *dir = NULL;
-	g_autofree char *path = NULL;
 	struct optin_reply reply;
 	struct optin_context octx = { 0 };
 
@@ -546,16 +536,13 @@ static int tree_mail_cmd(struct armbot_context *ctx, int argc, char **argv)
 	config = command_config(file, NULL, &error);
 	if (!config || !(messages = read_messages(argv[1], &error)) ||
 	    !(m = load_maintainers(ctx, mfile, &error)) ||
-	    !(dir = datadir_ensure(command_data_dir(ctx), NULL, &error)))
+	    !(st = command_store(ctx, &error)))
 		return tree_fail(error);
 	if (messages->len != 1) {
 		fprintf(stderr, "error: %s: %u messages, not one\n", argv[1],
 			messages->len);
 		return 1;
 	}
-	path = g_build_filename(dir, "store.sqlite", NULL);
-	if (!(st = store_open(path, &error)))
-		return tree_fail(error);
 	octx.store = st;
 	octx.config = config;
 	octx.maintainers = m;

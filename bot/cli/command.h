@@ -92,6 +92,14 @@ struct armbot_config;
 struct armbot_config *command_config(const char *file, GPtrArray *errors,
 				     GError **error);
 
+struct store;
+
+/* The store of the data dir (bot/store/store.h), the dir made first if
+ * need be (datadir_ensure(), config/datadir.h), for every command that
+ * reads or writes it (in bot/cli/command-store.c: armbot-core only).
+ * NULL with @error when either cannot be made or opened. */
+struct store *command_store(struct armbot_context *ctx, GError **error);
+
 /* The daemons (`armbot run`, `armbot serve`) do not run as root unless
  * @allow_root (--allow-root): they take input from anyone (@why says
  * what), and what they make in the data dir would be root's.  Returns
