@@ -40,10 +40,10 @@ int cmd_deliver(struct armbot_context *ctx, int argc, char **argv)
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc > 1 || hours < 0) {
-		fprintf(stderr, "error: %s\nusage: see 'armbot help deliver'\n",
+		return command_usage_error(
+			"deliver", "%s",
 			argc > 1 ? "deliver reads standard input only" :
 				   "--incomplete-timeout must not be negative");
-		return COMMAND_USAGE_ERROR;
 	}
 	/* one message, whatever it contains: an MTA may put a From_ line
 	 * first (postfix pipe flag F), and a body line may look like one */

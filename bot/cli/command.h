@@ -64,6 +64,12 @@ gboolean command_parse_options(const char *name, const char *parameters,
 			       int *argc, char ***argv);
 
 #define COMMAND_USAGE_ERROR 129
+
+/* A usage error of command @name: prints "error: MESSAGE" and the hint
+ * "usage: see 'armbot help NAME'" on standard error and returns
+ * COMMAND_USAGE_ERROR. */
+int command_usage_error(const char *name, const char *format, ...)
+	G_GNUC_PRINTF(2, 3);
 /* git's die(): a value git's own options refuse (`--dirstat=bogus`) */
 #define COMMAND_FATAL_ERROR 128
 /* Not an exit status: the command line needs what only armbot-core links
