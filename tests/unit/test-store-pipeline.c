@@ -6,6 +6,7 @@
 #include "bot/store/db.h"
 #include "bot/store/store.h"
 #include "bot/store/pipeline.h"
+#include "tests/unit/scratch-store.h"
 
 struct fixture {
 	char *dir;
@@ -17,10 +18,8 @@ static void setup(struct fixture *f, gconstpointer data)
 {
 	g_autoptr(GError) error = NULL;
 
-	f->dir = g_dir_make_tmp("armbot-store-pipeline-XXXXXX", NULL);
-	f->path = g_build_filename(f->dir, "store.sqlite", NULL);
-	f->st = store_open(f->path, &error);
-	g_assert_no_error(error);
+	f->st = scratch_store_new("armbot-store-pipeline-XXXXXX", &f->dir,
+				  &f->path);
 	/* series rows as the assembler leaves them */
 	g_assert_cmpint(
 		sqlite3_exec(store_db(f->st),
@@ -36,11 +35,7 @@ static void setup(struct fixture *f, gconstpointer data)
 
 static void teardown(struct fixture *f, gconstpointer data)
 {
-	store_free(f->st);
-	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", f->dir);
-	g_assert_cmpint(system(cmd), ==, 0);
-	g_free(f->path);
-	g_free(f->dir);
+	scratch_store_free(f->st, f->dir, f->path);
 }
 
 static const char *series_state(struct fixture *f, gint64 id)

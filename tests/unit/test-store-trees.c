@@ -3,11 +3,11 @@
  * migration of a store made before tree_updates existed. */
 #include <string.h>
 
-#include "kernel/tree/rmtree.h"
 #include "bot/store/db.h"
 #include "bot/store/store.h"
 #include "bot/store/trees.h"
 #include "scratch.h"
+#include "tests/unit/scratch-store.h"
 
 struct fixture {
 	char *dir;
@@ -19,18 +19,13 @@ static void setup(struct fixture *f, gconstpointer data)
 {
 	g_autoptr(GError) error = NULL;
 
-	f->dir = scratch_dir_new("armbot-store-trees-XXXXXX");
-	f->path = g_build_filename(f->dir, "store.sqlite", NULL);
-	f->st = store_open(f->path, &error);
-	g_assert_no_error(error);
+	f->st = scratch_store_new("armbot-store-trees-XXXXXX", &f->dir,
+				  &f->path);
 }
 
 static void teardown(struct fixture *f, gconstpointer data)
 {
-	store_free(f->st);
-	rmtree(f->dir, NULL);
-	g_free(f->path);
-	g_free(f->dir);
+	scratch_store_free(f->st, f->dir, f->path);
 }
 
 static struct store_tree_update *get(struct fixture *f, const char *tree)
