@@ -31,3 +31,13 @@ void scratch_store_free(struct store *st, char *dir, char *path)
 	g_free(dir);
 	g_free(path);
 }
+
+void scratch_store_setup(struct scratch_store *f, gconstpointer tmpl)
+{
+	f->st = scratch_store_new(tmpl, &f->dir, &f->path);
+}
+
+void scratch_store_teardown(struct scratch_store *f, gconstpointer data)
+{
+	scratch_store_free(f->st, f->dir, f->path);
+}
