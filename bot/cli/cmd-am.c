@@ -96,14 +96,10 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	repo_path = cmdline_repo();
 	if (argc != 2) {
-		fprintf(stderr, "error: one mailbox expected\n"
-				"usage: see 'armbot help am'\n");
-		return COMMAND_USAGE_ERROR;
+		return command_usage_error("am", "one mailbox expected");
 	}
 	if (repo_path && tree_name) {
-		fprintf(stderr, "error: -C and --tree are exclusive\n"
-				"usage: see 'armbot help am'\n");
-		return COMMAND_USAGE_ERROR;
+		return command_usage_error("am", "-C and --tree are exclusive");
 	}
 	if (!committer)
 		committer = g_strdup(g_getenv("ARMBOT_COMMITTER"));

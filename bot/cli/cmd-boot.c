@@ -190,9 +190,7 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 				   options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc > 2) {
-		fprintf(stderr, "error: one mailbox at most\n"
-				"usage: see 'armbot help boot'\n");
-		return COMMAND_USAGE_ERROR;
+		return command_usage_error("boot", "one mailbox at most");
 	}
 	if (argc == 2)
 		mbox = argv[1];

@@ -161,10 +161,8 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc != 2) {
-		fprintf(stderr, "error: one series (a mailbox or a "
-				"Message-ID)\nusage: see 'armbot help "
-				"check'\n");
-		return COMMAND_USAGE_ERROR;
+		return command_usage_error(
+			"check", "one series (a mailbox or a Message-ID)");
 	}
 	arg = argv[1];
 	ps = cli_progress_new();

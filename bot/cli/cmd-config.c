@@ -34,9 +34,8 @@ static int config_check_cmd(struct armbot_context *ctx, int argc, char **argv)
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc > 1) {
-		fprintf(stderr, "error: config check takes no arguments\n"
-				"usage: see 'armbot help config'\n");
-		return COMMAND_USAGE_ERROR;
+		return command_usage_error("config",
+					   "config check takes no arguments");
 	}
 	found = config_find(file);
 	config = command_config(file, errors, &error);
@@ -74,7 +73,5 @@ int cmd_config(struct armbot_context *ctx, int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "check"))
 		return config_check_cmd(ctx, argc - 1, argv + 1);
-	fprintf(stderr, "error: unknown config subcommand\n"
-			"usage: see 'armbot help config'\n");
-	return COMMAND_USAGE_ERROR;
+	return command_usage_error("config", "unknown config subcommand");
 }

@@ -9,7 +9,6 @@
 #include <sysexits.h>
 
 #include "bot/cli/command.h"
-#include "config/datadir.h"
 #include "bot/sources/ingest.h"
 #include "bot/store/store.h"
 
@@ -29,8 +28,6 @@ int cmd_deliver(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(mailbox) mb = NULL;
 	g_autoptr(GBytes) raw = NULL;
 	g_autoptr(store) st = NULL;
-	g_autofree char *dir = NULL;
-	g_autofree char *path = NULL;
 
 	if (!command_parse_options(
 		    "deliver", "",
@@ -43,10 +40,10 @@ int cmd_deliver(struct armbot_context *ctx, int argc, char **argv)
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc > 1 || hours < 0) {
-		fprintf(stderr, "error: %s\nusage: see 'armbot help deliver'\n",
+		return command_usage_error(
+			"deliver", "%s",
 			argc > 1 ? "deliver reads standard input only" :
 				   "--incomplete-timeout must not be negative");
-		return COMMAND_USAGE_ERROR;
 	}
 	/* one message, whatever it contains: an MTA may put a From_ line
 	 * first (postfix pipe flag F), and a body line may look like one */
@@ -56,10 +53,7 @@ int cmd_deliver(struct armbot_context *ctx, int argc, char **argv)
 		goto tempfail;
 	if (!raw)
 		raw = g_bytes_new_static("", 0);
-	if (!(dir = datadir_ensure(command_data_dir(ctx), NULL, &error)))
-		goto tempfail;
-	path = g_build_filename(dir, "store.sqlite", NULL);
-	if (!(st = store_open(path, &error)) || !store_begin(st, &error))
+	if (!(st = command_store(ctx, &error)) || !store_begin(st, &error))
 		goto tempfail;
 	if (!ingest_message(st, raw, "deliver", &counts, NULL, NULL, &error) ||
 	    ((counts.added || counts.unparseable) &&

@@ -363,11 +363,10 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 	const char *repo_dir;
 
 	if (end + 1 < argc) {
-		fprintf(stderr,
-			"error: armbot dirstat takes no paths: '%s' after '--'\n"
-			"usage: see 'armbot help dirstat'\n",
+		return command_usage_error(
+			"dirstat",
+			"armbot dirstat takes no paths: '%s' after '--'",
 			argv[end + 1]);
-		return COMMAND_USAGE_ERROR;
 	}
 	argc = end;
 	if (!command_parse_options(
@@ -417,10 +416,8 @@ int cmd_dirstat(struct armbot_context *ctx, int argc, char **argv)
 		from = g_strndup(argv[1], dots - argv[1]);
 		to = g_strdup(dots + (three_dot ? 3 : 2));
 	} else {
-		fprintf(stderr,
-			"error: give two revisions, <A> <B> or <A>..<B>\n"
-			"usage: see 'armbot help dirstat'\n");
-		return COMMAND_USAGE_ERROR;
+		return command_usage_error(
+			"dirstat", "give two revisions, <A> <B> or <A>..<B>");
 	}
 
 	repo = gitrepo_open(repo_dir ? repo_dir : ".", &error);

@@ -118,9 +118,7 @@ int cmd_ingest(struct armbot_context *ctx, int argc, char **argv)
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc < 2) {
-		fprintf(stderr, "error: no mailbox given\n"
-				"usage: see 'armbot help ingest'\n");
-		return COMMAND_USAGE_ERROR;
+		return command_usage_error("ingest", "no mailbox given");
 	}
 	if (hours < 0) {
 		fprintf(stderr, "error: --incomplete-timeout must not be "

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "bot/cli/command.h"
-#include "config/datadir.h"
 #include "bot/store/lists.h"
 #include "bot/store/store.h"
 #include "config/config.h"
@@ -43,8 +42,6 @@ int cmd_lists(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store) st = NULL;
 	g_autoptr(GPtrArray) lists = NULL;
-	g_autofree char *dir = NULL;
-	g_autofree char *path = NULL;
 
 	if (!command_parse_options("lists", "",
 				   "Show the lists the bot subscribed to or "
@@ -54,11 +51,7 @@ int cmd_lists(struct armbot_context *ctx, int argc, char **argv)
 				   options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	config = command_config(file, NULL, &error);
-	if (!config ||
-	    !(dir = datadir_ensure(command_data_dir(ctx), NULL, &error)))
-		goto fail;
-	path = g_build_filename(dir, "store.sqlite", NULL);
-	if (!(st = store_open(path, &error)) ||
+	if (!config || !(st = command_store(ctx, &error)) ||
 	    !(lists = store_lists_all(st, &error)))
 		goto fail;
 	if (!lists->len)

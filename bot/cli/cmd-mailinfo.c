@@ -299,9 +299,8 @@ int cmd_mailinfo(struct armbot_context *ctx, int argc, char **argv)
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc != 3) {
-		fprintf(stderr, "error: expected two arguments\n"
-				"usage: see 'armbot help mailinfo'\n");
-		return COMMAND_USAGE_ERROR;
+		return command_usage_error("mailinfo",
+					   "expected two arguments");
 	}
 	opts.keep_subject = keep_subject;
 	opts.keep_non_patch = keep_non_patch;

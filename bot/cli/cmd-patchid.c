@@ -145,16 +145,13 @@ int cmd_patch_id(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	repo_path = cmdline_repo();
 	if (repo_path && argc < 2) {
-		fprintf(stderr, "error: -C needs at least one revision\n"
-				"usage: see 'armbot help patch-id'\n");
-		return COMMAND_USAGE_ERROR;
+		return command_usage_error("patch-id",
+					   "-C needs at least one revision");
 	}
 	if (!repo_path && argc > 1) {
-		fprintf(stderr,
-			"error: revisions need -C REPO; patches are read on "
-			"standard input\n"
-			"usage: see 'armbot help patch-id'\n");
-		return COMMAND_USAGE_ERROR;
+		return command_usage_error(
+			"patch-id",
+			"revisions need -C REPO; patches are read on standard input");
 	}
 	return repo_path ? from_repo(repo_path, argc, argv) : from_stdin();
 }

@@ -41,9 +41,7 @@ int cmd_run(struct armbot_context *ctx, int argc, char **argv)
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc != 1) {
-		fprintf(stderr, "error: no arguments expected\n"
-				"usage: see 'armbot help run'\n");
-		return COMMAND_USAGE_ERROR;
+		return command_usage_error("run", "no arguments expected");
 	}
 	/* before anything is made in the data dir */
 	if (!command_check_root("run",

@@ -116,10 +116,9 @@ int cmd_sendmail(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	if (!url == !maildir || timeout < 0 ||
 	    !parse_starttls(starttls, &opts.starttls)) {
-		fprintf(stderr, "error: want one of --smtp URL and --maildir "
-				"DIR, --starttls=try|required|never\n"
-				"usage: see 'armbot help sendmail'\n");
-		return COMMAND_USAGE_ERROR;
+		return command_usage_error(
+			"sendmail",
+			"want one of --smtp URL and --maildir DIR, --starttls=try|required|never");
 	}
 
 	raw = read_stdin(&error);

@@ -101,11 +101,8 @@ int cmd_series(struct armbot_context *ctx, int argc, char **argv)
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc > 1) {
-		fprintf(stderr,
-			"error: unexpected argument '%s'\n"
-			"usage: see 'armbot help series'\n",
-			argv[1]);
-		return COMMAND_USAGE_ERROR;
+		return command_usage_error("series", "unexpected argument '%s'",
+					   argv[1]);
 	}
 	path = g_build_filename(command_data_dir(ctx), "store.sqlite", NULL);
 	if (!g_file_test(path, G_FILE_TEST_EXISTS)) {

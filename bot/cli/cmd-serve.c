@@ -53,11 +53,8 @@ int cmd_serve(struct armbot_context *ctx, int argc, char **argv)
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc > 1) {
-		fprintf(stderr,
-			"error: unexpected argument '%s'\n"
-			"usage: see 'armbot help serve'\n",
-			argv[1]);
-		return COMMAND_USAGE_ERROR;
+		return command_usage_error("serve", "unexpected argument '%s'",
+					   argv[1]);
 	}
 	if (!command_check_root("serve", "it answers HTTP from anyone",
 				allow_root))

@@ -84,9 +84,7 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 				   options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc != 2) {
-		fprintf(stderr, "error: one mailbox expected\n"
-				"usage: see 'armbot help sparse'\n");
-		return COMMAND_USAGE_ERROR;
+		return command_usage_error("sparse", "one mailbox expected");
 	}
 
 	opts.data_dir = command_data_dir(ctx);

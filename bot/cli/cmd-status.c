@@ -4,7 +4,6 @@
 #include <stdio.h>
 
 #include "bot/cli/command.h"
-#include "config/datadir.h"
 #include "bot/store/pipeline.h"
 #include "bot/store/trees.h"
 #include "bot/store/store.h"
@@ -51,8 +50,6 @@ int cmd_status(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(GArray) count = g_array_new(FALSE, FALSE, sizeof(guint));
 	g_autoptr(GPtrArray) errors = NULL;
 	g_autoptr(GPtrArray) updates = NULL;
-	g_autofree char *dir = NULL;
-	g_autofree char *path = NULL;
 	const char *last = "";
 
 	if (!command_parse_options("status", "",
@@ -61,11 +58,7 @@ int cmd_status(struct armbot_context *ctx, int argc, char **argv)
 				   "whose last update failed.",
 				   options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
-	dir = datadir_ensure(command_data_dir(ctx), NULL, &error);
-	if (!dir)
-		goto fail;
-	path = g_build_filename(dir, "store.sqlite", NULL);
-	if (!(st = store_open(path, &error)) ||
+	if (!(st = command_store(ctx, &error)) ||
 	    !store_pipeline_counts(st, what, state, count, &error) ||
 	    !(errors = store_pipeline_errors(st, 10, &error)) ||
 	    !(updates = store_tree_updates_list(st, &error)))

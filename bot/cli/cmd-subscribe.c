@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "bot/cli/command.h"
-#include "config/datadir.h"
 #include "bot/mail/compose.h"
 #include "bot/store/lists.h"
 #include "bot/store/pipeline.h"
@@ -45,8 +44,6 @@ static int request(struct armbot_context *ctx, int argc, char **argv,
 	g_autofree char *local = NULL;
 	g_autofree char *host = NULL;
 	g_autofree char *list = NULL;
-	g_autofree char *dir = NULL;
-	g_autofree char *path = NULL;
 	g_autofree char *key = NULL;
 	g_autofree char *id = NULL;
 	struct subscription_request req = { 0 };
@@ -79,12 +76,10 @@ static int request(struct armbot_context *ctx, int argc, char **argv,
 	}
 	if (!subscription_list_parse(argv[1], &local, &host, &error) ||
 	    !(config = command_config(file, NULL, &error)) ||
-	    !(dir = datadir_ensure(command_data_dir(ctx), NULL, &error)))
+	    !(st = command_store(ctx, &error)))
 		return fail(error);
 	list = g_strdup_printf("%s@%s", local, host);
-	path = g_build_filename(dir, "store.sqlite", NULL);
-	if (!(st = store_open(path, &error)) ||
-	    !store_list_get(st, list, &old, &error))
+	if (!store_list_get(st, list, &old, &error))
 		return fail(error);
 	/* leaving goes the way joining went, unless told otherwise */
 	if (old && !via_name)

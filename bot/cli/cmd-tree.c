@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "bot/cli/command.h"
-#include "config/datadir.h"
 #include "bot/control/optin.h"
 #include "bot/store/trees.h"
 #include "bot/daemon/treeset.h"
@@ -41,12 +40,6 @@ static void oid_hex(char out[GITOID_HEXSZ + 1], const struct gitoid *oid)
 	gitoid_to_hex(oid, out);
 }
 
-static int usage_error(const char *name, const char *what)
-{
-	fprintf(stderr, "error: %s\nusage: see 'armbot help %s'\n", what, name);
-	return COMMAND_USAGE_ERROR;
-}
-
 /* Options for bot/daemon/treeupdate.h: the data dir's store (created if need
  * be), so that the fetches and imports of the command line are recorded
  * (the pages, `armbot status`) and reach on_tree_updated() as the
@@ -55,15 +48,8 @@ static gboolean update_options(struct armbot_context *ctx,
 			       struct treeupdate_options *out,
 			       struct store **st, GError **error)
 {
-	g_autofree char *dir =
-		datadir_ensure(command_data_dir(ctx), NULL, error);
-	g_autofree char *path = NULL;
-
 	memset(out, 0, sizeof(*out));
-	if (!dir)
-		return FALSE;
-	path = g_build_filename(dir, "store.sqlite", NULL);
-	*st = store_open(path, error);
+	*st = command_store(ctx, error);
 	if (!*st)
 		return FALSE;
 	out->data_dir = command_data_dir(ctx);
@@ -101,9 +87,10 @@ static int tree_import_cmd(struct armbot_context *ctx, int argc, char **argv)
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc > 1)
-		return usage_error("tree", "tree import takes no arguments");
+		return command_usage_error("tree",
+					   "tree import takes no arguments");
 	if (tarball && !version)
-		return usage_error("tree", "--tarball needs --version");
+		return command_usage_error("tree", "--tarball needs --version");
 	if (!update_options(ctx, &uo, &st, &error))
 		return tree_fail(error);
 	tree = treeupdate_import_distro(&uo, tarball, version, &result, &error);
@@ -241,7 +228,8 @@ static int tree_add_cmd(struct armbot_context *ctx, int argc, char **argv)
 				   options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc != 3)
-		return usage_error("tree", "tree add needs NAME and URL|PATH");
+		return command_usage_error("tree",
+					   "tree add needs NAME and URL|PATH");
 	if (!update_options(ctx, &uo, &st, &error))
 		return tree_fail(error);
 	tree = treeupdate_add(&uo, argv[1], argv[2],
@@ -270,7 +258,7 @@ static int tree_update_cmd(struct armbot_context *ctx, int argc, char **argv)
 				   NULL, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc != 2)
-		return usage_error("tree", "tree update needs NAME");
+		return command_usage_error("tree", "tree update needs NAME");
 	if (!update_options(ctx, &uo, &st, &error))
 		return tree_fail(error);
 	tree = treeupdate_fetch(&uo, argv[1], &error);
@@ -295,7 +283,8 @@ static int tree_show_cmd(struct armbot_context *ctx, int argc, char **argv)
 				   NULL, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc > 3)
-		return usage_error("tree", "tree show takes NAME and REV");
+		return command_usage_error("tree",
+					   "tree show takes NAME and REV");
 	tree = tree_open_or_default(command_data_dir(ctx),
 				    argc > 1 ? argv[1] : NULL, &error);
 	if (!tree ||
@@ -327,7 +316,8 @@ static int tree_checkout_cmd(struct armbot_context *ctx, int argc, char **argv)
 		    NULL, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc != 4)
-		return usage_error("tree", "tree checkout needs NAME REV DIR");
+		return command_usage_error("tree",
+					   "tree checkout needs NAME REV DIR");
 	tree = tree_open_or_default(command_data_dir(ctx), argv[1], &error);
 	if (!tree || !tree_checkout(tree, argv[2], argv[3], &stats, &error))
 		return tree_fail(error);
@@ -364,7 +354,7 @@ static int tree_index_cmd(struct armbot_context *ctx, int argc, char **argv)
 		    NULL, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc > 2)
-		return usage_error("tree", "tree index takes one NAME");
+		return command_usage_error("tree", "tree index takes one NAME");
 	tree = tree_open_or_default(command_data_dir(ctx),
 				    argc > 1 ? argv[1] : NULL, &error);
 	if (!tree ||
@@ -397,7 +387,8 @@ static int tree_guess_base_cmd(struct armbot_context *ctx, int argc,
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc != 2)
-		return usage_error("tree", "tree guess-base needs FILE.mbox");
+		return command_usage_error("tree",
+					   "tree guess-base needs FILE.mbox");
 	tree = tree_open_or_default(command_data_dir(ctx), name, &error);
 	if (!tree)
 		return tree_fail(error);
@@ -468,7 +459,7 @@ static int tree_pick_cmd(struct armbot_context *ctx, int argc, char **argv)
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc != 2)
-		return usage_error("tree", "tree pick needs FILE.mbox");
+		return command_usage_error("tree", "tree pick needs FILE.mbox");
 	config = command_config(file, NULL, &error);
 	if (!config || !treeset_open_store(command_data_dir(ctx), &st, &error))
 		return tree_fail(error);
@@ -530,8 +521,6 @@ static int tree_mail_cmd(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(store) st = NULL;
 	g_autoptr(maintainers) m = NULL;
 	g_autoptr(GPtrArray) messages = NULL;
-	g_autofree char *dir = NULL;
-	g_autofree char *path = NULL;
 	struct optin_reply reply;
 	struct optin_context octx = { 0 };
 
@@ -542,20 +531,17 @@ static int tree_mail_cmd(struct armbot_context *ctx, int argc, char **argv)
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
 	if (argc != 2)
-		return usage_error("tree", "tree mail needs MAIL");
+		return command_usage_error("tree", "tree mail needs MAIL");
 	config = command_config(file, NULL, &error);
 	if (!config || !(messages = read_messages(argv[1], &error)) ||
 	    !(m = load_maintainers(ctx, mfile, &error)) ||
-	    !(dir = datadir_ensure(command_data_dir(ctx), NULL, &error)))
+	    !(st = command_store(ctx, &error)))
 		return tree_fail(error);
 	if (messages->len != 1) {
 		fprintf(stderr, "error: %s: %u messages, not one\n", argv[1],
 			messages->len);
 		return 1;
 	}
-	path = g_build_filename(dir, "store.sqlite", NULL);
-	if (!(st = store_open(path, &error)))
-		return tree_fail(error);
 	octx.store = st;
 	octx.config = config;
 	octx.maintainers = m;
@@ -610,5 +596,5 @@ int cmd_tree(struct armbot_context *ctx, int argc, char **argv)
 	for (guint i = 0; i < G_N_ELEMENTS(subs); i++)
 		if (!strcmp(argv[1], subs[i].name))
 			return subs[i].run(ctx, argc - 1, argv + 1);
-	return usage_error("tree", "unknown tree subcommand");
+	return command_usage_error("tree", "unknown tree subcommand");
 }

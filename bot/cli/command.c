@@ -1,6 +1,7 @@
 /* What every subcommand shares: the global options and option parsing. */
 #include "bot/cli/command.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -27,13 +28,22 @@ gboolean command_parse_options(const char *name, const char *parameters,
 	g_set_prgname(title);
 	if (!cmdline_normalize(options, *argc, *argv, &error) ||
 	    !g_option_context_parse(context, argc, argv, &error)) {
-		fprintf(stderr,
-			"error: %s\n"
-			"usage: see 'armbot help %s'\n",
-			error->message, name);
+		command_usage_error(name, "%s", error->message);
 		return FALSE;
 	}
 	return TRUE;
+}
+
+int command_usage_error(const char *name, const char *format, ...)
+{
+	va_list ap;
+
+	fputs("error: ", stderr);
+	va_start(ap, format);
+	vfprintf(stderr, format, ap);
+	va_end(ap);
+	fprintf(stderr, "\nusage: see 'armbot help %s'\n", name);
+	return COMMAND_USAGE_ERROR;
 }
 
 gboolean command_check_root(const char *name, const char *why,

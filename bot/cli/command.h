@@ -65,6 +65,12 @@ gboolean command_parse_options(const char *name, const char *parameters,
 			       int *argc, char ***argv);
 
 #define COMMAND_USAGE_ERROR 129
+
+/* A usage error of command @name: prints "error: MESSAGE" and the hint
+ * "usage: see 'armbot help NAME'" on standard error and returns
+ * COMMAND_USAGE_ERROR. */
+int command_usage_error(const char *name, const char *format, ...)
+	G_GNUC_PRINTF(2, 3);
 /* git's die(): a value git's own options refuse (`--dirstat=bogus`) */
 #define COMMAND_FATAL_ERROR 128
 /* Not an exit status: the command line needs what only armbot-core links
@@ -92,6 +98,14 @@ struct armbot_config;
  * problem is appended to @errors (config_check()). */
 struct armbot_config *command_config(const char *file, GPtrArray *errors,
 				     GError **error);
+
+struct store;
+
+/* The store of the data dir (bot/store/store.h), the dir made first if
+ * need be (datadir_ensure(), config/datadir.h), for every command that
+ * reads or writes it (in bot/cli/command-store.c: armbot-core only).
+ * NULL with @error when either cannot be made or opened. */
+struct store *command_store(struct armbot_context *ctx, GError **error);
 
 /* The daemons (`armbot run`, `armbot serve`) do not run as root unless
  * @allow_root (--allow-root): they take input from anyone (@why says

@@ -319,19 +319,40 @@ static void blob_free(gpointer blob)
 	git_blob_free(blob);
 }
 
+/* @blob's own buffer, kept alive by the GBytes (which owns @blob): no
+ * copy */
+static GBytes *blob_bytes(git_blob *blob)
+{
+	return g_bytes_new_with_free_func(git_blob_rawcontent(blob),
+					  git_blob_rawsize(blob), blob_free,
+					  blob);
+}
+
 GBytes *lg2repo_tree_blob(struct git_tree *tree, const char *path)
 {
 	git_object *obj = NULL;
-	git_blob *blob;
 
 	if (git_object_lookup_bypath(&obj, (git_object *)tree, path,
 				     GIT_OBJECT_BLOB) < 0)
 		return NULL;
-	blob = (git_blob *)obj;
-	/* the blob's own buffer, kept alive by the GBytes: no copy */
-	return g_bytes_new_with_free_func(git_blob_rawcontent(blob),
-					  git_blob_rawsize(blob), blob_free,
-					  blob);
+	return blob_bytes((git_blob *)obj);
+}
+
+int lg2repo_tree_entry(struct git_tree *tree, const char *path,
+		       struct lg2repo_entry *out)
+{
+	git_tree_entry *entry = NULL;
+	int rc = git_tree_entry_bypath(&entry, tree, path);
+
+	if (rc == GIT_ENOTFOUND)
+		return 0;
+	if (rc < 0)
+		return -1;
+	out->oid = *libgit2_gitoid(git_tree_entry_id(entry));
+	out->mode = git_tree_entry_filemode(entry);
+	out->type = (enum gitobj_type)git_tree_entry_type(entry);
+	git_tree_entry_free(entry);
+	return 1;
 }
 
 gboolean lg2repo_tree_is_dir(struct git_tree *tree, const char *path)
@@ -373,9 +394,18 @@ GBytes *lg2repo_blob(struct git_repository *repo, const struct gitoid *oid)
 
 	if (git_blob_lookup(&blob, repo, libgit2_oid(oid)) < 0)
 		return NULL;
-	return g_bytes_new_with_free_func(git_blob_rawcontent(blob),
-					  git_blob_rawsize(blob), blob_free,
-					  blob);
+	return blob_bytes(blob);
+}
+
+GBytes *lg2repo_blob_prefix(struct git_repository *repo,
+			    const struct gitoid *prefix, gsize len)
+{
+	git_object *obj = NULL;
+
+	if (git_object_lookup_prefix(&obj, repo, libgit2_oid(prefix), len,
+				     GIT_OBJECT_BLOB) < 0)
+		return NULL;
+	return blob_bytes((git_blob *)obj);
 }
 
 struct walk {

@@ -16,6 +16,9 @@ struct git_repository;
 GQuark lg2repo_error_quark(void);
 enum lg2repo_error {
 	LG2REPO_ERROR_FAILED, /* the message is "WHAT: libgit2's message" */
+	/* libgit2 refuses a path of a tree it is to write (its verify_path:
+	 * ".git", "..", NTFS spellings); the message is libgit2's */
+	LG2REPO_ERROR_REFUSED_PATH,
 };
 
 /* The bare repository at @git_dir, opened; NULL and an error naming
@@ -132,6 +135,21 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(lg2tree, lg2repo_tree_free)
  * owned by the caller; NULL (lg2repo_last_error()) when there is none. */
 GBytes *lg2repo_tree_blob(struct git_tree *tree, const char *path);
 
+/* An entry of a tree. */
+struct lg2repo_entry {
+	struct gitoid oid;
+	guint32 mode; /* GITMODE_* (kernel/git/object.h), as libgit2
+			 normalises it (git_tree_entry_filemode()) */
+	enum gitobj_type type; /* from the raw mode, as libgit2 reads it:
+				  GITOBJ_COMMIT, GITOBJ_TREE or GITOBJ_BLOB */
+};
+
+/* The entry at @path (a '/'-separated path) of @tree: 1 with the entry in
+ * @out, 0 when @tree has no such entry, -1 (lg2repo_last_error()) when it
+ * cannot be read. */
+int lg2repo_tree_entry(struct git_tree *tree, const char *path,
+		       struct lg2repo_entry *out);
+
 /* Whether @path of @tree is a directory. */
 gboolean lg2repo_tree_is_dir(struct git_tree *tree, const char *path);
 
@@ -143,6 +161,12 @@ char *lg2repo_commit_summary(struct git_repository *repo,
 /* The content of blob @oid, owned by the caller; NULL
  * (lg2repo_last_error()) when there is none. */
 GBytes *lg2repo_blob(struct git_repository *repo, const struct gitoid *oid);
+
+/* The content of the one blob of @repo whose id starts with the first
+ * @len hex digits of @prefix (4 to 40), owned by the caller; NULL when
+ * there is none, or more than one. */
+GBytes *lg2repo_blob_prefix(struct git_repository *repo,
+			    const struct gitoid *prefix, gsize len);
 
 /* Called by lg2repo_tree_walk() for each entry that is not a tree: its
  * path from the root, id and mode (GITMODE_*, kernel/git/object.h);

@@ -1,12 +1,12 @@
 /* libgit2 behind the git layer: the one place it is set up, and the bridge
  * between its object ids and the layer's.  Only kernel/git/ includes this
- * header once the move of issue 18 is done; until then the files still
- * listed as known in tests/layout.t include it instead of <git2.h>. */
+ * header (tests/layout.t checks that no file outside it includes libgit2). */
 #pragma once
 
 #include <git2.h>
 #include <stddef.h>
 
+#include "kernel/git/object.h"
 #include "kernel/git/odb.h"
 
 /* git_libgit2_init(), once per process whichever thread comes first;
@@ -38,6 +38,19 @@ G_STATIC_ASSERT(offsetof(struct gitoid, id) == offsetof(git_oid, id));
 G_STATIC_ASSERT(sizeof(((struct gitoid *)0)->id) == sizeof(((git_oid *)0)->id));
 G_STATIC_ASSERT(GITOID_RAWSZ == GIT_OID_RAWSZ);
 G_STATIC_ASSERT(GITOID_HEXSZ == GIT_OID_HEXSZ);
+
+/* The layer's tree entry modes are libgit2's. */
+G_STATIC_ASSERT(GITMODE_TREE == GIT_FILEMODE_TREE);
+G_STATIC_ASSERT(GITMODE_BLOB == GIT_FILEMODE_BLOB);
+G_STATIC_ASSERT(GITMODE_BLOB_EXECUTABLE == GIT_FILEMODE_BLOB_EXECUTABLE);
+G_STATIC_ASSERT(GITMODE_LINK == GIT_FILEMODE_LINK);
+G_STATIC_ASSERT(GITMODE_COMMIT == GIT_FILEMODE_COMMIT);
+
+/* ... and its object type numbers too. */
+G_STATIC_ASSERT((int)GITOBJ_COMMIT == (int)GIT_OBJECT_COMMIT);
+G_STATIC_ASSERT((int)GITOBJ_TREE == (int)GIT_OBJECT_TREE);
+G_STATIC_ASSERT((int)GITOBJ_BLOB == (int)GIT_OBJECT_BLOB);
+G_STATIC_ASSERT((int)GITOBJ_TAG == (int)GIT_OBJECT_TAG);
 
 /* @p (struct gitoid *, const or not) as libgit2's git_oid. */
 #define libgit2_oid(p) \

@@ -8,7 +8,10 @@
 #include <gio/gio.h>
 #include <string.h>
 
-#include "kernel/git/libgit2.h"
+#include "kernel/git/lg2merge.h"
+#include "kernel/git/lg2repo.h"
+#include "kernel/git/lg2write.h"
+#include "kernel/git/object.h"
 #include "kernel/patch/apply-binary.h"
 
 #define MODE_FILE 0100644
@@ -1532,8 +1535,8 @@ static void path_entry_free(struct path_entry *e)
 }
 
 struct applier {
-	git_repository *repo;
-	git_tree *base;
+	struct git_repository *repo;
+	struct git_tree *base;
 	const struct apply_options *opts;
 	GHashTable *paths; /* name -> struct path_entry */
 	gboolean merged;
@@ -1602,21 +1605,19 @@ static gboolean symlink_escapes(const char *path, const char *target, gsize len)
 	return FALSE;
 }
 
-/* The entry for @path in the base tree (NULL when absent; the caller
- * frees it). */
+/* The entry for @path in the base tree: *@found, and the entry in @out
+ * when found. */
 static gboolean base_entry(struct applier *ap, const char *path,
-			   git_tree_entry **out, GError **error)
+			   gboolean *found, struct lg2repo_entry *out,
+			   GError **error)
 {
-	int rc = git_tree_entry_bypath(out, ap->base, path);
+	int rc = lg2repo_tree_entry(ap->base, path, out);
 
-	if (rc == GIT_ENOTFOUND) {
-		*out = NULL;
-		return TRUE;
-	}
+	*found = rc > 0;
 	if (rc < 0) {
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
 			    "cannot look up '%s': %s", path,
-			    git_error_last()->message);
+			    lg2repo_last_error());
 		return FALSE;
 	}
 	return TRUE;
@@ -1633,7 +1634,8 @@ static gboolean beyond_symlink(struct applier *ap, const char *path,
 	*out = FALSE;
 	while ((slash = strrchr(dir, '/'))) {
 		struct path_entry *e;
-		git_tree_entry *te = NULL;
+		struct lg2repo_entry te;
+		gboolean found;
 
 		*slash = '\0';
 		e = g_hash_table_lookup(ap->paths, dir);
@@ -1642,11 +1644,10 @@ static gboolean beyond_symlink(struct applier *ap, const char *path,
 				*out = TRUE;
 			continue;
 		}
-		if (!base_entry(ap, dir, &te, error))
+		if (!base_entry(ap, dir, &found, &te, error))
 			return FALSE;
-		if (te && git_tree_entry_filemode(te) == GIT_FILEMODE_LINK)
+		if (found && te.mode == GITMODE_LINK)
 			*out = TRUE;
-		git_tree_entry_free(te);
 		if (*out)
 			return TRUE;
 	}
@@ -1660,36 +1661,29 @@ static gboolean read_base(struct applier *ap, const char *path,
 			  GBytes **content, guint *mode, gboolean *found,
 			  gboolean *gitlink, GError **error)
 {
-	git_tree_entry *te = NULL;
-	git_blob *blob = NULL;
+	struct lg2repo_entry te;
+	gboolean in_base;
 
 	*found = *gitlink = FALSE;
-	if (!base_entry(ap, path, &te, error))
+	if (!base_entry(ap, path, &in_base, &te, error))
 		return FALSE;
-	if (!te)
+	if (!in_base)
 		return TRUE;
-	*mode = git_tree_entry_filemode(te);
-	if (*mode == GIT_FILEMODE_COMMIT) {
+	*mode = te.mode;
+	if (*mode == GITMODE_COMMIT) {
 		*gitlink = TRUE;
-		git_tree_entry_free(te);
 		return TRUE;
 	}
-	if (git_tree_entry_type(te) != GIT_OBJECT_BLOB) {
-		git_tree_entry_free(te);
+	if (te.type != GITOBJ_BLOB)
 		return TRUE;
-	}
-	if (git_blob_lookup(&blob, ap->repo, git_tree_entry_id(te)) < 0) {
+	*content = lg2repo_blob(ap->repo, &te.oid);
+	if (!*content) {
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
 			    "cannot read blob of '%s': %s", path,
-			    git_error_last()->message);
-		git_tree_entry_free(te);
+			    lg2repo_last_error());
 		return FALSE;
 	}
-	*content =
-		g_bytes_new(git_blob_rawcontent(blob), git_blob_rawsize(blob));
 	*found = TRUE;
-	git_blob_free(blob);
-	git_tree_entry_free(te);
 	return TRUE;
 }
 
@@ -1756,7 +1750,7 @@ static gboolean link_escapes(struct applier *ap, const char *path,
 			if (!read_base(ap, joined, &content, &mode, &found,
 				       &gitlink, error))
 				return FALSE;
-			link = found && mode == GIT_FILEMODE_LINK;
+			link = found && mode == GITMODE_LINK;
 		}
 		if (link) {
 			gsize len;
@@ -1804,7 +1798,6 @@ static GBytes *apply_binary(struct applier *ap, const struct file_diff *p,
 	gsize len;
 	const char *raw = g_bytes_get_data(data, &len);
 	GBytes *result;
-	git_blob *blob = NULL;
 
 	if (strlen(p->old_oid) != GITOID_HEXSZ ||
 	    strlen(p->new_oid) != GITOID_HEXSZ ||
@@ -1816,7 +1809,7 @@ static GBytes *apply_binary(struct applier *ap, const struct file_diff *p,
 		return NULL;
 	}
 	if (p->old_name) {
-		git_odb_hash(libgit2_oid(&oid), raw, len, GIT_OBJECT_BLOB);
+		lg2write_blob_id(raw, len, &oid);
 		if (strcmp(gitoid_hex(&oid), p->old_oid)) {
 			*why = g_strdup_printf(
 				"the patch applies to '%s' (%s), which does "
@@ -1832,12 +1825,9 @@ static GBytes *apply_binary(struct applier *ap, const struct file_diff *p,
 	}
 	if (gitoid_is_zero(&want))
 		return g_bytes_new(NULL, 0);
-	if (git_blob_lookup(&blob, ap->repo, libgit2_oid(&want)) == 0) {
-		result = g_bytes_new(git_blob_rawcontent(blob),
-				     git_blob_rawsize(blob));
-		git_blob_free(blob);
+	result = lg2repo_blob(ap->repo, &want);
+	if (result)
 		return result;
-	}
 	if (!p->binary) {
 		*why = g_strdup_printf("missing binary patch data for '%s'",
 				       name);
@@ -1850,7 +1840,7 @@ static GBytes *apply_binary(struct applier *ap, const struct file_diff *p,
 		return NULL;
 	}
 	raw = g_bytes_get_data(result, &len);
-	git_odb_hash(libgit2_oid(&oid), raw, len, GIT_OBJECT_BLOB);
+	lg2write_blob_id(raw, len, &oid);
 	if (!gitoid_equal(&oid, &want)) {
 		*why = g_strdup_printf("binary patch to '%s' creates incorrect "
 				       "result (expecting %s, got %s)",
@@ -1867,50 +1857,33 @@ static GBytes *apply_binary(struct applier *ap, const struct file_diff *p,
 static GBytes *apply_threeway(struct applier *ap, const struct file_diff *p,
 			      GBytes *ours, char **why)
 {
-	git_object *obj = NULL;
 	struct gitoid prefix;
 	gsize plen = strlen(p->old_oid);
 	g_autoptr(GBytes) base = NULL;
 	g_autoptr(GBytes) theirs = NULL;
-	git_merge_file_input anc, our, their;
-	git_merge_file_result res = { 0 };
 	g_autofree char *apply_why = NULL;
 	const char *name = p->new_name ? p->new_name : p->old_name;
 	GBytes *out = NULL;
 
 	if (p->is_binary || p->is_delete > 0 || p->is_new > 0 || !plen ||
 	    !gitoid_from_hexn(&prefix, p->old_oid, plen) ||
-	    git_object_lookup_prefix(&obj, ap->repo, libgit2_oid(&prefix), plen,
-				     GIT_OBJECT_BLOB) < 0) {
+	    !(base = lg2repo_blob_prefix(ap->repo, &prefix, plen))) {
 		*why = g_strdup("repository lacks the necessary blob to "
 				"perform 3-way merge");
 		return NULL;
 	}
-	base = g_bytes_new(git_blob_rawcontent((git_blob *)obj),
-			   git_blob_rawsize((git_blob *)obj));
-	git_object_free(obj);
 	theirs = apply_hunks(p, base, &apply_why);
 	if (!theirs) {
 		*why = g_strdup_printf("3-way merge: %s", apply_why);
 		return NULL;
 	}
-	git_merge_file_input_init(&anc, GIT_MERGE_FILE_INPUT_VERSION);
-	git_merge_file_input_init(&our, GIT_MERGE_FILE_INPUT_VERSION);
-	git_merge_file_input_init(&their, GIT_MERGE_FILE_INPUT_VERSION);
-	anc.ptr = g_bytes_get_data(base, &anc.size);
-	our.ptr = g_bytes_get_data(ours, &our.size);
-	their.ptr = g_bytes_get_data(theirs, &their.size);
-	anc.path = our.path = their.path = name;
-	if (git_merge_file(&res, &anc, &our, &their, NULL) < 0) {
+	if (!lg2merge_file(base, ours, theirs, name, &out)) {
 		*why = g_strdup_printf("3-way merge failed: %s",
-				       git_error_last()->message);
+				       lg2repo_last_error());
 		return NULL;
 	}
-	if (res.automergeable)
-		out = g_bytes_new(res.ptr, res.len);
-	else
+	if (!out)
 		*why = g_strdup("3-way merge left conflicts");
-	git_merge_file_result_free(&res);
 	if (out)
 		ap->merged = TRUE;
 	return out;
@@ -2024,15 +1997,13 @@ static gboolean apply_file(struct applier *ap, struct file_diff *p, char **why,
 					      t->state == PATH_TO_BE_DELETED);
 
 		if (!ok_if_exists) {
-			git_tree_entry *te = NULL;
-			gboolean exists;
+			struct lg2repo_entry te;
+			gboolean found, exists;
 
-			if (!base_entry(ap, new_name, &te, error))
+			if (!base_entry(ap, new_name, &found, &te, error))
 				return FALSE;
-			exists = (te &&
-				  git_tree_entry_type(te) != GIT_OBJECT_TREE) ||
+			exists = (found && te.type != GITOBJ_TREE) ||
 				 (t && t->state == PATH_RESULT);
-			git_tree_entry_free(te);
 			if (exists) {
 				*why = g_strdup_printf("%s: already exists in "
 						       "index",
@@ -2109,58 +2080,57 @@ static gboolean apply_file(struct applier *ap, struct file_diff *p, char **why,
 static gboolean write_tree(struct applier *ap, struct gitoid *out, char **why,
 			   GError **error)
 {
-	g_autoptr(GArray)
-		updates = g_array_new(FALSE, TRUE, sizeof(git_tree_update));
+	g_autoptr(GArray) updates =
+		g_array_new(FALSE, TRUE, sizeof(struct lg2write_update));
+	g_autoptr(GError) err = NULL;
 	GHashTableIter it;
 	gpointer key, value;
 
 	g_hash_table_iter_init(&it, ap->paths);
 	while (g_hash_table_iter_next(&it, &key, &value)) {
 		struct path_entry *e = value;
-		git_tree_update u = { 0 };
+		struct lg2write_update u = { 0 };
 
 		u.path = key;
 		if (e->state == PATH_RESULT) {
 			gsize len;
 			const void *data = g_bytes_get_data(e->content, &len);
 
-			if (git_blob_create_from_buffer(&u.id, ap->repo, data,
-							len) < 0) {
+			if (!lg2write_blob(ap->repo, data, len, &u.oid)) {
 				g_set_error(error, G_IO_ERROR,
 					    G_IO_ERROR_FAILED,
 					    "cannot write blob of '%s': %s",
-					    (char *)key,
-					    git_error_last()->message);
+					    (char *)key, lg2repo_last_error());
 				return FALSE;
 			}
-			u.action = GIT_TREE_UPDATE_UPSERT;
-			u.filemode = e->mode;
+			u.mode = e->mode;
 		} else if (e->state == PATH_WAS_DELETED) {
-			git_tree_entry *te = NULL;
+			struct lg2repo_entry te;
+			gboolean found;
 
-			if (!base_entry(ap, key, &te, error))
+			if (!base_entry(ap, key, &found, &te, error))
 				return FALSE;
-			if (!te)
+			if (!found)
 				continue;
-			git_tree_entry_free(te);
-			u.action = GIT_TREE_UPDATE_REMOVE;
+			u.remove = TRUE;
 		} else {
 			continue;
 		}
 		g_array_append_val(updates, u);
 	}
-	if (git_tree_create_updated(libgit2_oid(out), ap->repo, ap->base,
-				    updates->len,
-				    (git_tree_update *)updates->data) < 0) {
+	if (!lg2write_tree_update(ap->repo, ap->base,
+				  (struct lg2write_update *)updates->data,
+				  updates->len, out, &err)) {
 		/* an entry name libgit2 refuses (its verify_path) is the
 		 * patch's fault: that patch fails, the series goes on */
-		if (git_error_last()->klass == GIT_ERROR_TREE) {
+		if (g_error_matches(err, LG2REPO_ERROR,
+				    LG2REPO_ERROR_REFUSED_PATH)) {
 			*why = g_strdup_printf("refused path: %s",
-					       git_error_last()->message);
+					       err->message);
 			return TRUE;
 		}
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
-			    "cannot write tree: %s", git_error_last()->message);
+			    "cannot write tree: %s", err->message);
 		return FALSE;
 	}
 	return TRUE;
@@ -2172,8 +2142,8 @@ static gint compare_names(gconstpointer a, gconstpointer b, gpointer unused)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-gboolean apply_to_tree(struct apply_result *out, git_repository *repo,
-		       git_tree *base, const char *patch, gsize len,
+gboolean apply_to_tree(struct apply_result *out, struct git_repository *repo,
+		       struct git_tree *base, const char *patch, gsize len,
 		       const struct apply_options *opts, GError **error)
 {
 	static const struct apply_options defaults = APPLY_OPTIONS_INIT;

@@ -5,7 +5,8 @@
  * and delta hunks, "\ No newline at end of file"), each hunk is searched
  * for outward from the line it names without fuzz (git's find_pos and
  * match_fragment), and only the blobs of touched paths are read.  The result
- * is written with git_tree_create_updated, never to a working tree.
+ * is written with kernel/git/lg2write.h (libgit2's git_tree_create_updated),
+ * never to a working tree.
  *
  * A patch that does not apply is an outcome, not an error: it is reported
  * in struct apply_result.  GError is set only when the repository fails. */

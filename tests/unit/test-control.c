@@ -8,6 +8,7 @@
 #include "bot/sources/ingest.h"
 #include "bot/store/lists.h"
 #include "bot/store/pipeline.h"
+#include "tests/unit/scratch-store.h"
 
 static const char maintainers_text[] = "OMAP2+ SUPPORT\n"
 				       "M:\tTony Lindgren <tony@atomide.com>\n"
@@ -25,13 +26,9 @@ struct fixture {
 
 static void set_up(struct fixture *f, gconstpointer data)
 {
-	g_autofree char *path = NULL;
 	g_autoptr(GError) error = NULL;
 
-	f->dir = g_dir_make_tmp("armbot-control-XXXXXX", NULL);
-	path = g_build_filename(f->dir, "store.sqlite", NULL);
-	f->st = store_open(path, &error);
-	g_assert_no_error(error);
+	f->st = scratch_store_new("armbot-control-XXXXXX", &f->dir, NULL);
 	f->config = config_new_default();
 	f->m = maintainers_parse(maintainers_text, strlen(maintainers_text),
 				 NULL, NULL, &error);
@@ -44,19 +41,9 @@ static void set_up(struct fixture *f, gconstpointer data)
 
 static void tear_down(struct fixture *f, gconstpointer data)
 {
-	g_autoptr(GDir) d = g_dir_open(f->dir, 0, NULL);
-	const char *name;
-
-	store_free(f->st);
+	scratch_store_free(f->st, f->dir, NULL);
 	config_free(f->config);
 	maintainers_free(f->m);
-	while (d && (name = g_dir_read_name(d))) {
-		g_autofree char *p = g_build_filename(f->dir, name, NULL);
-
-		g_remove(p);
-	}
-	g_rmdir(f->dir);
-	g_free(f->dir);
 }
 
 /* Store @text as a source would and handle it; the mails queued. */

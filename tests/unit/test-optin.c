@@ -7,6 +7,7 @@
 #include "bot/control/optin.h"
 #include "bot/store/trees.h"
 #include "config/treefile.h"
+#include "tests/unit/scratch-store.h"
 
 static const char maintainers_text[] =
 	"ARM PORT\n"
@@ -32,13 +33,9 @@ struct fixture {
 
 static void fixture_set_up(struct fixture *f, gconstpointer data)
 {
-	g_autofree char *path = NULL;
 	g_autoptr(GError) error = NULL;
 
-	f->dir = g_dir_make_tmp("armbot-optin-XXXXXX", NULL);
-	path = g_build_filename(f->dir, "store.sqlite", NULL);
-	f->st = store_open(path, &error);
-	g_assert_no_error(error);
+	f->st = scratch_store_new("armbot-optin-XXXXXX", &f->dir, NULL);
 	f->config = config_new_default();
 	f->m = maintainers_parse(maintainers_text, strlen(maintainers_text),
 				 NULL, NULL, &error);
@@ -52,19 +49,9 @@ static void fixture_set_up(struct fixture *f, gconstpointer data)
 
 static void fixture_tear_down(struct fixture *f, gconstpointer data)
 {
-	g_autoptr(GDir) d = g_dir_open(f->dir, 0, NULL);
-	const char *name;
-
-	store_free(f->st);
+	scratch_store_free(f->st, f->dir, NULL);
 	config_free(f->config);
 	maintainers_free(f->m);
-	while (d && (name = g_dir_read_name(d))) {
-		g_autofree char *p = g_build_filename(f->dir, name, NULL);
-
-		g_remove(p);
-	}
-	g_rmdir(f->dir);
-	g_free(f->dir);
 }
 
 /* Handle a mail from @from with @subject and @body; returns the reply's

@@ -6,21 +6,11 @@
 #include "bot/store/db.h"
 #include "bot/store/store.h"
 #include "bot/store/pipeline.h"
+#include "tests/unit/scratch-store.h"
 
-struct fixture {
-	char *dir;
-	char *path;
-	struct store *st;
-};
-
-static void setup(struct fixture *f, gconstpointer data)
+static void setup(struct scratch_store *f, gconstpointer data)
 {
-	g_autoptr(GError) error = NULL;
-
-	f->dir = g_dir_make_tmp("armbot-store-pipeline-XXXXXX", NULL);
-	f->path = g_build_filename(f->dir, "store.sqlite", NULL);
-	f->st = store_open(f->path, &error);
-	g_assert_no_error(error);
+	scratch_store_setup(f, "armbot-store-pipeline-XXXXXX");
 	/* series rows as the assembler leaves them */
 	g_assert_cmpint(
 		sqlite3_exec(store_db(f->st),
@@ -34,16 +24,7 @@ static void setup(struct fixture *f, gconstpointer data)
 		==, SQLITE_OK);
 }
 
-static void teardown(struct fixture *f, gconstpointer data)
-{
-	store_free(f->st);
-	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", f->dir);
-	g_assert_cmpint(system(cmd), ==, 0);
-	g_free(f->path);
-	g_free(f->dir);
-}
-
-static const char *series_state(struct fixture *f, gint64 id)
+static const char *series_state(struct scratch_store *f, gint64 id)
 {
 	static char state[32];
 	g_autoptr(GError) error = NULL;
@@ -55,7 +36,7 @@ static const char *series_state(struct fixture *f, gint64 id)
 }
 
 /* One job per series and tree, ever; claims go oldest first. */
-static void test_queue_and_claim(struct fixture *f, gconstpointer data)
+static void test_queue_and_claim(struct scratch_store *f, gconstpointer data)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store_job) a = NULL;
@@ -88,7 +69,7 @@ static void test_queue_and_claim(struct fixture *f, gconstpointer data)
 
 /* A restart requeues running jobs, and gives up on one that has been
  * running when the bot died too often. */
-static void test_recover(struct fixture *f, gconstpointer data)
+static void test_recover(struct scratch_store *f, gconstpointer data)
 {
 	g_autoptr(GError) error = NULL;
 	guint requeued, failed;
@@ -120,7 +101,8 @@ static void test_recover(struct fixture *f, gconstpointer data)
 }
 
 /* A series superseded while its job waited is not checked. */
-static void test_superseded_while_queued(struct fixture *f, gconstpointer data)
+static void test_superseded_while_queued(struct scratch_store *f,
+					 gconstpointer data)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store_job) j = NULL;
@@ -141,7 +123,7 @@ static void test_superseded_while_queued(struct fixture *f, gconstpointer data)
 
 /* Finishing a job queues its reply in the same transaction; the reply goes
  * pending -> sending -> sent, and a temporary failure waits. */
-static void test_finish_and_outbox(struct fixture *f, gconstpointer data)
+static void test_finish_and_outbox(struct scratch_store *f, gconstpointer data)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store_job) j = NULL;
@@ -199,13 +181,14 @@ static void test_finish_and_outbox(struct fixture *f, gconstpointer data)
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
-	g_test_add("/store-pipeline/queue-and-claim", struct fixture, NULL,
-		   setup, test_queue_and_claim, teardown);
-	g_test_add("/store-pipeline/recover", struct fixture, NULL, setup,
-		   test_recover, teardown);
-	g_test_add("/store-pipeline/superseded-while-queued", struct fixture,
-		   NULL, setup, test_superseded_while_queued, teardown);
-	g_test_add("/store-pipeline/finish-and-outbox", struct fixture, NULL,
-		   setup, test_finish_and_outbox, teardown);
+	g_test_add("/store-pipeline/queue-and-claim", struct scratch_store,
+		   NULL, setup, test_queue_and_claim, scratch_store_teardown);
+	g_test_add("/store-pipeline/recover", struct scratch_store, NULL, setup,
+		   test_recover, scratch_store_teardown);
+	g_test_add("/store-pipeline/superseded-while-queued",
+		   struct scratch_store, NULL, setup,
+		   test_superseded_while_queued, scratch_store_teardown);
+	g_test_add("/store-pipeline/finish-and-outbox", struct scratch_store,
+		   NULL, setup, test_finish_and_outbox, scratch_store_teardown);
 	return g_test_run();
 }

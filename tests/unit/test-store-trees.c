@@ -3,37 +3,13 @@
  * migration of a store made before tree_updates existed. */
 #include <string.h>
 
-#include "kernel/tree/rmtree.h"
 #include "bot/store/db.h"
 #include "bot/store/store.h"
 #include "bot/store/trees.h"
 #include "scratch.h"
+#include "tests/unit/scratch-store.h"
 
-struct fixture {
-	char *dir;
-	char *path;
-	struct store *st;
-};
-
-static void setup(struct fixture *f, gconstpointer data)
-{
-	g_autoptr(GError) error = NULL;
-
-	f->dir = scratch_dir_new("armbot-store-trees-XXXXXX");
-	f->path = g_build_filename(f->dir, "store.sqlite", NULL);
-	f->st = store_open(f->path, &error);
-	g_assert_no_error(error);
-}
-
-static void teardown(struct fixture *f, gconstpointer data)
-{
-	store_free(f->st);
-	rmtree(f->dir, NULL);
-	g_free(f->path);
-	g_free(f->dir);
-}
-
-static struct store_tree_update *get(struct fixture *f, const char *tree)
+static struct store_tree_update *get(struct scratch_store *f, const char *tree)
 {
 	g_autoptr(GError) error = NULL;
 	struct store_tree_update *u = NULL;
@@ -43,7 +19,7 @@ static struct store_tree_update *get(struct fixture *f, const char *tree)
 	return u;
 }
 
-static void attempt(struct fixture *f, const char *tree, gint64 at,
+static void attempt(struct scratch_store *f, const char *tree, gint64 at,
 		    const char *fail, const char *head)
 {
 	g_autoptr(GError) error = NULL;
@@ -67,7 +43,7 @@ static void attempt(struct fixture *f, const char *tree, gint64 at,
 
 /* A success, failures that keep its head and count up, a success that
  * clears the error. */
-static void test_attempts(struct fixture *f, gconstpointer data)
+static void test_attempts(struct scratch_store *f, gconstpointer data)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store_tree_update) u = NULL;
@@ -145,7 +121,7 @@ static void test_attempts(struct fixture *f, gconstpointer data)
 }
 
 /* Followed by a running daemon, or not; on demand only. */
-static void test_follow(struct fixture *f, gconstpointer data)
+static void test_follow(struct scratch_store *f, gconstpointer data)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store_tree_update) a = NULL;
@@ -196,7 +172,7 @@ static void test_follow(struct fixture *f, gconstpointer data)
 
 /* A store of the part "trees" at version 1 (no tree_updates, no indexes
  * for the opt-in rate limits) is migrated, its trees kept. */
-static void test_migration(struct fixture *f, gconstpointer data)
+static void test_migration(struct scratch_store *f, gconstpointer data)
 {
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store_tree) t = NULL;
@@ -228,11 +204,14 @@ static void test_migration(struct fixture *f, gconstpointer data)
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
-	g_test_add("/store-trees/attempts", struct fixture, NULL, setup,
-		   test_attempts, teardown);
-	g_test_add("/store-trees/follow", struct fixture, NULL, setup,
-		   test_follow, teardown);
-	g_test_add("/store-trees/migration", struct fixture, NULL, setup,
-		   test_migration, teardown);
+	g_test_add("/store-trees/attempts", struct scratch_store,
+		   "armbot-store-trees-XXXXXX", scratch_store_setup,
+		   test_attempts, scratch_store_teardown);
+	g_test_add("/store-trees/follow", struct scratch_store,
+		   "armbot-store-trees-XXXXXX", scratch_store_setup,
+		   test_follow, scratch_store_teardown);
+	g_test_add("/store-trees/migration", struct scratch_store,
+		   "armbot-store-trees-XXXXXX", scratch_store_setup,
+		   test_migration, scratch_store_teardown);
 	return g_test_run();
 }
