@@ -7,7 +7,6 @@
 #include "bot/daemon/weekly.h"
 #include "bot/store/store.h"
 #include "config/config.h"
-#include "config/datadir.h"
 
 /* "2026-11-30" (any day of the week): the start of its week. */
 static gboolean parse_week(const char *text, gint64 *week)
@@ -49,7 +48,6 @@ int cmd_weekly(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store) st = NULL;
 	g_autoptr(GBytes) raw = NULL;
-	g_autofree char *dir = NULL, *path = NULL;
 	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
 	gint64 week = store_balance_week_start(now) - STORE_BALANCE_WEEK;
 
@@ -62,11 +60,10 @@ int cmd_weekly(struct armbot_context *ctx, int argc, char **argv)
 		    "lists whose [list] group says weekly = true.",
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
-	if (week_text && !parse_week(week_text, &week)) {
-		fprintf(stderr, "error: --week '%s' is not a date YYYY-MM-DD\n",
+	if (week_text && !parse_week(week_text, &week))
+		return command_usage_error(
+			"weekly", "--week '%s' is not a date YYYY-MM-DD",
 			week_text);
-		return COMMAND_USAGE_ERROR;
-	}
 	config = command_config(file, NULL, &error);
 	if (!config)
 		goto fail;
@@ -76,25 +73,20 @@ int cmd_weekly(struct armbot_context *ctx, int argc, char **argv)
 
 			if (!l->weekly)
 				continue;
-			if (list) {
-				fprintf(stderr,
-					"error: several lists ask for the "
-					"weekly balance: say which with "
-					"--list\n");
-				return COMMAND_USAGE_ERROR;
-			}
+			if (list)
+				return command_usage_error(
+					"weekly", "several lists ask for the "
+						  "weekly balance: say which "
+						  "with --list");
 			list = g_strdup(l->address);
 		}
-		if (!list) {
-			fprintf(stderr, "error: no list has weekly = true: "
-					"say which with --list\n");
-			return COMMAND_USAGE_ERROR;
-		}
+		if (!list)
+			return command_usage_error(
+				"weekly",
+				"no list has weekly = true: say which with "
+				"--list");
 	}
-	if (!(dir = datadir_ensure(command_data_dir(ctx), NULL, &error)))
-		goto fail;
-	path = g_build_filename(dir, "store.sqlite", NULL);
-	if (!(st = store_open(path, &error)))
+	if (!(st = command_store(ctx, &error)))
 		goto fail;
 	if (queue) {
 		gboolean added;
