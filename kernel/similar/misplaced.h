@@ -1,0 +1,24 @@
+/* Drivers in the wrong place: code a patch adds under arch/arm/mach-* or
+ * arch/arm/plat-* that defines an instance of a driver subsystem's
+ * interface (struct irq_chip, clocksource, clock_event_device, gpio_chip,
+ * clk_ops, pinctrl_ops, cpufreq_driver, iommu_ops, platform_driver), named
+ * with the drivers/ folder where such drivers live; and new board files
+ * (MACHINE_START) where a device tree would do. */
+#pragma once
+
+#include <glib.h>
+
+struct misplaced {
+	char *path; /* the file under arch/arm/ */
+	guint32 line; /* of the definition, new side */
+	const char *what; /* "struct irq_chip", "MACHINE_START" */
+	const char *folder; /* "drivers/irqchip/", NULL for a board file */
+};
+
+/* Whether @path is under arch/arm/mach-* or arch/arm/plat-*. */
+gboolean misplaced_arm_path(const char *path);
+
+/* The findings of @pieces (struct simpatch_piece, every added line:
+ * simpatch_pieces() with a minimum of 1), as struct misplaced, each
+ * interface once per file. */
+GPtrArray *misplaced_find(const GPtrArray *pieces);
