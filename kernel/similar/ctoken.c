@@ -4,15 +4,17 @@
 #include <string.h>
 
 static const char *const keywords[] = {
-	"auto",	    "break",	"case",	    "char",	"const",
-	"continue", "default",	"do",	    "double",	"else",
-	"enum",	    "extern",	"float",    "for",	"goto",
-	"if",	    "inline",	"int",	    "long",	"register",
-	"return",   "short",	"signed",   "sizeof",	"static",
-	"struct",   "switch",	"typedef",  "union",	"unsigned",
-	"void",	    "volatile", "while",    "bool",	"true",
-	"false",    "NULL",	"__init",   "__iomem",	"u8",
-	"u16",	    "u32",	"u64",	    "__maybe_unused",
+	"auto",	  "break",    "case",	 "char",
+	"const",  "continue", "default", "do",
+	"double", "else",     "enum",	 "extern",
+	"float",  "for",      "goto",	 "if",
+	"inline", "int",      "long",	 "register",
+	"return", "short",    "signed",	 "sizeof",
+	"static", "struct",   "switch",	 "typedef",
+	"union",  "unsigned", "void",	 "volatile",
+	"while",  "bool",     "true",	 "false",
+	"NULL",	  "__init",   "__iomem", "u8",
+	"u16",	  "u32",      "u64",	 "__maybe_unused",
 };
 
 /* boilerplate statements: the call and everything to its ';' */
@@ -33,10 +35,10 @@ static gboolean is_ident(char c)
 }
 
 static const char *const ops3[] = { "<<=", ">>=", "...", NULL };
-static const char *const ops2[] = { "->", "++", "--", "<<", ">>", "<=",
-				    ">=", "==", "!=", "&&", "||", "+=",
-				    "-=", "*=", "/=", "%=", "&=", "^=",
-				    "|=", "##", NULL };
+static const char *const ops2[] = {
+	"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+	"+=", "-=", "*=", "/=", "%=", "&=", "^=", "|=", "##", NULL
+};
 
 struct token_out {
 	const char *cls; /* static, or NULL when @buf holds it */
@@ -129,11 +131,10 @@ static gboolean next_token(struct scanner *s, struct token_out *t,
 	}
 	if (g_ascii_isdigit(*p) ||
 	    (*p == '.' && p + 1 < s->end && g_ascii_isdigit(p[1]))) {
-		while (p < s->end &&
-		       (is_ident(*p) || *p == '.' ||
-			((*p == '+' || *p == '-') &&
-			 (p[-1] == 'e' || p[-1] == 'E' || p[-1] == 'p' ||
-			  p[-1] == 'P'))))
+		while (p < s->end && (is_ident(*p) || *p == '.' ||
+				      ((*p == '+' || *p == '-') &&
+				       (p[-1] == 'e' || p[-1] == 'E' ||
+					p[-1] == 'p' || p[-1] == 'P'))))
 			p++;
 		s->p = p;
 		t->cls = "L";

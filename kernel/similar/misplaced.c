@@ -5,19 +5,29 @@
 
 #include "kernel/similar/simpatch.h"
 
+/* What implements a subsystem's interface: a struct of its type defined
+ * or embedded (not a pointer), or a call or macro that registers one. */
 static const struct {
-	const char *type, *folder;
+	const char *name, *folder;
+	gboolean call;
 } interfaces[] = {
-	{ "irq_chip", "drivers/irqchip/" },
-	{ "clocksource", "drivers/clocksource/" },
-	{ "clock_event_device", "drivers/clocksource/" },
-	{ "gpio_chip", "drivers/gpio/" },
-	{ "clk_ops", "drivers/clk/" },
-	{ "pinctrl_ops", "drivers/pinctrl/" },
-	{ "pinctrl_desc", "drivers/pinctrl/" },
-	{ "cpufreq_driver", "drivers/cpufreq/" },
-	{ "iommu_ops", "drivers/iommu/" },
-	{ "platform_driver", "drivers/ (its subsystem's folder)" },
+	{ "irq_chip", "drivers/irqchip/", FALSE },
+	{ "irq_alloc_domain_generic_chips", "drivers/irqchip/", TRUE },
+	{ "irq_alloc_generic_chip", "drivers/irqchip/", TRUE },
+	{ "IRQCHIP_DECLARE", "drivers/irqchip/", TRUE },
+	{ "clocksource", "drivers/clocksource/", FALSE },
+	{ "clock_event_device", "drivers/clocksource/", FALSE },
+	{ "TIMER_OF_DECLARE", "drivers/clocksource/", TRUE },
+	{ "gpio_chip", "drivers/gpio/", FALSE },
+	{ "gpiochip_add_data", "drivers/gpio/", TRUE },
+	{ "devm_gpiochip_add_data", "drivers/gpio/", TRUE },
+	{ "clk_ops", "drivers/clk/", FALSE },
+	{ "CLK_OF_DECLARE", "drivers/clk/", TRUE },
+	{ "pinctrl_ops", "drivers/pinctrl/", FALSE },
+	{ "pinctrl_desc", "drivers/pinctrl/", FALSE },
+	{ "cpufreq_driver", "drivers/cpufreq/", FALSE },
+	{ "iommu_ops", "drivers/iommu/", FALSE },
+	{ "platform_driver", "drivers/ (its subsystem's folder)", FALSE },
 };
 
 gboolean misplaced_arm_path(const char *path)
@@ -39,26 +49,32 @@ static void misplaced_free(gpointer p)
 	g_free(m);
 }
 
-/* A definition of the type: "struct T name =", "struct T name;",
- * "struct T name[" (not a pointer, not a declaration of a function) */
+/* A struct of an interface's type, defined or embedded: "struct T name"
+ * then "=", ";" or "[" (a pointer or a function's parameter is none);
+ * a registering call or macro at a line's start; MACHINE_START. */
 static GRegex *definition_regex(void)
 {
 	static GRegex *re;
 
 	if (g_once_init_enter(&re)) {
-		GString *alt = g_string_new(NULL);
+		GString *types = g_string_new(NULL);
+		GString *calls = g_string_new(NULL);
 		g_autofree char *pattern = NULL;
 		GRegex *r;
 
-		for (guint i = 0; i < G_N_ELEMENTS(interfaces); i++)
-			g_string_append_printf(alt, "%s%s", i ? "|" : "",
-					       interfaces[i].type);
+		for (guint i = 0; i < G_N_ELEMENTS(interfaces); i++) {
+			GString *alt = interfaces[i].call ? calls : types;
+
+			g_string_append_printf(alt, "%s%s", alt->len ? "|" : "",
+					       interfaces[i].name);
+		}
 		pattern = g_strdup_printf(
-			"(?m)^(?:(?:static|const)\\s+)*struct\\s+(%s)\\s+"
+			"(?m)^[ \\t]*(?:(?:static|const)\\s+)*struct\\s+(%s)\\s+"
 			"[A-Za-z_][A-Za-z0-9_]*\\s*(?:\\[[^\\]]*\\]\\s*)?(?:=|;)"
-			"|^\\s*(MACHINE_START)\\s*\\(",
-			alt->str);
-		g_string_free(alt, TRUE);
+			"|\\b(%s|MACHINE_START)\\s*\\(",
+			types->str, calls->str);
+		g_string_free(types, TRUE);
+		g_string_free(calls, TRUE);
 		r = g_regex_new(pattern, G_REGEX_OPTIMIZE, 0, NULL);
 		g_once_init_leave(&re, r);
 	}
@@ -86,13 +102,15 @@ GPtrArray *misplaced_find(const GPtrArray *pieces)
 			guint32 line = p->first_line;
 			const char *what = NULL, *folder = NULL;
 
-			if (board && *board) {
+			const char *name = board && *board ? board : type;
+
+			if (!strcmp(name, "MACHINE_START")) {
 				what = "MACHINE_START";
 			} else {
 				for (guint j = 0; j < G_N_ELEMENTS(interfaces);
 				     j++)
-					if (!g_strcmp0(type, interfaces[j].type)) {
-						what = interfaces[j].type;
+					if (!strcmp(name, interfaces[j].name)) {
+						what = interfaces[j].name;
 						folder = interfaces[j].folder;
 					}
 			}
@@ -101,7 +119,9 @@ GPtrArray *misplaced_find(const GPtrArray *pieces)
 			for (guint j = 0; j < out->len; j++) {
 				const struct misplaced *o = out->pdata[j];
 
-				if (!strcmp(o->path, p->path) && o->what == what)
+				if (!strcmp(o->path, p->path) &&
+				    !g_strcmp0(o->folder, folder) &&
+				    (folder || o->what == what))
 					dup = TRUE;
 			}
 			if (dup)
@@ -118,6 +138,21 @@ GPtrArray *misplaced_find(const GPtrArray *pieces)
 			m->what = what;
 			m->folder = folder;
 			g_ptr_array_add(out, m);
+		}
+	}
+	/* a platform driver that is also of a subsystem: the subsystem */
+	for (guint i = out->len; i-- > 0;) {
+		const struct misplaced *m = out->pdata[i];
+
+		if (strcmp(m->what, "platform_driver"))
+			continue;
+		for (guint j = 0; j < out->len; j++) {
+			const struct misplaced *o = out->pdata[j];
+
+			if (o != m && o->folder && !strcmp(o->path, m->path)) {
+				g_ptr_array_remove_index(out, i);
+				break;
+			}
 		}
 	}
 	return out;

@@ -1,9 +1,11 @@
 /* Drivers in the wrong place: code a patch adds under arch/arm/mach-* or
- * arch/arm/plat-* that defines an instance of a driver subsystem's
- * interface (struct irq_chip, clocksource, clock_event_device, gpio_chip,
- * clk_ops, pinctrl_ops, cpufreq_driver, iommu_ops, platform_driver), named
- * with the drivers/ folder where such drivers live; and new board files
- * (MACHINE_START) where a device tree would do. */
+ * arch/arm/plat-* that implements a driver subsystem's interface (defines
+ * or embeds a struct irq_chip, clocksource, clock_event_device, gpio_chip,
+ * clk_ops, pinctrl_ops or pinctrl_desc, cpufreq_driver, iommu_ops,
+ * platform_driver, or registers one: generic irq chips, IRQCHIP_DECLARE,
+ * TIMER_OF_DECLARE, gpiochip_add_data, CLK_OF_DECLARE), named with the
+ * drivers/ folder where such drivers live, once per file and folder; and
+ * new board files (MACHINE_START) where a device tree would do. */
 #pragma once
 
 #include <glib.h>
@@ -11,7 +13,7 @@
 struct misplaced {
 	char *path; /* the file under arch/arm/ */
 	guint32 line; /* of the definition, new side */
-	const char *what; /* "struct irq_chip", "MACHINE_START" */
+	const char *what; /* "irq_chip", "IRQCHIP_DECLARE", "MACHINE_START" */
 	const char *folder; /* "drivers/irqchip/", NULL for a board file */
 };
 

@@ -43,8 +43,8 @@ struct similar_findings *similar_find(const struct simindex *index,
 		if (!c_source(p->path) ||
 		    (!p->new_file && p->added < opts->min_lines))
 			continue;
-		if (!simindex_query(index, p->text->str, p->text->len,
-				    p->path, &m))
+		if (!simindex_query(index, p->text->str, p->text->len, p->path,
+				    &m))
 			continue;
 		if (m.percent < opts->threshold) {
 			simindex_match_clear(&m);
@@ -98,11 +98,13 @@ char *similar_format(const struct similar_findings *f)
 
 		if (m->folder)
 			g_string_append_printf(
-				s, "%s:%u defines a struct %s: such drivers live in %s\n",
+				s,
+				"%s:%u implements %s: such drivers live in %s\n",
 				m->path, m->line, m->what, m->folder);
 		else
 			g_string_append_printf(
-				s, "%s:%u is a new board file (MACHINE_START): a device tree would do\n",
+				s,
+				"%s:%u is a new board file (MACHINE_START): a device tree would do\n",
 				m->path, m->line);
 	}
 	return g_string_free(s, FALSE);

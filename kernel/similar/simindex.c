@@ -19,7 +19,7 @@
 #include "kernel/similar/ctoken.h"
 #include "kernel/similar/winnow.h"
 
-G_DEFINE_QUARK(simindex-error-quark, simindex_error)
+G_DEFINE_QUARK(simindex - error - quark, simindex_error)
 
 #define MAGIC "ARMBSIM1"
 #define MAX_FILES (1u << 20)
@@ -112,14 +112,14 @@ gboolean simindex_save(const struct simindex *ix, const char *path,
 		       GError **error)
 {
 	g_autoptr(GByteArray) b = g_byte_array_new();
-	g_autofree char *tmp = g_strconcat(path, ".tmp", NULL);
 
 	g_byte_array_append(b, (const guint8 *)MAGIC, 8);
 	put32(b, ix->files->len);
 	put32(b, ix->prints->len);
 	put32(b, ix->paths->len);
 	for (guint i = 0; i < ix->files->len; i++) {
-		const struct sfile *f = &g_array_index(ix->files, struct sfile, i);
+		const struct sfile *f =
+			&g_array_index(ix->files, struct sfile, i);
 
 		g_byte_array_append(b, f->blob.id, GITOID_RAWSZ);
 		put32(b, f->path_off);
@@ -135,17 +135,9 @@ gboolean simindex_save(const struct simindex *ix, const char *path,
 		put32(b, p->first_line);
 		put32(b, p->last_line);
 	}
-	if (!g_file_set_contents(tmp, (const char *)b->data, b->len, error))
-		return FALSE;
-	if (rename(tmp, path) < 0) {
-		int e = errno;
-
-		g_set_error(error, SIMINDEX_ERROR, SIMINDEX_ERROR_IO,
-			    "cannot rename %s: %s", tmp, g_strerror(e));
-		unlink(tmp);
-		return FALSE;
-	}
-	return TRUE;
+	/* written to a temporary file renamed over @path: a reader sees
+	 * the whole file or none */
+	return g_file_set_contents(path, (const char *)b->data, b->len, error);
 }
 
 static struct simindex *corrupt(const char *path, const char *why,
@@ -203,10 +195,10 @@ struct simindex *simindex_load(const char *path, GError **error)
 		s->file = get32(p + 4);
 		s->first_line = get32(p + 8);
 		s->last_line = get32(p + 12);
-		if (s->file >= nfiles ||
-		    (i && cmp_print(s - 1, s) > 0)) {
+		if (s->file >= nfiles || (i && cmp_print(s - 1, s) > 0)) {
 			simindex_free(ix);
-			return corrupt(path, "fingerprints out of order", error);
+			return corrupt(path, "fingerprints out of order",
+				       error);
 		}
 	}
 	return ix;
@@ -262,8 +254,7 @@ struct build {
 	struct simindex_stats *stats;
 };
 
-static gboolean wanted(const struct build *b, const char *path,
-		       gboolean is_dir)
+static gboolean wanted(const struct build *b, const char *path, gboolean is_dir)
 {
 	gsize n = strlen(path);
 
@@ -287,7 +278,8 @@ static void add_file(struct build *b, const struct gitoid *blob,
 	g_array_append_val(b->ix->files, f);
 	g_byte_array_append(b->ix->paths, (const guint8 *)path, f.path_len);
 	for (guint i = 0; i < prints_of_file->len; i++) {
-		struct sprint s = g_array_index(prints_of_file, struct sprint, i);
+		struct sprint s =
+			g_array_index(prints_of_file, struct sprint, i);
 
 		s.file = id;
 		g_array_append_val(b->ix->prints, s);
@@ -503,14 +495,13 @@ struct cand {
 	gboolean counted;
 };
 
-gboolean simindex_query(const struct simindex *ix, const char *text,
-			gsize len, const char *skip_path,
-			struct simindex_match *out)
+gboolean simindex_query(const struct simindex *ix, const char *text, gsize len,
+			const char *skip_path, struct simindex_match *out)
 {
 	g_autoptr(GArray) tokens = ctoken_scan(text, len);
 	g_autoptr(GArray) prints = winnow_prints(tokens);
-	g_autoptr(GHashTable) cands =
-		g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	g_autoptr(GHashTable)
+		cands = g_hash_table_new_full(NULL, NULL, NULL, g_free);
 	g_autoptr(GHashTable) seen = g_hash_table_new(NULL, NULL);
 	guint total = 0, best_shared = 0;
 	gpointer best = NULL;
@@ -526,10 +517,12 @@ gboolean simindex_query(const struct simindex *ix, const char *text,
 		if (!g_hash_table_add(seen, GUINT_TO_POINTER(h)))
 			continue;
 		lo = lower_bound(ix->prints, h);
-		for (hi = lo; hi < ix->prints->len &&
-			      g_array_index(ix->prints, struct sprint, hi).hash == h;
+		for (hi = lo;
+		     hi < ix->prints->len &&
+		     g_array_index(ix->prints, struct sprint, hi).hash == h;
 		     hi++) {
-			guint32 f = g_array_index(ix->prints, struct sprint, hi).file;
+			guint32 f = g_array_index(ix->prints, struct sprint, hi)
+					    .file;
 
 			if (f != last_file)
 				nfiles++;
@@ -548,9 +541,9 @@ gboolean simindex_query(const struct simindex *ix, const char *text,
 				c = g_new0(struct cand, 1);
 				c->first_line = s->first_line;
 				c->last_line = s->last_line;
-				g_hash_table_insert(cands,
-						    GUINT_TO_POINTER(s->file + 1),
-						    c);
+				g_hash_table_insert(
+					cands, GUINT_TO_POINTER(s->file + 1),
+					c);
 			}
 			if (!c->counted || c->last_hash != h) {
 				c->shared++;
