@@ -31,6 +31,20 @@ start_bot
 post c1 "$TMP/copy.patch"
 wait_replies c1.1@example.org 1 600
 ok $? "a reply arrives on the list"
+# the series page and /api say it too
+url=$(sed -n 's/.* web pages at //p' "$TMP/run.log" | tail -1)
+curl -s -f "$url/api/series/1" > "$TMP/api.json"
+ok $? "/api/series/1 answers"
+grep -q '"similar" *: *"arch/arm/mach-imx/gpio-brd.c is [0-9]*% similar to drivers/gpio/gpio-mxc.c' "$TMP/api.json"
+ok $? "/api/series/1: the near-copy in \"similar\""
+python3 -c 'import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' \
+	"$TMP/api.json" "$TOP/tests/data/web/series.schema.json"
+ok $? "/api/series/1 fits tests/data/web/series.schema.json"
+curl -s -f "$url/series/1" > "$TMP/page.html"
+grep -q "<h3>why it grows arch/arm</h3>" "$TMP/page.html" &&
+	grep -q "gpio-brd.c:[0-9]* implements gpio_chip: such drivers live in drivers/gpio/" "$TMP/page.html"
+ok $? "the series page has the section"
 stop_bot
 reply=$(replies_to c1.1@example.org | head -1)
 [ -n "$reply" ] || { sed 's/^/# /' "$TMP/run.log"; done_testing; exit; }
