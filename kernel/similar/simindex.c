@@ -386,6 +386,52 @@ static char *cache_name(const struct gitoid *commit,
 	return g_strdup_printf("%s-%.8s.idx", gitoid_hex(commit), key);
 }
 
+/* Keep the SIMINDEX_KEEP newest index files of the same folders in @dir
+ * (one is some 150 MB for the distro tree): older trees are gone. */
+static void prune(const char *dir, const char *name)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GArray) times = g_array_new(FALSE, FALSE, sizeof(gint64));
+	const char *ent, *suffix = name + GITOID_HEXSZ;
+
+	if (!d)
+		return;
+	while ((ent = g_dir_read_name(d))) {
+		GStatBuf st;
+		char *path;
+
+		if (strlen(ent) != strlen(name) ||
+		    strcmp(ent + GITOID_HEXSZ, suffix))
+			continue;
+		path = g_build_filename(dir, ent, NULL);
+		if (g_stat(path, &st) == 0) {
+			gint64 t = st.st_mtime;
+
+			g_ptr_array_add(paths, path);
+			g_array_append_val(times, t);
+		} else {
+			g_free(path);
+		}
+	}
+	while (paths->len > SIMINDEX_KEEP) {
+		guint oldest = G_MAXUINT;
+
+		/* the oldest, never the one just written */
+		for (guint i = 0; i < paths->len; i++)
+			if (!g_str_has_suffix(paths->pdata[i], name) &&
+			    (oldest == G_MAXUINT ||
+			     g_array_index(times, gint64, i) <
+				     g_array_index(times, gint64, oldest)))
+				oldest = i;
+		if (oldest == G_MAXUINT)
+			break;
+		g_unlink(paths->pdata[oldest]);
+		g_ptr_array_remove_index(paths, oldest);
+		g_array_remove_index(times, oldest);
+	}
+}
+
 /* The newest index file in @dir for the same folders, for reuse. */
 static struct simindex *newest_older(const char *dir, const char *name)
 {
@@ -468,6 +514,7 @@ struct simindex *simindex_open(struct gitrepo *repo,
 			simindex_free(b.ix);
 			return NULL;
 		}
+		prune(cache_dir, name);
 	}
 	return b.ix;
 }

@@ -4,13 +4,15 @@
  * a cache file named by the commit.  Building for a commit whose file is
  * missing reuses, blob by blob, the fingerprints of the newest index file
  * of the same folders: when a tree moves only the blobs that changed are
- * read again.  A query looks each fingerprint up in the hash-sorted table
+ * read again; the SIMINDEX_KEEP newest files are kept.  A query looks each fingerprint up in the hash-sorted table
  * (binary search): it costs milliseconds. */
 #pragma once
 
 #include <glib.h>
 
 #include "kernel/git/odb.h"
+
+#define SIMINDEX_KEEP 3
 
 struct gitrepo;
 struct simindex;

@@ -82,9 +82,21 @@ git -C "$R" -c user.name=t -c user.email=t@t commit -q -a -m two
 grep -q '^index: 3 files (2 reused), ' "$TMP/err"
 ok $? "the tree moved: only the changed blob read again" || sed 's/^/# /' "$TMP/err"
 is "$(ls "$TMP/cache/similar" | wc -l)" 2 "one index file per commit"
+sleep 1
 "$CORE" -C "$R" similar --stats --rev HEAD~1 < /dev/null 2> "$TMP/err"
 grep -q 'read from the cache' "$TMP/err"
 ok $? "the older commit's index is still read back"
+# at most SIMINDEX_KEEP (3) files: a third and fourth commit, the oldest
+# index goes
+for n in 3 4; do
+	echo "int line$n;" >> "$R/drivers/gpio/b.c"
+	git -C "$R" -c user.name=t -c user.email=t@t commit -q -a -m $n
+	sleep 1 # the files' times order them
+	"$CORE" -C "$R" similar < /dev/null
+done
+is "$(ls "$TMP/cache/similar" | wc -l)" 3 "the three newest index files are kept"
+ls "$TMP/cache/similar" | grep -q "^$(git -C "$R" rev-parse HEAD)-"
+ok $? "the newest is among them"
 # a damaged cache file is rebuilt, not trusted
 for f in "$TMP"/cache/similar/*.idx; do head -c 100 "$f" > "$f.x" && mv "$f.x" "$f"; done
 "$CORE" -C "$R" similar --stats < /dev/null 2> "$TMP/err"
