@@ -278,6 +278,68 @@ static void test_bad_files(void)
 	}
 }
 
+/* random bytes and random mixes of C and diff pieces: no crash, lines in
+ * range (ASan and UBSan in the asan build) */
+static void test_random(void)
+{
+	static const char *const bits[] = {
+		"/*",
+		"*/",
+		"//",
+		"\"",
+		"'",
+		"\\",
+		"\n",
+		"#",
+		"{",
+		"}",
+		";",
+		"struct of_device_id",
+		"MODULE_LICENSE(",
+		"diff --git a/x b/x\n",
+		"+++ b/arch/arm/mach-a/x.c\n",
+		"@@ -1 +1,9 @@\n",
+		"+",
+		" ",
+		"new file mode 100644\n",
+		"struct irq_chip c =",
+		"0x",
+		"L'",
+	};
+	GRand *r = g_rand_new_with_seed(22);
+
+	for (int round = 0; round < 2000; round++) {
+		g_autoptr(GString) s = g_string_new(NULL);
+		int n = g_rand_int_range(r, 0, 200);
+
+		for (int i = 0; i < n; i++) {
+			if (g_rand_boolean(r))
+				g_string_append(
+					s, bits[g_rand_int_range(
+						   r, 0, G_N_ELEMENTS(bits))]);
+			else
+				g_string_append_c(
+					s, (char)g_rand_int_range(r, 0, 256));
+		}
+		{
+			g_autoptr(GArray) t = ctoken_scan(s->str, s->len);
+			g_autoptr(GArray) p = winnow_prints(t);
+			g_autoptr(GPtrArray)
+				pieces = simpatch_pieces(s->str, s->len, 1);
+			g_autoptr(GPtrArray) m = misplaced_find(pieces);
+			guint lines = 1;
+
+			for (gsize i = 0; i < s->len; i++)
+				lines += s->str[i] == '\n';
+			for (guint i = 0; i < t->len; i++)
+				g_assert_cmpuint(
+					g_array_index(t, struct ctoken, i).line,
+					<=, lines);
+		}
+	}
+	g_rand_free(r);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -288,5 +350,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/similar/misplaced", test_misplaced);
 	g_test_add_func("/similar/misplaced-calls", test_misplaced_calls);
 	g_test_add_func("/similar/bad-files", test_bad_files);
+	g_test_add_func("/similar/random", test_random);
 	return g_test_run();
 }
