@@ -56,6 +56,7 @@ int cmd_unsubscribe(struct armbot_context *ctx, int argc, char **argv);
 int cmd_lists(struct armbot_context *ctx, int argc, char **argv);
 int cmd_serve(struct armbot_context *ctx, int argc, char **argv);
 int cmd_weekly(struct armbot_context *ctx, int argc, char **argv);
+int cmd_similar(struct armbot_context *ctx, int argc, char **argv);
 
 /* Parse @argv with @options for command @name; on a usage error print it
  * with the command's help hint and return FALSE.  Shared by every cmd-*.c so

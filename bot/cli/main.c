@@ -27,6 +27,8 @@ static const struct armbot_command commands[] = {
 	{ "am", cmd_am,
 	  "apply a mailbox of patches as git am, in the object database" },
 	{ "sparse", cmd_sparse, "report the sparse warnings a series adds" },
+	{ "similar", cmd_similar,
+	  "near-copies of existing code, drivers in the wrong place" },
 	{ "dirstat", cmd_dirstat,
 	  "git's --dirstat, signed, and the arch/arm verdict" },
 	{ "boot", cmd_boot,

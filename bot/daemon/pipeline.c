@@ -8,6 +8,7 @@
 #include "config/datadir.h"
 #include "kernel/build/runner.h"
 #include "bot/mail/series-mbox.h"
+#include "bot/daemon/similar-check.h"
 #include "kernel/git/lg2repo.h"
 #include "kernel/patch/am.h"
 #include "kernel/base/baseguess.h"
@@ -452,6 +453,22 @@ static gboolean dirstat(struct run *r, GError **error)
 		dirstat_verdict_compute(fs, DIRSTAT_VERDICT_DEFAULT_PATH);
 	out->verdict_json = dirstat_json_verdict(out->verdict);
 	write_log(r, "dirstat.txt", out->dirstat, -1);
+	return TRUE;
+}
+
+/* Why it grows arch/arm: never fails the series (a note in the log) */
+static gboolean similar(struct run *r, GError **error)
+{
+	g_autoptr(GError) e = NULL;
+	const char *base = r->am && !r->am->failed ? gitoid_hex(&r->am->base) :
+						     r->out->base_commit;
+
+	r->out->similar =
+		similar_check(r->tree->git_dir, base, r->mbox_path, &e);
+	if (e)
+		write_log(r, "similar.txt", e->message, -1);
+	else if (r->out->similar)
+		write_log(r, "similar.txt", r->out->similar, -1);
 	return TRUE;
 }
 
@@ -937,6 +954,7 @@ static gboolean render(struct run *r, GError **error)
 	rep.not_tested = out->not_tested;
 	rep.verdict = out->verdict;
 	rep.dirstat = out->dirstat;
+	rep.similar = out->similar;
 	for (int i = 0; i < REPORT_N_CHECKS; i++) {
 		rep.checks[i].status = out->checks[i].status;
 		rep.checks[i].reason = out->checks[i].reason;
@@ -1028,6 +1046,13 @@ static const struct check_op check_ops[] = {
 		 * line of its own, the verdict heads the reply */
 		.name = "dirstat",
 		.run = dirstat,
+		.fills = { REPORT_N_CHECKS },
+	},
+	{
+		/* near-copies, drivers in the wrong place: after the dirstat
+		 * in the reply, no line of its own */
+		.name = "similar",
+		.run = similar,
 		.fills = { REPORT_N_CHECKS },
 	},
 	{
@@ -1196,6 +1221,7 @@ void pipeline_outcome_clear(struct pipeline_outcome *out)
 	g_clear_pointer(&out->verdict, dirstat_verdict_free);
 	g_free(out->verdict_json);
 	g_free(out->dirstat);
+	g_free(out->similar);
 	for (int i = 0; i < REPORT_N_CHECKS; i++) {
 		g_free(out->checks[i].reason);
 		g_free(out->checks[i].summary);

@@ -104,6 +104,9 @@ struct pipeline_outcome {
 	struct dirstat_verdict *verdict;
 	char *verdict_json;
 	char *dirstat; /* the signed dirstat as text */
+	/* near-copies, drivers in the wrong place (similar-check.h); NULL:
+	 * nothing to say */
+	char *similar;
 	struct pipeline_check checks[REPORT_N_CHECKS];
 	char *log_dir; /* DATA/logs/series-ID/TREE */
 	/* the compiler of the boot's build, its .config's

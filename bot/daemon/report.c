@@ -651,6 +651,10 @@ char *report_render_body(const struct report *r, GError **error)
 
 	/* 5. the signed dirstat and the mach-* / plat-* table */
 	append_dirstat(out, r);
+	if (r->similar && *r->similar) {
+		g_string_append(out, "\nWhy it grows arch/arm:\n");
+		append_verbatim(out, r->similar);
+	}
 
 	/* 6. the details of what is not ok */
 	for (int k = 0; k < REPORT_N_CHECKS; k++) {

@@ -154,6 +154,9 @@ struct report {
 	/* dirstat_report_format() of the signed dirstat (lines,
 	 * cumulative, limit 3%) */
 	const char *dirstat;
+	/* why it grows arch/arm: near-copies and drivers in the wrong place,
+	 * one line each (kernel/similar/similar.h); optional */
+	const char *similar;
 	struct report_check checks[REPORT_N_CHECKS];
 	/* section 7; all zero: no such section */
 	struct report_reproduce reproduce;

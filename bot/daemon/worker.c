@@ -199,6 +199,7 @@ static gboolean record(const struct worker_options *o, struct store *st,
 	res.verdict = verdict;
 	res.verdict_json = out->verdict_json;
 	res.dirstat = out->dirstat;
+	res.similar = out->similar;
 	res.checks = checks;
 	res.n_checks = REPORT_N_CHECKS;
 	res.no_reply_reason = no_reply_reason(policy, out);

@@ -78,6 +78,9 @@ static const char *const migrations[] = {
 	 * not tested says why */
 	"ALTER TABLE jobs ADD COLUMN base_reason TEXT;"
 	"ALTER TABLE jobs ADD COLUMN not_tested TEXT;",
+	/* 4: why the series grows arch/arm: near-copies, drivers in the
+	 * wrong place (kernel/similar/similar.h's lines) */
+	"ALTER TABLE jobs ADD COLUMN similar TEXT;",
 };
 
 const struct store_part store_part_pipeline = {
@@ -314,7 +317,7 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 		" base_commit = ?3, base_how = ?4, head_commit = ?5,"
 		" verdict = ?6, verdict_json = ?7, dirstat = ?8, reason = ?9,"
 		" tree_reason = coalesce(?10, tree_reason), base_reason = ?11,"
-		" not_tested = ?12 WHERE id = ?1";
+		" not_tested = ?12, similar = ?13 WHERE id = ?1";
 	static const char check_sql[] =
 		"INSERT OR REPLACE INTO checks (job_id, name, status, summary,"
 		" detail, seconds) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
@@ -343,6 +346,7 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 	store_bind_text(s, 10, res->tree_reason);
 	store_bind_text(s, 11, res->base_reason);
 	store_bind_text(s, 12, res->not_tested);
+	store_bind_text(s, 13, res->similar);
 	if (!store_step_done(st, s, error))
 		goto fail;
 	for (guint i = 0; i < res->n_checks; i++) {

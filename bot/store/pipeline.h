@@ -93,6 +93,7 @@ struct store_job_result {
 	const char *no_reply_reason; /* why, when no reply */
 	const char *base_reason; /* how the base was found, or why not */
 	const char *not_tested; /* why the series was not tested, or NULL */
+	const char *similar; /* near-copies, drivers in the wrong place */
 	/* the series' state: NULL for "reported"; "not-tested",
 	 * "applied" */
 	const char *series_state;

@@ -62,6 +62,7 @@ static void job_free(struct store_web_job *j)
 	g_free(j->verdict_json);
 	g_free(j->verdict_kind);
 	g_free(j->dirstat);
+	g_free(j->similar);
 	g_clear_pointer(&j->checks, g_ptr_array_unref);
 	reply_free(j->reply);
 	g_free(j);
@@ -146,7 +147,7 @@ static const char sql_jobs[] =
 	" json_extract(verdict_json, '$.removed') END,"
 	" CASE WHEN json_valid(verdict_json) THEN"
 	" json_extract(verdict_json, '$.verdict') END,"
-	" base_reason, not_tested"
+	" base_reason, not_tested, similar"
 	" FROM jobs WHERE series_id = ?1 ORDER BY id LIMIT 50";
 /* the order the pipeline runs them in */
 static const char sql_checks[] =
@@ -274,6 +275,7 @@ static GPtrArray *read_jobs(struct store *st, gint64 series, gboolean full,
 		if (full) {
 			j->verdict_json = store_column_text(s, 9);
 			j->dirstat = store_column_text(s, 10);
+			j->similar = store_column_text(s, 20);
 		}
 		j->queued = sqlite3_column_int64(s, 11);
 		j->started = sqlite3_column_int64(s, 12);

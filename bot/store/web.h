@@ -50,6 +50,8 @@ struct store_web_job {
 	gboolean has_net;
 	gint64 net, added, removed; /* under arch/arm, when has_net */
 	char *dirstat; /* signed dirstat text, or NULL */
+	/* why it grows arch/arm (kernel/similar/similar.h), or NULL */
+	char *similar;
 	gint64 queued, started, finished; /* 0 when not */
 	GPtrArray *checks; /* struct store_web_check *, in pipeline order */
 	struct store_web_reply *reply; /* or NULL; only in

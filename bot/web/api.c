@@ -103,6 +103,7 @@ static void job(JsonBuilder *b, const struct store_web_job *j, gboolean full)
 		jsonout_time(b, "started", j->started);
 		jsonout_time(b, "finished", j->finished);
 		jsonout_string(b, "dirstat", j->dirstat);
+		jsonout_string(b, "similar", j->similar);
 		verdict_detail(b, j->verdict_json);
 		if (j->reply) {
 			reply(b, j->reply);

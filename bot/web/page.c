@@ -354,6 +354,12 @@ static void job_section(GString *out, const struct store_web_job *j,
 		web_escape_append(out, j->dirstat);
 		g_string_append(out, "</pre>\n");
 	}
+	if (j->similar) {
+		g_string_append(out, "<h3>why it grows arch/arm</h3>\n"
+				     "<pre class=\"similar\">");
+		web_escape_append(out, j->similar);
+		g_string_append(out, "</pre>\n");
+	}
 	g_string_append(out, "<h3>checks</h3><table class=\"checks\"><thead>"
 			     "<tr><th>check</th><th>result</th><th>summary"
 			     "</th><th>seconds</th></tr></thead><tbody>\n");
