@@ -78,6 +78,41 @@ static char *short_subject(const char *subject)
 	return g_steal_pointer(&one);
 }
 
+/* What the similarity step found (kernel/similar/): per series that
+ * has something, its subject and page, then each finding. */
+static void append_why(GString *out, const struct store_balance *b,
+		       const char *base_url)
+{
+	gboolean any = FALSE;
+
+	for (guint i = 0; i < b->series->len; i++) {
+		const struct store_balance_series *s = b->series->pdata[i];
+		g_autofree char *subject = NULL;
+		g_auto(GStrv) lines = NULL;
+
+		if (!s->counted || !s->similar || !*s->similar)
+			continue;
+		if (!any)
+			g_string_append(out,
+					"\nWhy it grows arch/arm: near-copies"
+					" of existing code and drivers\n"
+					"outside drivers/:\n");
+		any = TRUE;
+		subject = short_subject(s->subject);
+		g_string_append_printf(out, "  %s", subject);
+		if (base_url)
+			g_string_append_printf(
+				out, "\n    %s/series/%" G_GINT64_FORMAT,
+				base_url, s->id);
+		g_string_append_c(out, '\n');
+		lines = g_strsplit(s->similar, "\n", 50);
+		for (guint k = 0; lines[k]; k++)
+			if (*g_strstrip(lines[k]))
+				g_string_append_printf(out, "    - %s\n",
+						       lines[k]);
+	}
+}
+
 static gint by_net(gconstpointer a, gconstpointer b)
 {
 	const struct store_balance_series *x =
@@ -186,6 +221,7 @@ char *weekly_body(const struct store_balance *b, const char *address,
 	append_dirs(out, b, TRUE);
 	append_dirs(out, b, FALSE);
 	append_series(out, b, base_url);
+	append_why(out, b, base_url);
 	if (base_url) {
 		g_autofree char *list_id = weekly_list_id(address);
 

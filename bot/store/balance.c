@@ -30,7 +30,7 @@ static const char sql_series[] =
 	"SELECT s.id, s.subject, s.author, s.state, s.first_date,"
 	" j.id IS NOT NULL, json_extract(j.verdict_json, '$.added'),"
 	" json_extract(j.verdict_json, '$.removed'),"
-	" json_extract(j.verdict_json, '$.net')"
+	" json_extract(j.verdict_json, '$.net'), j.similar"
 	" FROM series s LEFT" BALANCE_JOB BALANCE_WHERE
 	" ORDER BY s.first_date, s.id LIMIT ?3";
 
@@ -52,6 +52,7 @@ static void series_free(struct store_balance_series *s)
 	g_free(s->subject);
 	g_free(s->author);
 	g_free(s->state);
+	g_free(s->similar);
 	g_free(s);
 }
 
@@ -93,6 +94,7 @@ static gpointer read_series(sqlite3_stmt *s)
 	r->added = sqlite3_column_int64(s, 6);
 	r->removed = sqlite3_column_int64(s, 7);
 	r->net = sqlite3_column_int64(s, 8);
+	r->similar = store_column_text(s, 9);
 	return r;
 }
 

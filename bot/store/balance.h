@@ -24,6 +24,9 @@ struct store_balance_series {
 			  * least, and its dirstat is known) */
 	gboolean counted; /* tested and not superseded: in the sums */
 	gint64 added, removed, net; /* arch/arm, when tested */
+	char *similar; /* why it grows arch/arm, when tested: near-copies
+			* and drivers in the wrong place, one per line
+			* (kernel/similar/similar.h), or NULL */
 };
 
 struct store_balance {

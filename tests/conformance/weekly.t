@@ -30,6 +30,18 @@ weekly() {
 WEB_LIST_ID=arm.lists.test web_make_store "$TMP/w"
 ok $? "store made from format-patch mail sent to $LIST"
 
+# what the similarity step stores with a job (kernel/similar/), for v2
+"$PYTHON" - "$TMP/w/data/store.sqlite" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("UPDATE jobs SET similar = ? WHERE series_id = (SELECT id FROM"
+           " series WHERE version = 2)",
+           ("arch/arm/mach-foo/gpio.c is 81% similar to"
+            " drivers/gpio/gpio-mxc.c (lines 40-210)\n"
+            "arch/arm/mach-foo/gpio.c implements a gpio_chip: such drivers"
+            " live in drivers/gpio/\n",))
+db.commit()
+PY
 weekly --week 2020-06-17 > "$TMP/week.eml"
 ok $? "armbot weekly prints the week of a given day"
 is "$(subject "$TMP/week.eml")" 'Subject: [armbot] arch/arm balance, week of 2020-06-15: 3 series, net -18 lines' \
@@ -57,6 +69,11 @@ is "$(sed -n '2p;4p' "$TMP/changing.txt" | sed 's/^ *//' | cut -c1-5)" "+12
 -30  " "the two tested series, largest growth first: img +12, v2 -30"
 grep -q "^           +40 -70, https://armbot.example.org/series/$V2$" "$TMP/changing.txt"
 ok $? "v2 with its lines added and removed and a link to its page"
+grep -A5 '^Why it grows arch/arm: near-copies' "$TMP/week.eml" > "$TMP/why.txt"
+grep -q "^    https://armbot.example.org/series/$V2$" "$TMP/why.txt" &&
+	grep -q '^    - arch/arm/mach-foo/gpio.c is 81% similar to drivers/gpio/gpio-mxc.c (lines 40-210)$' "$TMP/why.txt" &&
+	grep -q '^    - arch/arm/mach-foo/gpio.c implements a gpio_chip: such drivers live in drivers/gpio/$' "$TMP/why.txt"
+ok $? "the near-copies and drivers in the wrong place found in v2, under its link"
 grep -q '^1 series superseded by a later version\.$' "$TMP/week.eml"
 ok $? "v1 is counted as superseded"
 ! grep -q "series/$V1\b" "$TMP/week.eml"
