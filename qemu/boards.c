@@ -2,6 +2,7 @@
 #include <fnmatch.h>
 #include <string.h>
 
+#include "config/datadir.h"
 #include "config/keyfile.h"
 #include "qemu/boards.h"
 
@@ -148,10 +149,12 @@ struct board_map *board_map_load(const char *path, GError **error)
 	g_autofree char *data = NULL;
 	g_autoptr(GPtrArray) errors = NULL;
 	struct board_map *map;
+	g_autofree char *installed = NULL;
 	gsize len;
 
 	if (!path)
-		path = BOARDS_CONF;
+		path = installed = g_build_filename(datadir_source_dir(),
+						    BOARDS_CONF, NULL);
 	if (!g_file_get_contents(path, &data, &len, error))
 		return NULL;
 	map = board_map_parse(path, data, len, &errors);

@@ -29,7 +29,8 @@ struct board_map {
 struct board_map *board_map_parse(const char *origin, const char *data,
 				  gsize len, GPtrArray **errors);
 
-/* Read @path (NULL: BOARDS_CONF); NULL with @error. */
+/* Read @path (NULL: BOARDS_CONF in datadir_source_dir()); NULL with
+ * @error. */
 struct board_map *board_map_load(const char *path, GError **error);
 
 void board_map_free(struct board_map *map);
