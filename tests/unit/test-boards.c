@@ -283,6 +283,77 @@ static void test_against_tree(void)
 	}
 }
 
+/* A board selected by arch/arm/mach-X/ enables in its fragment a symbol
+ * that arch/arm/mach-X/Kconfig defines (its ARCH_ or SOC_ symbol): the map
+ * agrees with the tree on which platform code the board builds. */
+static void test_kconfig(void)
+{
+	const char *cache = g_getenv("ARMBOT_CACHE_DIR");
+	g_autofree char *git_dir = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(board_map) map = board_map_load(NULL, &error);
+	guint checked = 0;
+
+	g_assert_no_error(error);
+	git_dir = cache ? g_build_filename(cache, "distro-git", NULL) :
+			  g_build_filename(g_get_home_dir(), ".cache", "armbot",
+					   "distro-git", NULL);
+	if (!g_file_test(git_dir, G_FILE_TEST_IS_DIR)) {
+		g_test_skip("no imported distro tree (armbot tree import)");
+		return;
+	}
+	for (guint i = 0; i < map->boards->len; i++) {
+		const struct board *b = map->boards->pdata[i];
+
+		for (guint j = 0; b->paths[j]; j++) {
+			const char *p = b->paths[j];
+			g_autofree char *rev = NULL;
+			g_autofree char *kconfig = NULL;
+			gboolean found = FALSE;
+			int status = 0;
+
+			if (!g_str_has_prefix(p, "arch/arm/mach-") ||
+			    !g_str_has_suffix(p, "/"))
+				continue;
+			rev = g_strdup_printf("HEAD:%sKconfig", p);
+			{
+				const char *argv[] = { "git",  "-C", git_dir,
+						       "show", rev,  NULL };
+
+				g_assert_true(g_spawn_sync(
+					NULL, (char **)argv, NULL,
+					G_SPAWN_SEARCH_PATH, NULL, NULL,
+					&kconfig, NULL, &status, &error));
+			}
+			g_assert_no_error(error);
+			g_assert_cmpint(status, ==, 0);
+			for (guint f = 0;
+			     b->fragment && b->fragment[f] && !found; f++) {
+				const char *line = b->fragment[f];
+				g_autofree char *sym = NULL;
+				g_autofree char *def = NULL;
+				g_autofree char *menudef = NULL;
+
+				if (!g_str_has_prefix(line, "CONFIG_") ||
+				    !g_str_has_suffix(line, "=y"))
+					continue;
+				sym = g_strndup(line + 7, strlen(line) - 9);
+				def = g_strdup_printf("\nconfig %s\n", sym);
+				menudef = g_strdup_printf("\nmenuconfig %s\n",
+							  sym);
+				found = strstr(kconfig, def) ||
+					strstr(kconfig, menudef);
+			}
+			if (!found)
+				g_error("%s: selected by %s but its fragment "
+					"enables no symbol of %sKconfig",
+					b->name, p, p);
+			checked++;
+		}
+	}
+	g_assert_cmpuint(checked, >=, 4);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -292,5 +363,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/boards/select", test_select);
 	g_test_add_func("/boards/corpora", test_corpora);
 	g_test_add_func("/boards/against-tree", test_against_tree);
+	g_test_add_func("/boards/kconfig", test_kconfig);
 	return g_test_run();
 }
