@@ -255,7 +255,7 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 INST = $(BUILD)/install
 # (rpm-test's README.md stays out: kbuild needs none, and lintian wants
 # documentation in /usr/share/doc)
-GUEST_FILES = qemu/virt.config qemu/guest/init.c \
+GUEST_FILES = qemu/virt.config qemu/boards.conf qemu/guest/init.c \
 	$(filter-out %.md,$(wildcard qemu/guest/rpm-test/*))
 UNITS = armbot.service armbot-web.service
 

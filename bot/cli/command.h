@@ -54,6 +54,7 @@ int cmd_config(struct armbot_context *ctx, int argc, char **argv);
 int cmd_subscribe(struct armbot_context *ctx, int argc, char **argv);
 int cmd_unsubscribe(struct armbot_context *ctx, int argc, char **argv);
 int cmd_lists(struct armbot_context *ctx, int argc, char **argv);
+int cmd_boards(struct armbot_context *ctx, int argc, char **argv);
 int cmd_serve(struct armbot_context *ctx, int argc, char **argv);
 int cmd_weekly(struct armbot_context *ctx, int argc, char **argv);
 int cmd_similar(struct armbot_context *ctx, int argc, char **argv);

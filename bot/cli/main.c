@@ -46,6 +46,8 @@ static const struct armbot_command commands[] = {
 	  "ask a Mailman list to drop the bot" },
 	{ "lists", cmd_lists,
 	  "the lists subscribed to, their state and source" },
+	{ "boards", cmd_boards,
+	  "the board map, and the boards a series' paths select" },
 	{ "serve", cmd_serve, "serve the read-only web interface" },
 	{ "weekly", cmd_weekly,
 	  "a list's weekly arch/arm balance, as mailed on Mondays" },
