@@ -8,6 +8,7 @@
 #include "bot/store/lists.h"
 #include "bot/store/store.h"
 #include "config/config.h"
+#include "mailparse/listid.h"
 
 static char *format_time(gint64 t)
 {
@@ -59,13 +60,9 @@ int cmd_lists(struct armbot_context *ctx, int argc, char **argv)
 	for (guint i = 0; i < lists->len; i++) {
 		const struct store_list *l = lists->pdata[i];
 		g_autofree char *when = format_time(l->updated);
-		g_autofree char *list_id = g_strdup(l->address);
+		g_autofree char *list_id = listid_from_address(l->address);
 		g_autofree char *traffic = NULL;
-		char *at = strchr(list_id, '@');
 
-		/* RFC 2919 2: List-Id "list.host" */
-		if (at)
-			*at = '.';
 		if (!store_list_traffic_source(st, list_id, &traffic, &error))
 			goto fail;
 		printf("%s\t%s\t%s since %s\t%s\n", l->address, l->via,

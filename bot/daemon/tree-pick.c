@@ -7,6 +7,7 @@
 #include "kernel/diff/patchstat.h"
 #include "kernel/git/lg2repo.h"
 #include "kernel/tree/tree.h"
+#include "mailparse/listid.h"
 #include "mailparse/series.h"
 #include "mailparse/subject.h"
 
@@ -249,11 +250,8 @@ static char *paths_reason(const struct path_score *sc,
  * as vger, infradead and lists.linaro.org name them. */
 static gboolean list_matches_id(const char *address, const char *id)
 {
-	g_autofree char *as_id = g_strdup(address);
-	char *at = strchr(as_id, '@');
+	g_autofree char *as_id = listid_from_address(address);
 
-	if (at)
-		*at = '.';
 	return !g_ascii_strcasecmp(as_id, id);
 }
 

@@ -6,20 +6,11 @@
 #include "bot/mail/compose.h"
 #include "bot/store/pipeline.h"
 #include "config/config.h"
+#include "mailparse/listid.h"
 
 #define WEEKLY_DIRS 5 /* folders named that grew, and that shrank */
 #define WEEKLY_SUBJECT_WIDTH 62
 #define WEEKLY_GRACE (6 * 3600) /* s into Monday: Sunday's series tested */
-
-char *weekly_list_id(const char *address)
-{
-	char *id = g_ascii_strdown(address, -1);
-	char *at = strrchr(id, '@');
-
-	if (at)
-		*at = '.';
-	return id;
-}
 
 static char *day(gint64 when)
 {
@@ -223,7 +214,7 @@ char *weekly_body(const struct store_balance *b, const char *address,
 	append_series(out, b, base_url);
 	append_why(out, b, base_url);
 	if (base_url) {
-		g_autofree char *list_id = weekly_list_id(address);
+		g_autofree char *list_id = listid_from_address(address);
 
 		g_string_append_printf(out,
 				       "\nEvery week as a chart: %s/arch-arm"
@@ -244,7 +235,7 @@ GBytes *weekly_mail(struct store *st, const struct armbot_config *c,
 		    const char *address, gint64 week, gint64 now,
 		    char **message_id, guint *posted, GError **error)
 {
-	g_autofree char *list_id = weekly_list_id(address);
+	g_autofree char *list_id = listid_from_address(address);
 	g_autoptr(store_balance)
 		b = store_balance_read(st, list_id, week, error);
 	g_autofree char *body = NULL, *key = NULL, *subject = NULL;

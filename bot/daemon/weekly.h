@@ -15,11 +15,6 @@
 struct armbot_config;
 struct store;
 
-/* The List-Id of the list posting to @address: "list@host" is
- * "list.host" (RFC 2919 2, as vger and infradead name their lists).
- * Newly allocated. */
-char *weekly_list_id(const char *address);
-
 /* The text of the balance @b of list @address; series pages are linked
  * under @base_url when it is not NULL.  Newly allocated. */
 char *weekly_body(const struct store_balance *b, const char *address,
