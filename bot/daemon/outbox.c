@@ -7,7 +7,9 @@
 #include "bot/common/log.h"
 #include "bot/mail/maildir-out.h"
 #include "bot/mail/smtp.h"
+#include "bot/daemon/timing.h"
 #include "bot/store/pipeline.h"
+#include "bot/store/timing.h"
 #include "config/treefile.h"
 
 #define BACKOFF_FIRST 30
@@ -188,7 +190,7 @@ gboolean outbox_run_once(const struct outbox_options *o, struct store *st,
 		g_autoptr(store_outbox)
 			r = store_outbox_next(st, now_s(), &serr);
 		gboolean may;
-		gint64 wait;
+		gint64 wait, t0;
 
 		if (!r) {
 			if (!serr)
@@ -213,10 +215,18 @@ gboolean outbox_run_once(const struct outbox_options *o, struct store *st,
 		if (!store_outbox_set(st, r->id, "sending", now_s(), 0, NULL,
 				      error))
 			return FALSE;
+		t0 = g_get_monotonic_time();
 		if (deliver(o, r, &serr)) {
+			double secs = (g_get_monotonic_time() - t0) / 1e6;
+
 			crashpoint("sent");
-			bot_log("outbox", "<%s>: sent to %s", r->message_id,
-				r->recipients);
+			bot_log("outbox", "<%s>: sent to %s in %.1f s",
+				r->message_id, r->recipients, secs);
+			if (r->job_id &&
+			    !store_timing_set(st, r->job_id, TIMING_SMTP,
+					      timing_stage_name(TIMING_SMTP),
+					      secs, error))
+				return FALSE;
 			if (!store_outbox_set(st, r->id, "sent", now_s(), 0,
 					      NULL, error))
 				return FALSE;

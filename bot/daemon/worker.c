@@ -8,6 +8,7 @@
 #include "bot/daemon/pipeline.h"
 #include "bot/store/pipeline.h"
 #include "bot/store/store.h"
+#include "bot/store/timing.h"
 #include "bot/daemon/treeset.h"
 #include "bot/daemon/treeupdate.h"
 #include "config/treefile.h"
@@ -254,6 +255,25 @@ static gboolean ensure_tree(const struct worker_options *o, struct store *st,
 	return tree != NULL;
 }
 
+/* The stages' times of @job, for the series page and /metrics: the wait
+ * in the queue until @claimed (g_get_real_time(); the store keeps when it
+ * was queued in whole seconds) and the pipeline's. */
+static gboolean record_timing(struct store *st, const struct store_job *job,
+			      gint64 claimed, struct pipeline_outcome *out,
+			      GError **error)
+{
+	double queue = claimed / 1e6 - (double)job->queued;
+
+	if (job->queued > 0)
+		timing_add(&out->timing, TIMING_QUEUE, MAX(queue, 0));
+	for (int i = 0; i < TIMING_N_STAGES; i++)
+		if (out->timing.seconds[i] >= 0 &&
+		    !store_timing_set(st, job->id, i, timing_stage_name(i),
+				      out->timing.seconds[i], error))
+			return FALSE;
+	return TRUE;
+}
+
 gboolean worker_run_one(const struct worker_options *o, struct store *st,
 			gboolean *ran, GError **error)
 {
@@ -266,6 +286,7 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	const struct treefile *tf;
 	const struct config_policy *policy;
 	gboolean ok;
+	gint64 claimed;
 
 	*ran = FALSE;
 	if (!job) {
@@ -275,6 +296,7 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 		return FALSE;
 	}
 	*ran = TRUE;
+	claimed = g_get_real_time();
 	ts = treeset_load(o->config, st, NULL, &perr);
 	if (!ts)
 		log_line(job->tree, "tree files: %s (defaults apply)",
@@ -316,14 +338,17 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 		return store_job_error(st, job->id, perr->message, retry,
 				       error);
 	}
-	ok = record(o, st, job, policy, &out, error);
+	ok = record(o, st, job, policy, &out, error) &&
+	     record_timing(st, job, claimed, &out, error);
 	if (ok) {
 		const char *why = no_reply_reason(policy, &out);
+		g_autofree char *stages = timing_format(&out.timing);
 
 		log_line(job->tree,
-			 "series %" G_GINT64_FORMAT ": done in %.1f s, %s%s",
+			 "series %" G_GINT64_FORMAT ": done in %.1f s, %s%s"
+			 " (%s)",
 			 job->series_id, out.seconds, why ? "no reply: " : "",
-			 why ? why : out.message_id);
+			 why ? why : out.message_id, stages);
 		if (o->outbox_bell)
 			daemon_bell_ring(o->outbox_bell);
 	}
