@@ -522,6 +522,10 @@ static gboolean sparse(struct run *r, GError **error)
 			   res.timings.total - res.timings.base);
 		if (res.report)
 			g_string_append(log, res.report);
+		g_string_append_printf(log,
+				       "base: %u objects from the cache, %u "
+				       "built\n",
+				       res.base_cached, res.base_computed);
 		if (res.reproduce)
 			g_string_append_printf(log, "reproduce:\n%s\n",
 					       res.reproduce);

@@ -258,10 +258,10 @@ static gboolean ensure_tree(const struct worker_options *o, struct store *st,
 /* The stages' times of @job, for the series page and /metrics: the wait
  * in the queue until @claimed (g_get_real_time(); the store keeps when it
  * was queued in whole seconds) and the pipeline's. */
-static gboolean record_timing(struct store *st, const struct store_job *job,
-			      gint64 claimed, struct pipeline_outcome *out,
-			      GError **error)
+static void record_timing(struct store *st, const struct store_job *job,
+			  gint64 claimed, struct pipeline_outcome *out)
 {
+	g_autoptr(GError) error = NULL;
 	double queue = claimed / 1e6 - (double)job->queued;
 
 	if (job->queued > 0)
@@ -269,9 +269,14 @@ static gboolean record_timing(struct store *st, const struct store_job *job,
 	for (int i = 0; i < TIMING_N_STAGES; i++)
 		if (out->timing.seconds[i] >= 0 &&
 		    !store_timing_set(st, job->id, i, timing_stage_name(i),
-				      out->timing.seconds[i], error))
-			return FALSE;
-	return TRUE;
+				      out->timing.seconds[i], &error)) {
+			/* the reply is recorded: only the page lacks it */
+			log_line(job->tree,
+				 "series %" G_GINT64_FORMAT
+				 ": stage times not stored: %s",
+				 job->series_id, error->message);
+			return;
+		}
 }
 
 gboolean worker_run_one(const struct worker_options *o, struct store *st,
@@ -338,11 +343,13 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 		return store_job_error(st, job->id, perr->message, retry,
 				       error);
 	}
-	ok = record(o, st, job, policy, &out, error) &&
-	     record_timing(st, job, claimed, &out, error);
+	ok = record(o, st, job, policy, &out, error);
 	if (ok) {
 		const char *why = no_reply_reason(policy, &out);
-		g_autofree char *stages = timing_format(&out.timing);
+		g_autofree char *stages = NULL;
+
+		record_timing(st, job, claimed, &out);
+		stages = timing_format(&out.timing);
 
 		log_line(job->tree,
 			 "series %" G_GINT64_FORMAT ": done in %.1f s, %s%s"
