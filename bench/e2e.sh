@@ -87,4 +87,8 @@ warm=$(post_and_time b2 'ARM: dts: imx6 and armada388, mvebu PCI and DSA' \
 	"$A/mvebu-6.1/12-net-dsa-mv88e6xxx.patch")
 printf 'warm: reply %6.1f s after the last patch\n' "$warm"
 printf 'goal: 60 s warm; ratio warm/goal %.2f\n' "$(echo "$warm / 60" | bc -l)"
+# the breakdown by stage: the worker's line per series (queue wait, apply,
+# dirstat, sparse at base and head, build, boot, suite, compose) and the
+# outbox's SMTP time per reply
 sed -n 's/.*worker distro-6.1: \(series [0-9]*: done in .*\)/    \1/p' "$TMP/run.log"
+sed -n 's/.*outbox: <[^>]*>: sent to .* in \([0-9.]* s\)$/    smtp \1/p' "$TMP/run.log"

@@ -38,7 +38,7 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autofree char *tree_name = NULL;
 	g_autofree char *rev = NULL;
-	gboolean per_patch = FALSE, quiet = FALSE;
+	gboolean per_patch = FALSE, quiet = FALSE, no_cache = FALSE;
 	gint jobs = 0, timeout_s = 0;
 	GOptionEntry options[] = {
 		{ "tree", 0, 0, G_OPTION_ARG_STRING, &tree_name,
@@ -55,6 +55,10 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 		  "parallel make jobs (default: the number of cores)", "N" },
 		{ "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_s,
 		  "seconds one make run may take (default 3600)", "S" },
+		{ "no-base-cache", 0, 0, G_OPTION_ARG_NONE, &no_cache,
+		  "build the base's objects even when their warnings at that "
+		  "base are kept from an earlier run",
+		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
 		  "no progress on stderr", NULL },
 		G_OPTION_ENTRY_NULL
@@ -130,6 +134,7 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 	opts.patches = patches;
 	opts.subjects = subjects;
 	opts.per_patch = per_patch;
+	opts.no_cache = no_cache;
 	opts.jobs = jobs > 0 ? (guint)jobs : 0;
 	opts.timeout_s = timeout_s > 0 ? (guint)timeout_s : 0;
 	if (!quiet)
@@ -153,6 +158,8 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 	       "%.1f, base %.1f, patches %.1f)\n",
 	       t->total, t->select, t->config, t->checkout, t->head, t->base,
 	       t->patches);
+	printf("base: %u objects from the cache, %u built\n", res.base_cached,
+	       res.base_computed);
 	if (res.reproduce && *res.reproduce)
 		printf("reproduce:\n%s", res.reproduce);
 	goto out;

@@ -9,7 +9,9 @@
 #include "bot/common/log.h"
 #include "bot/mail/maildir-out.h"
 #include "bot/mail/smtp.h"
+#include "bot/daemon/timing.h"
 #include "bot/store/pipeline.h"
+#include "bot/store/timing.h"
 #include "config/treefile.h"
 
 #define BACKOFF_FIRST 30
@@ -190,7 +192,7 @@ gboolean outbox_run_once(const struct outbox_options *o, struct store *st,
 		g_autoptr(store_outbox)
 			r = store_outbox_next(st, now_s(), &serr);
 		gboolean may;
-		gint64 wait;
+		gint64 wait, t0;
 
 		if (!r) {
 			if (!serr)
@@ -215,10 +217,23 @@ gboolean outbox_run_once(const struct outbox_options *o, struct store *st,
 		if (!store_outbox_set(st, r->id, "sending", now_s(), 0, NULL,
 				      error))
 			return FALSE;
+		t0 = g_get_monotonic_time();
 		if (deliver(o, r, &serr)) {
+			double secs = (g_get_monotonic_time() - t0) / 1e6;
+			g_autoptr(GError) terr = NULL;
+
 			crashpoint("sent");
-			bot_log("outbox", "<%s>: sent to %s", r->message_id,
-				r->recipients);
+			bot_log("outbox", "<%s>: sent to %s in %.1f s",
+				r->message_id, r->recipients, secs);
+			/* sent: a time that cannot be stored is only
+			 * missing from the page */
+			if (r->job_id &&
+			    !store_timing_set(st, r->job_id, TIMING_SMTP,
+					      timing_stage_name(TIMING_SMTP),
+					      secs, &terr))
+				bot_log("outbox",
+					"<%s>: SMTP time not stored: %s",
+					r->message_id, terr->message);
 			if (!store_outbox_set(st, r->id, "sent", now_s(), 0,
 					      NULL, error))
 				return FALSE;

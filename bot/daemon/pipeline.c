@@ -380,6 +380,7 @@ static gboolean apply(struct run *r, GError **error)
 	}
 	write_log(r, "apply.log", log->str, log->len);
 	c->seconds = (g_get_monotonic_time() - t0) / 1e6;
+	timing_add(&r->out->timing, TIMING_APPLY, c->seconds);
 	if (!n)
 		set_check(c, REPORT_STATUS_FAIL, NULL,
 			  g_strdup("no patch in the series"),
@@ -424,6 +425,7 @@ static gboolean dirstat(struct run *r, GError **error)
 	struct dirstat_options dopts = DIRSTAT_OPTIONS_INIT;
 	g_autoptr(GPtrArray) fs = NULL;
 	g_autoptr(dirstat_report) report = NULL;
+	gint64 t0 = g_get_monotonic_time();
 
 	progress(r, PIPELINE_STAGE_DIRSTAT, NULL);
 	/* what the reply shows: lines, cumulative, limit 3%, signed */
@@ -453,6 +455,8 @@ static gboolean dirstat(struct run *r, GError **error)
 		dirstat_verdict_compute(fs, DIRSTAT_VERDICT_DEFAULT_PATH);
 	out->verdict_json = dirstat_json_verdict(out->verdict);
 	write_log(r, "dirstat.txt", out->dirstat, -1);
+	timing_add(&out->timing, TIMING_DIRSTAT,
+		   (g_get_monotonic_time() - t0) / 1e6);
 	return TRUE;
 }
 
@@ -527,8 +531,18 @@ static gboolean sparse(struct run *r, GError **error)
 	ok = sparse_check_run(&so, &res, error);
 	if (ok) {
 		c->seconds = res.timings.total;
+		/* the file selection, configuring and checkouts count as
+		 * the head's: the base's is its compile and sparse alone */
+		timing_add(&r->out->timing, TIMING_SPARSE_BASE,
+			   res.timings.base);
+		timing_add(&r->out->timing, TIMING_SPARSE_HEAD,
+			   res.timings.total - res.timings.base);
 		if (res.report)
 			g_string_append(log, res.report);
+		g_string_append_printf(log,
+				       "base: %u objects from the cache, %u "
+				       "built\n",
+				       res.base_cached, res.base_computed);
 		if (res.reproduce)
 			g_string_append_printf(log, "reproduce:\n%s\n",
 					       res.reproduce);
@@ -701,6 +715,23 @@ static char *cc_version_text(const char *build_dir)
 	return end ? g_strndup(p, end - p) : NULL;
 }
 
+/* The build, boot and suite times of one boot_session_run(): the boot
+ * until init started (the guest's uptime then), the suite from there to
+ * QEMU's exit. */
+static void boot_times(struct run *r, const struct boot_run *run)
+{
+	struct timing *t = &r->out->timing;
+	double boot = run->vm.uptime >= 0 && run->vm.uptime <= run->vm.seconds ?
+			      run->vm.uptime :
+			      run->vm.seconds;
+
+	timing_add(t, TIMING_BUILD, run->build.seconds + run->module_seconds);
+	if (!run->built)
+		return;
+	timing_add(t, TIMING_BOOT, boot);
+	timing_add(t, TIMING_SUITE, run->vm.seconds - boot);
+}
+
 static gboolean boot(struct run *r, GError **error)
 {
 	struct pipeline_check *build = &r->out->checks[REPORT_CHECK_BUILD];
@@ -728,11 +759,13 @@ static gboolean boot(struct run *r, GError **error)
 	if (!boot_session_run(bs, &r->am->base, KBUILD_TRUSTED, &base, error))
 		goto out;
 	keep_run_logs(r, "base", &base);
+	boot_times(r, &base);
 	have_base = base.built && virt_result_ok(&base.vm);
 	progress(r, PIPELINE_STAGE_BOOT_HEAD, NULL);
 	if (!boot_session_run(bs, &r->am->head, KBUILD_SERIES, &head, error))
 		goto out;
 	keep_run_logs(r, "series", &head);
+	boot_times(r, &head);
 	ok = TRUE;
 
 	build->seconds = head.build.seconds + head.module_seconds;
@@ -1163,10 +1196,11 @@ gboolean pipeline_check(struct store *st, gint64 series_id,
 			struct pipeline_outcome *out, GError **error)
 {
 	struct run r = { 0 };
-	gint64 t0 = g_get_monotonic_time();
+	gint64 t0 = g_get_monotonic_time(), t_render;
 	gboolean ok = FALSE;
 
 	memset(out, 0, sizeof(*out));
+	timing_init(&out->timing);
 	out->series_id = series_id;
 	r.opts = opts;
 	r.out = out;
@@ -1192,7 +1226,10 @@ gboolean pipeline_check(struct store *st, gint64 series_id,
 	if (r.guess.how == BASEGUESS_APPLIED ? !already_applied(&r, error) :
 					       !run_checks(&r, error))
 		goto out;
+	t_render = g_get_monotonic_time();
 	ok = render(&r, error);
+	timing_add(&out->timing, TIMING_COMPOSE,
+		   (g_get_monotonic_time() - t_render) / 1e6);
 out:
 	out->seconds = (g_get_monotonic_time() - t0) / 1e6;
 	g_clear_pointer(&r.series, store_series_free);

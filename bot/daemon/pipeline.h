@@ -14,6 +14,7 @@
 #include <glib.h>
 
 #include "bot/daemon/report.h"
+#include "bot/daemon/timing.h"
 #include "bot/store/store.h"
 #include "kernel/diff/dirstat-verdict.h"
 
@@ -121,6 +122,9 @@ struct pipeline_outcome {
 	GBytes *reply; /* the whole message */
 	char *reply_body; /* its body alone, for printing */
 	double seconds;
+	/* per stage (bot/daemon/timing.h); queue and SMTP are the
+	 * worker's and the outbox's */
+	struct timing timing;
 };
 
 /* Does any check of @out say FAIL or WARN? */

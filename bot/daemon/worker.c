@@ -11,6 +11,7 @@
 #include "bot/store/boot.h"
 #include "bot/store/pipeline.h"
 #include "bot/store/store.h"
+#include "bot/store/timing.h"
 #include "bot/daemon/treeset.h"
 #include "bot/daemon/treeupdate.h"
 #include "config/treefile.h"
@@ -326,6 +327,30 @@ static void boot_runner_of(const struct treefile *tf,
 	c->lava_retries = tf->boot.lava_retries;
 }
 
+/* The stages' times of @job, for the series page and /metrics: the wait
+ * in the queue until @claimed (g_get_real_time(); the store keeps when it
+ * was queued in whole seconds) and the pipeline's. */
+static void record_timing(struct store *st, const struct store_job *job,
+			  gint64 claimed, struct pipeline_outcome *out)
+{
+	g_autoptr(GError) error = NULL;
+	double queue = claimed / 1e6 - (double)job->queued;
+
+	if (job->queued > 0)
+		timing_add(&out->timing, TIMING_QUEUE, MAX(queue, 0));
+	for (int i = 0; i < TIMING_N_STAGES; i++)
+		if (out->timing.seconds[i] >= 0 &&
+		    !store_timing_set(st, job->id, i, timing_stage_name(i),
+				      out->timing.seconds[i], &error)) {
+			/* the reply is recorded: only the page lacks it */
+			log_line(job->tree,
+				 "series %" G_GINT64_FORMAT
+				 ": stage times not stored: %s",
+				 job->series_id, error->message);
+			return;
+		}
+}
+
 gboolean worker_run_one(const struct worker_options *o, struct store *st,
 			gboolean *ran, GError **error)
 {
@@ -339,6 +364,7 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	const struct treefile *tf;
 	const struct config_policy *policy;
 	gboolean ok;
+	gint64 claimed;
 
 	*ran = FALSE;
 	if (!job) {
@@ -348,6 +374,7 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 		return FALSE;
 	}
 	*ran = TRUE;
+	claimed = g_get_real_time();
 	ts = treeset_load(o->config, st, NULL, &perr);
 	if (!ts)
 		log_line(job->tree, "tree files: %s (defaults apply)",
@@ -400,11 +427,16 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 		publish(o, st, job->series_id, &popts, &out, url);
 	if (ok) {
 		const char *why = no_reply_reason(policy, &out);
+		g_autofree char *stages = NULL;
+
+		record_timing(st, job, claimed, &out);
+		stages = timing_format(&out.timing);
 
 		log_line(job->tree,
-			 "series %" G_GINT64_FORMAT ": done in %.1f s, %s%s",
+			 "series %" G_GINT64_FORMAT ": done in %.1f s, %s%s"
+			 " (%s)",
 			 job->series_id, out.seconds, why ? "no reply: " : "",
-			 why ? why : out.message_id);
+			 why ? why : out.message_id, stages);
 		if (o->outbox_bell)
 			daemon_bell_ring(o->outbox_bell);
 	}

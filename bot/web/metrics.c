@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "bot/store/timing.h"
 #include "bot/store/web.h"
 
 /* Prometheus text format: label values escape backslash, double quote
@@ -43,6 +44,55 @@ static gboolean states(struct store *st, GString *out, const char *table,
 				       c->count);
 		if (queued && c->name && !strcmp(c->name, "queued"))
 			*queued = c->count;
+	}
+	return TRUE;
+}
+
+static void stage_labels(GString *out, const char *suffix,
+			 const struct store_timing_histogram *h)
+{
+	g_string_append_printf(out, "armbot_stage_duration_seconds_%s{stage=\"",
+			       suffix);
+	label(out, h->stage);
+	g_string_append(out, "\",tree=\"");
+	label(out, h->tree);
+	g_string_append_c(out, '"');
+}
+
+/* armbot_stage_duration_seconds{stage,tree}: the reply's stages
+ * (bot/store/timing.h) */
+static gboolean stages(struct store *st, GString *out, GError **error)
+{
+	g_autoptr(GPtrArray) hs = store_timing_histograms(st, error);
+	char num[G_ASCII_DTOSTR_BUF_SIZE];
+
+	if (!hs)
+		return FALSE;
+	header(out, "armbot_stage_duration_seconds", "histogram",
+	       "How long each stage of a reply took, per tree (queue wait, "
+	       "apply, dirstat, sparse-base, sparse-head, build, boot, "
+	       "suite, compose, smtp).");
+	for (guint i = 0; i < hs->len; i++) {
+		const struct store_timing_histogram *h = hs->pdata[i];
+
+		for (int b = 0; b < STORE_TIMING_BUCKETS; b++) {
+			stage_labels(out, "bucket", h);
+			g_string_append_printf(
+				out, ",le=\"%s\"} %" G_GINT64_FORMAT "\n",
+				g_ascii_dtostr(num, sizeof(num),
+					       store_timing_buckets[b]),
+				h->le[b]);
+		}
+		stage_labels(out, "bucket", h);
+		g_string_append_printf(
+			out, ",le=\"+Inf\"} %" G_GINT64_FORMAT "\n", h->count);
+		stage_labels(out, "sum", h);
+		g_string_append_printf(out, "} %s\n",
+				       g_ascii_dtostr(num, sizeof(num),
+						      h->sum));
+		stage_labels(out, "count", h);
+		g_string_append_printf(out, "} %" G_GINT64_FORMAT "\n",
+				       h->count);
 	}
 	return TRUE;
 }
@@ -104,6 +154,8 @@ guint web_metrics(struct store *st, const struct web_metrics_counts *counts,
 		g_string_append_printf(out, "\"} %" G_GINT64_FORMAT "\n",
 				       h->count);
 	}
+	if (!stages(st, out, error))
+		return 0;
 	header(out, "armbot_web_requests_total", "counter",
 	       "Requests answered by the web server, by status class.");
 	for (int c = 2; c <= 5; c++)

@@ -7,6 +7,7 @@
 
 #include "bot/web/archive.h"
 #include "bot/web/diff.h"
+#include "bot/store/timing.h"
 #include "bot/web/escape.h"
 #include "bot/web/patches.h"
 #include "bot/web/repro.h"
@@ -312,8 +313,32 @@ static void append_log(GString *out, const char *log_path, const char *data_dir)
 			      MIN(len, LOG_MAX));
 }
 
+/* How long each stage of a job's reply took (bot/store/timing.h). */
+static void stage_table(GString *out, gint64 job_id, GPtrArray *times)
+{
+	if (!times->len)
+		return;
+	g_string_append_printf(out,
+			       "<h3>timing</h3><table class=\"stages\" "
+			       "id=\"stages-%" G_GINT64_FORMAT "\"><thead>"
+			       "<tr><th>stage</th><th>seconds</th></tr>"
+			       "</thead><tbody>\n",
+			       job_id);
+	for (guint i = 0; i < times->len; i++) {
+		const struct store_timing *t = times->pdata[i];
+		char secs[G_ASCII_DTOSTR_BUF_SIZE];
+
+		g_string_append(out, "<tr class=\"stage\"><td>");
+		web_escape_append(out, t->stage);
+		g_string_append_printf(out, "</td><td>%s</td></tr>\n",
+				       g_ascii_formatd(secs, sizeof(secs),
+						       "%.1f", t->seconds));
+	}
+	g_string_append(out, "</tbody></table>\n");
+}
+
 static void job_section(GString *out, const struct store_web_job *j,
-			const char *data_dir)
+			const char *data_dir, GPtrArray *times)
 {
 	g_string_append_printf(
 		out,
@@ -404,6 +429,7 @@ static void job_section(GString *out, const struct store_web_job *j,
 		web_escape_append_len(out, raw ? raw : "", raw ? len : 0);
 		g_string_append(out, "</pre>\n");
 	}
+	stage_table(out, j->id, times);
 	g_string_append(out, "</section>\n");
 }
 
@@ -505,8 +531,14 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 	if (!x->jobs->len)
 		g_string_append(out,
 				"<p id=\"no-jobs\">not checked (yet)</p>\n");
-	for (guint i = 0; i < x->jobs->len; i++)
-		job_section(out, x->jobs->pdata[i], data_dir);
+	for (guint i = 0; i < x->jobs->len; i++) {
+		const struct store_web_job *j = x->jobs->pdata[i];
+		g_autoptr(GPtrArray) times = store_timing_job(st, j->id, error);
+
+		if (!times)
+			return 0;
+		job_section(out, j, data_dir, times);
+	}
 	web_page_foot(out);
 	return 200;
 }

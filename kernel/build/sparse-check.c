@@ -15,6 +15,7 @@
 #include "kernel/build/runner.h"
 #include "kernel/build/buildlog.h"
 #include "kernel/build/kbuild.h"
+#include "kernel/build/sparse-cache.h"
 #include "kernel/build/sparse.h"
 #include "kernel/git/lg2repo.h"
 #include "kernel/tree/checkout.h"
@@ -810,8 +811,37 @@ static gboolean assign_configs(struct check *c, GPtrArray *objects,
  * compiler's messages, then "  CHECK   SRC" and sparse's messages.  Output
  * of other recipes (prepare's CALL, the CHECK of scripts/mod/empty.c) is
  * dropped.  The worktree prefix of absolute paths is removed. */
+/* What one object's compile and sparse printed. */
+struct obj_out {
+	GString *gcc, *sparse;
+};
+
+static void obj_out_free(struct obj_out *o)
+{
+	g_string_free(o->gcc, TRUE);
+	g_string_free(o->sparse, TRUE);
+	g_free(o);
+}
+
+static struct obj_out *obj_out_of(GHashTable *outs, GPtrArray *order,
+				  const char *object)
+{
+	struct obj_out *o = g_hash_table_lookup(outs, object);
+
+	if (!o) {
+		o = g_new0(struct obj_out, 1);
+		o->gcc = g_string_new(NULL);
+		o->sparse = g_string_new(NULL);
+		g_hash_table_insert(outs, g_strdup(object), o);
+		g_ptr_array_add(order, g_strdup(object));
+	}
+	return o;
+}
+
+/* The output of @objects in @log, per object into @outs (object ->
+ * struct obj_out), objects in @order as the log first names them. */
 static void split_log(const char *log, const char *worktree,
-		      GHashTable *objects, GString *gcc, GString *sparse)
+		      GHashTable *objects, GHashTable *outs, GPtrArray *order)
 {
 	g_autofree char *prefix = g_strconcat(worktree, "/", NULL);
 	g_auto(GStrv) lines = g_strsplit(log, "\n", -1);
@@ -841,8 +871,13 @@ static void split_log(const char *log, const char *worktree,
 				 * listed twice is built once) */
 				if (g_hash_table_contains(objects, path) &&
 				    g_hash_table_add(seen,
-						     g_strconcat(rest, NULL)))
-					into = rest[1] == 'C' ? gcc : sparse;
+						     g_strconcat(rest, NULL))) {
+					struct obj_out *o =
+						obj_out_of(outs, order, path);
+
+					into = rest[1] == 'C' ? o->gcc :
+								o->sparse;
+				}
 			}
 			continue;
 		}
@@ -859,10 +894,19 @@ static void split_log(const char *log, const char *worktree,
 
 /* Build @cb's assigned objects with sparse at the worktree's commit and
  * add their warnings to @w.  The objects are removed first so that the
- * compiler runs (ccache replays a cached compile's messages). */
+ * compiler runs (ccache replays a cached compile's messages).  With
+ * @cache (the base), an object whose output is cached is not built, and
+ * the output of those built is kept when make succeeded. */
 static gboolean run_config(struct check *c, struct config_build *cb,
-			   struct run_warnings *w, GError **error)
+			   struct sparse_cache *cache, struct run_warnings *w,
+			   GError **error)
 {
+	g_autoptr(GHashTable) outs = g_hash_table_new_full(
+		g_str_hash, g_str_equal, g_free, (GDestroyNotify)obj_out_free);
+	g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) build = g_ptr_array_new();
+	gboolean made_ok = TRUE;
+
 	g_autoptr(GHashTable)
 		objects = g_hash_table_new(g_str_hash, g_str_equal);
 	g_autoptr(GHashTable) dirs =
@@ -877,6 +921,21 @@ static gboolean run_config(struct check *c, struct config_build *cb,
 
 	for (guint i = 0; i < cb->assigned->len; i++) {
 		const char *obj = cb->assigned->pdata[i];
+		g_autofree char *gcc_text = NULL, *sparse_text = NULL;
+		struct obj_out *o;
+
+		if (cache &&
+		    sparse_cache_get(cache, obj, &gcc_text, &sparse_text)) {
+			o = obj_out_of(outs, order, obj);
+			g_string_append(o->gcc, gcc_text);
+			g_string_append(o->sparse, sparse_text);
+			c->out->base_cached++; /* run_commit() counts the rest */
+			continue;
+		}
+		g_ptr_array_add(build, (gpointer)obj);
+	}
+	for (guint i = 0; i < build->len; i++) {
+		const char *obj = build->pdata[i];
 		g_autofree char *dir = g_path_get_dirname(obj);
 		g_autofree char *base = g_path_get_basename(obj);
 		g_autofree char *cmd_rel =
@@ -899,6 +958,8 @@ static gboolean run_config(struct check *c, struct config_build *cb,
 				g_hash_table_size(dirs) > 1 ? " " : "", dir);
 		g_hash_table_add(objects, (gpointer)obj);
 	}
+	if (!build->len)
+		goto parse;
 	if (!write_armbot_makefile(cb->kb, &eval, error))
 		return FALSE;
 	{
@@ -917,11 +978,26 @@ static gboolean run_config(struct check *c, struct config_build *cb,
 					 c->worktree, cb->kb->build_dir, 15);
 
 		w->failed = TRUE;
+		made_ok = FALSE;
 		g_string_append_printf(w->failure, "make (%s) %s\n%s", cb->name,
 				       r.how, said);
 	}
-	split_log(r.log ? r.log->str : "", c->worktree, objects, gcc, sparse);
+	split_log(r.log ? r.log->str : "", c->worktree, objects, outs, order);
 	kbuild_result_clear(&r);
+	/* only a make that succeeded said all there is to say of each */
+	for (guint i = 0; cache && made_ok && i < build->len; i++) {
+		struct obj_out *o = g_hash_table_lookup(outs, build->pdata[i]);
+
+		sparse_cache_put(cache, build->pdata[i], o ? o->gcc->str : "",
+				 o ? o->sparse->str : "");
+	}
+parse:
+	for (guint i = 0; i < order->len; i++) {
+		struct obj_out *o = g_hash_table_lookup(outs, order->pdata[i]);
+
+		g_string_append(gcc, o->gcc->str);
+		g_string_append(sparse, o->sparse->str);
+	}
 	{
 		g_autoptr(GPtrArray) g = sparse_parse(gcc->str, "gcc");
 		g_autoptr(GPtrArray) s = sparse_parse(sparse->str, "sparse");
@@ -940,6 +1016,8 @@ static gboolean run_commit(struct check *c, const struct gitoid *commit,
 			   enum kbuild_trust trust, struct run_warnings *w,
 			   double *seconds, GError **error)
 {
+	/* the base's results are kept per (commit, config, object) */
+	gboolean cached = trust == KBUILD_TRUSTED && !c->opts->no_cache;
 	gint64 t0;
 
 	run_warnings_init(w);
@@ -949,11 +1027,21 @@ static gboolean run_commit(struct check *c, const struct gitoid *commit,
 	for (guint k = 0; k < c->configs->len; k++) {
 		struct config_build *cb = c->configs->pdata[k];
 
+		g_autoptr(sparse_cache) cache = NULL;
+		guint got = c->out->base_cached;
+
 		if (!cb->assigned->len)
 			continue;
+		if (cached)
+			cache = sparse_cache_open(c->opts->data_dir,
+						  c->opts->tree->name, commit,
+						  cb->name, cb->kb->build_dir);
 		if (!kbuild_set_trust(cb->kb, trust, error) ||
-		    !run_config(c, cb, w, error))
+		    !run_config(c, cb, cache, w, error))
 			return FALSE;
+		if (trust == KBUILD_TRUSTED)
+			c->out->base_computed +=
+				cb->assigned->len - (c->out->base_cached - got);
 	}
 	*seconds += (g_get_monotonic_time() - t0) / 1e6;
 	return TRUE;

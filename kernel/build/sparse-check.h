@@ -72,6 +72,9 @@ struct sparse_check_opts {
 	guint jobs; /* 0: the number of cores */
 	guint timeout_s; /* per make run; 0: 3600 */
 	guint max_includers; /* 0: SPARSE_CHECK_MAX_INCLUDERS */
+	/* compute the base's warnings even when kept from an earlier run
+	 * (kernel/build/sparse-cache.h) */
+	gboolean no_cache;
 	sparse_check_progress_fn progress; /* may be NULL */
 	gpointer user_data;
 };
@@ -125,6 +128,9 @@ struct sparse_check_result {
 	GPtrArray *checked; /* struct sparse_check_object */
 	GPtrArray *not_checked; /* struct sparse_check_skip */
 	struct sparse_check_timings timings;
+	/* objects whose base results were read from the cache, and those
+	 * built at the base (kernel/build/sparse-cache.h) */
+	guint base_cached, base_computed;
 	/* what a reader runs in the kernel tree to see the same warnings,
 	 * without armbot (kernel/build/kbuild.h, "what a reader runs"): per config
 	 * that checked objects, its configuration in the build dir "build"

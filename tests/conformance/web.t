@@ -37,7 +37,24 @@ V2=$(awk '$3 == "v2" { print $1 }' "$TMP/series.txt")
 IMG=$(grep 'onerror' "$TMP/series.txt" | cut -f1)
 is "$(echo $V1 $V2 $IMG | wc -w)" 3 "three series: v1, v2 and the img one"
 
+# the stage times the daemon records (bot/store/timing.h): v2's job
+# queued 2 s, applied in 0.3 s, built in 12.5 s; the img one applied in 0.7 s
+"$PYTHON" - "$TMP/w/data/store.sqlite" "$IMG" "$V2" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+job = lambda s: db.execute("SELECT id FROM jobs WHERE series_id = ?", (s,)).fetchone()[0]
+v1, v2 = job(int(sys.argv[2])), job(int(sys.argv[3]))
+for j, stage, pos, secs in ((v2, "build", 5, 12.5), (v2, "queue", 0, 2),
+                            (v2, "apply", 1, 0.3), (v1, "apply", 1, 0.7)):
+    db.execute("INSERT INTO stage_times (job_id, stage, position, seconds)"
+               " VALUES (?, ?, ?, ?)", (j, stage, pos, secs))
+db.commit()
+PY
+ok $? "stage times written for v2 and the img series"
+
 is "$(get /series/$V2 "$TMP/v2.html")" 200 "/series/<v2> answers"
+tr -d '\n' < "$TMP/v2.html" | grep -q '<h3>timing</h3><table class="stages" id="stages-[0-9]*"><thead><tr><th>stage</th><th>seconds</th></tr></thead><tbody><tr class="stage"><td>queue</td><td>2.0</td></tr><tr class="stage"><td>apply</td><td>0.3</td></tr><tr class="stage"><td>build</td><td>12.5</td></tr></tbody></table></section>'
+ok $? "the series page shows its job's stage times in pipeline order"
 grep -q "<dd id=\"supersedes\"><a href=\"/series/$V1\">" "$TMP/v2.html"
 ok $? "v2 links to the series it supersedes"
 get /series/$V1 "$TMP/v1.html" > /dev/null
@@ -123,6 +140,15 @@ grep -q '^armbot_queue_length 0$' "$TMP/metrics.txt" &&
 grep -q '^armbot_series{state="reported"} 2$' "$TMP/metrics.txt" &&
 grep -q '^armbot_check_duration_seconds_count{check="apply"} 2$' "$TMP/metrics.txt"
 ok $? "/metrics: queue, series by state, check durations"
+grep -q '^# TYPE armbot_stage_duration_seconds histogram$' "$TMP/metrics.txt" &&
+grep -q '^armbot_stage_duration_seconds_count{stage="apply",tree="distro-6.1"} 2$' "$TMP/metrics.txt" &&
+grep -q '^armbot_stage_duration_seconds_bucket{stage="apply",tree="distro-6.1",le="0.5"} 1$' "$TMP/metrics.txt" &&
+grep -q '^armbot_stage_duration_seconds_bucket{stage="apply",tree="distro-6.1",le="1"} 2$' "$TMP/metrics.txt" &&
+grep -q '^armbot_stage_duration_seconds_sum{stage="apply",tree="distro-6.1"} 1$' "$TMP/metrics.txt" &&
+grep -q '^armbot_stage_duration_seconds_bucket{stage="build",tree="distro-6.1",le="10"} 0$' "$TMP/metrics.txt" &&
+grep -q '^armbot_stage_duration_seconds_bucket{stage="build",tree="distro-6.1",le="30"} 1$' "$TMP/metrics.txt" &&
+grep -q '^armbot_stage_duration_seconds_bucket{stage="queue",tree="distro-6.1",le="+Inf"} 1$' "$TMP/metrics.txt"
+ok $? "/metrics: stage durations per stage and tree as histograms"
 
 # no write endpoints, errors and nothing else
 for m in POST PUT DELETE PATCH OPTIONS; do

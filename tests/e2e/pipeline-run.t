@@ -104,6 +104,24 @@ sleep 3
 sed 's/^/# /' "$TMP/status"
 grep -q "^  sent  *1$" "$TMP/status"; ok $? "status: one reply sent"
 
+# the reply's time by stage: in the worker's log line, on the series page
+# and in /metrics (the SMTP stage once the outbox has handed it over)
+grep -q "series $id: done in [0-9.]* s, .* (queue [0-9]*\\.[0-9] s, apply [0-9.]* s, dirstat [0-9.]* s, sparse-base [0-9.]* s, sparse-head [0-9.]* s, build [0-9.]* s, boot [0-9.]* s, suite [0-9.]* s, compose [0-9.]* s)$" "$TMP/run.log"
+ok $? "the log line breaks the reply's time down by stage"
+grep " done in \| sent to " "$TMP/run.log" | sed 's/^/# /'
+grep -q "outbox: <armbot-[0-9a-f]*@example.org>: sent to .* in [0-9.]* s$" "$TMP/run.log"
+ok $? "the outbox logs how long SMTP took"
+curl -s -f "$url/series/$id" > "$TMP/s5.html"
+for stage in queue apply dirstat sparse-base sparse-head build boot suite compose smtp; do
+	grep -q "<tr class=\"stage\"><td>$stage</td><td>[0-9.]*</td></tr>" "$TMP/s5.html"
+	ok $? "the series page shows the $stage stage's time"
+done
+curl -s -f "$url/metrics" > "$TMP/metrics.txt"
+for stage in queue apply dirstat sparse-base sparse-head build boot suite compose smtp; do
+	grep -q "^armbot_stage_duration_seconds_count{stage=\"$stage\",tree=\"distro-6.1\"} 1$" "$TMP/metrics.txt"
+	ok $? "/metrics: one $stage time of distro-6.1"
+done
+
 # loops: an Auto-Submitted mail and a review reply
 cat > "$TMP/auto" <<MAIL
 From: Some Bot <robot@example.org>

@@ -6,6 +6,10 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/sparse-lib.sh"
 
+# the base's results kept from earlier runs (kernel/build/sparse-cache.h)
+# go: the first series on the base builds its objects there
+rm -rf "$DATA/sparse-base"
+
 # 1. a non-static global in an ARM file: one new warning
 new_patch arch/arm/kernel/setup.c \
 	's/^(unsigned int __atags_pointer __initdata;\n)/$1int armbot_test_global;\n/m' \
@@ -22,6 +26,8 @@ grep -q "^   arch/arm/kernel/setup.c:[0-9]*:[0-9]*: sparse: sparse: symbol 'fpe_
 ok $? "global: the existing warnings are listed, not marked new"
 is "$(result_line)" "warn: 1 new, 0 fixed, 5 warnings at head, 0 compile errors" \
 	"global: the result line"
+grep -qx "base: 0 objects from the cache, 1 built" "$TMP/out"
+ok $? "global: setup.o built at the base (nothing kept yet)"
 
 # 2. code moved (every line number below shifts): nothing new
 # (the function's text is moved by perl itself, read from the file)
@@ -55,6 +61,17 @@ is "$(sed -n 2p "$TMP/fixed")" "   arch/arm/kernel/setup.c:68:6: sparse: sparse:
 is "$(new_lines)" "" "fix: no new warning"
 is "$(result_line)" "ok: 0 new, 1 fixed, 3 warnings at head, 0 compile errors" \
 	"fix: the result line"
+grep -qx "base: 1 objects from the cache, 0 built" "$TMP/out"
+ok $? "fix: a second series on the same base builds nothing there: setup.o's base warnings are kept"
+# the kept base warnings are those a fresh build gives: the same report
+grep -v '^time: \|^base: \|^series: ' "$TMP/out" > "$TMP/fix-cached"
+run_sparse --no-base-cache "$TMP/fix.mbox"
+grep -qx "base: 0 objects from the cache, 1 built" "$TMP/out"
+ok $? "fix: --no-base-cache builds setup.o at the base"
+grep -v '^time: \|^base: \|^series: ' "$TMP/out" > "$TMP/fix-built"
+diff "$TMP/fix-cached" "$TMP/fix-built" | sed 's/^/# /'
+cmp -s "$TMP/fix-cached" "$TMP/fix-built"
+ok $? "fix: the same report from the kept base warnings as from a fresh build"
 
 # 4. mach-omap1 under the ARMv5 config, per patch: a global in clock.c,
 # then a comment in clock.h (its includers are checked too)
@@ -72,6 +89,8 @@ grep -q '^checked: arch/arm/mach-omap1/clock.o (multi_v5; touched)$' "$TMP/out"
 ok $? "omap1: clock.o checked under the ARMv5 config (multi_v5)"
 grep -q '^checked: arch/arm/mach-omap1/clock_data.o (multi_v5; includes arch/arm/mach-omap1/clock.h)$' "$TMP/out"
 ok $? "omap1: an includer of the touched header is checked"
+grep -q "^base: 0 objects from the cache, [1-9][0-9]* built$" "$TMP/out"
+ok $? "omap1: the header's includers are built at the base, none taken from another series' objects"
 is "$(new_lines)" ">> arch/arm/mach-omap1/clock.c:30:5: sparse: sparse: symbol 'armbot_omap1_global' was not declared. Should it be static?" \
 	"omap1: exactly one new warning"
 is "$(sed -n '/^introduced by patch/{p;n;p}' "$TMP/out")" \
