@@ -22,12 +22,15 @@ void treefile_free(struct treefile *tf)
 	g_strfreev(tf->lists);
 	g_strfreev(tf->maintainers);
 	g_strfreev(tf->sparse_configs);
+	g_free(tf->icecc_socket);
+	g_free(tf->icecc_scheduler);
 	g_free(tf);
 }
 
 static const char *const tree_keys[] = {
 	"url", "branches", "lists", "maintainers", "checks", "sparse-configs",
-	"reply", "reply-to", "rfc", "unknown-base", "update-interval", NULL,
+	"reply", "reply-to", "rfc", "unknown-base", "update-interval",
+	"build-distribute", "icecc-socket", "icecc-scheduler", NULL,
 };
 static const char *const paths_keys[] = { "F", "X", "N", NULL };
 static const struct keyfile_group tree_groups[] = {
@@ -115,9 +118,71 @@ static void read_patterns(struct keyfile *k, struct treefile *tf)
 			      "X: excludes from nothing: no F: or N:");
 }
 
+/* "HOST" or "HOST:PORT", PORT 1..65534 (its text interface is PORT+1). */
+static gboolean scheduler_valid(const char *s)
+{
+	const char *colon = strrchr(s, ':');
+	g_autofree char *host = colon ? g_strndup(s, colon - s) : g_strdup(s);
+	guint64 port = 0;
+
+	if (!*host || strspn(host, "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") !=
+			      strlen(host))
+		return FALSE;
+	if (!colon)
+		return TRUE;
+	return g_ascii_string_to_unsigned(colon + 1, 10, 1, 65534, &port,
+					  NULL);
+}
+
+/* build-distribute, icecc-socket, icecc-scheduler: a file of trees.d
+ * only (@operator); a tree registered by mail must not name a socket of
+ * the host. */
+static void read_distribute(struct keyfile *k, struct treefile *tf,
+			    gboolean operator)
+{
+	g_autofree char *how =
+		keyfile_string(k, "tree", "build-distribute", NULL);
+	g_autofree char *sock = keyfile_string(k, "tree", "icecc-socket", NULL);
+	g_autofree char *sched =
+		keyfile_string(k, "tree", "icecc-scheduler", NULL);
+	static const char *const keys[] = { "build-distribute", "icecc-socket",
+					    "icecc-scheduler" };
+
+	if (!operator) {
+		for (guint i = 0; i < G_N_ELEMENTS(keys); i++)
+			if (keyfile_has(k, "tree", keys[i]))
+				keyfile_error(k, "tree", keys[i],
+					      "%s is set in trees.d by the "
+					      "operator, not by mail",
+					      keys[i]);
+		return;
+	}
+	if (how && strcmp(how, "icecream") && strcmp(how, "local"))
+		keyfile_error(k, "tree", "build-distribute",
+			      "'%s' is not local or icecream", how);
+	tf->icecream = how && !strcmp(how, "icecream");
+	if (sock && !g_path_is_absolute(sock))
+		keyfile_error(k, "tree", "icecc-socket",
+			      "'%s' is not an absolute path", sock);
+	if (sched && !scheduler_valid(sched))
+		keyfile_error(k, "tree", "icecc-scheduler",
+			      "'%s' is not HOST or HOST:PORT", sched);
+	if ((sock || sched) && !tf->icecream)
+		keyfile_error(k, "tree", sock ? "icecc-socket" :
+						"icecc-scheduler",
+			      "set without build-distribute = icecream");
+	if (tf->icecream)
+		tf->icecc_socket = sock ? g_steal_pointer(&sock) :
+					  g_strdup("/var/run/icecc/"
+						   "iceccd.socket");
+	tf->icecc_scheduler = g_steal_pointer(&sched);
+}
+
 static struct treefile *read_tree(struct keyfile *k, const char *name,
 				  const char *origin, const char *base_dir,
-				  const struct config_policy *defaults)
+				  const struct config_policy *defaults,
+				  gboolean operator)
 {
 	g_autoptr(treefile) tf = g_new0(struct treefile, 1);
 	g_auto(GStrv) branches = NULL;
@@ -173,6 +238,7 @@ static struct treefile *read_tree(struct keyfile *k, const char *name,
 				      configs[i]);
 	tf->sparse_configs = configs ? g_steal_pointer(&configs) :
 				       g_new0(char *, 1);
+	read_distribute(k, tf, operator);
 	config_policy_read(k, "tree", &tf->policy);
 	read_patterns(k, tf);
 	return g_steal_pointer(&tf);
@@ -200,7 +266,7 @@ struct treefile *treefile_parse(const char *name, const char *origin,
 				GPtrArray *errors, GError **error)
 {
 	g_autoptr(keyfile) k = keyfile_parse(origin, data, strlen(data));
-	g_autoptr(treefile) tf = read_tree(k, name, origin, "/", defaults);
+	g_autoptr(treefile) tf = read_tree(k, name, origin, "/", defaults, FALSE);
 
 	if (!hand_errors(k, errors, error))
 		return NULL;
@@ -232,7 +298,7 @@ struct treefile *treefile_load(const char *path,
 	}
 	if (g_str_has_suffix(base, ".conf"))
 		base[strlen(base) - 5] = '\0';
-	tf = read_tree(k, base, origin, dir, defaults);
+	tf = read_tree(k, base, origin, dir, defaults, TRUE);
 	tf->path = g_strdup(path);
 	if (!hand_errors(k, errors, error))
 		return NULL;
