@@ -194,10 +194,12 @@ static char *compiler_key(const char *compiler, GError **error)
 	return g_strdup_printf("%s-%.16s", base, sum);
 }
 
-char *icecc_env_tarball(const char *cache_dir, const char *compiler,
+char *icecc_env_tarball(const char *cache_dir, const char *name,
 			GError **error)
 {
-	g_autofree char *key = compiler_key(compiler, error);
+	/* icecc-create-env wants paths */
+	g_autofree char *compiler = g_find_program_in_path(name);
+	g_autofree char *key = NULL;
 	g_autofree char *dir = NULL;
 	g_autofree char *path = NULL;
 	g_autofree char *tmp = NULL;
@@ -211,6 +213,12 @@ char *icecc_env_tarball(const char *cache_dir, const char *compiler,
 	const char *entry;
 	guint k = 0;
 
+	if (!compiler) {
+		g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+			    "icecream: no compiler '%s'", name);
+		return NULL;
+	}
+	key = compiler_key(compiler, error);
 	if (!key)
 		return NULL;
 	dir = g_build_filename(cache_dir, "icecc", NULL);
@@ -238,10 +246,8 @@ char *icecc_env_tarball(const char *cache_dir, const char *compiler,
 
 		gxx = g_strconcat(cxx, "g++", NULL);
 		full = g_find_program_in_path(gxx);
-		if (!full) {
-			g_free(gxx);
-			gxx = g_strdup(compiler);
-		}
+		g_free(gxx);
+		gxx = full ? g_steal_pointer(&full) : g_strdup(compiler);
 	}
 	argv[k++] = "icecc-create-env";
 	if (gxx) {

@@ -120,7 +120,7 @@ ok $? "the last build is recorded: ${_secs:-?} s at -j${jobs:-?}, ${cjobs:-?} cl
 sed 's/^/# /' "$TMP/status"
 grep -q 'armbot-local .*jobs 0/2' "$TMP/status"
 ok $? "status: the node and its job slots"
-grep -q 'last build:' "$TMP/status"
+grep -q 'last build: .* s at -j[0-9]* (-j[0-9]* locally), [1-9][0-9]* jobs through the cluster' "$TMP/status"
 ok $? "status: the last build"
 
 # the same series compiled locally: the same object
