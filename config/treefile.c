@@ -28,9 +28,11 @@ void treefile_free(struct treefile *tf)
 }
 
 static const char *const tree_keys[] = {
-	"url", "branches", "lists", "maintainers", "checks", "sparse-configs",
-	"reply", "reply-to", "rfc", "unknown-base", "update-interval",
-	"build-distribute", "icecc-socket", "icecc-scheduler", NULL,
+	"url",		"branches",	   "lists",
+	"maintainers",	"checks",	   "sparse-configs",
+	"reply",	"reply-to",	   "rfc",
+	"unknown-base", "update-interval", "build-distribute",
+	"icecc-socket", "icecc-scheduler", NULL,
 };
 static const char *const paths_keys[] = { "F", "X", "N", NULL };
 static const struct keyfile_group tree_groups[] = {
@@ -131,8 +133,7 @@ static gboolean scheduler_valid(const char *s)
 		return FALSE;
 	if (!colon)
 		return TRUE;
-	return g_ascii_string_to_unsigned(colon + 1, 10, 1, 65534, &port,
-					  NULL);
+	return g_ascii_string_to_unsigned(colon + 1, 10, 1, 65534, &port, NULL);
 }
 
 /* build-distribute, icecc-socket, icecc-scheduler: a file of trees.d
@@ -169,8 +170,8 @@ static void read_distribute(struct keyfile *k, struct treefile *tf,
 		keyfile_error(k, "tree", "icecc-scheduler",
 			      "'%s' is not HOST or HOST:PORT", sched);
 	if ((sock || sched) && !tf->icecream)
-		keyfile_error(k, "tree", sock ? "icecc-socket" :
-						"icecc-scheduler",
+		keyfile_error(k, "tree",
+			      sock ? "icecc-socket" : "icecc-scheduler",
 			      "set without build-distribute = icecream");
 	if (tf->icecream)
 		tf->icecc_socket = sock ? g_steal_pointer(&sock) :
@@ -266,7 +267,8 @@ struct treefile *treefile_parse(const char *name, const char *origin,
 				GPtrArray *errors, GError **error)
 {
 	g_autoptr(keyfile) k = keyfile_parse(origin, data, strlen(data));
-	g_autoptr(treefile) tf = read_tree(k, name, origin, "/", defaults, FALSE);
+	g_autoptr(treefile)
+		tf = read_tree(k, name, origin, "/", defaults, FALSE);
 
 	if (!hand_errors(k, errors, error))
 		return NULL;

@@ -76,8 +76,7 @@ static void print_icecream(const struct armbot_config *config)
 			printf("\nicecream:\n");
 		first = FALSE;
 		printf("  %s: scheduler %s, socket %s\n", tf->name,
-		       tf->icecc_scheduler ? tf->icecc_scheduler :
-					     "127.0.0.1",
+		       tf->icecc_scheduler ? tf->icecc_scheduler : "127.0.0.1",
 		       tf->icecc_socket);
 		if (icecc_listcs(tf->icecc_scheduler, &cl, &error)) {
 			printf("    %u nodes, %u job slots, %u jobs queued, "

@@ -125,7 +125,8 @@ gboolean icecc_listcs(const char *scheduler, struct icecc_cluster *out,
 		g_prefix_error(error, "icecc scheduler '%s': ", scheduler);
 		return FALSE;
 	}
-	host = g_strdup(g_network_address_get_hostname(G_NETWORK_ADDRESS(addr)));
+	host = g_strdup(
+		g_network_address_get_hostname(G_NETWORK_ADDRESS(addr)));
 	port = g_network_address_get_port(G_NETWORK_ADDRESS(addr));
 	g_clear_object(&addr);
 	if (port == 65535) {
@@ -144,8 +145,7 @@ gboolean icecc_listcs(const char *scheduler, struct icecc_cluster *out,
 	}
 	os = g_io_stream_get_output_stream(G_IO_STREAM(conn));
 	is = g_io_stream_get_input_stream(G_IO_STREAM(conn));
-	if (!g_output_stream_write_all(os, cmd, strlen(cmd), NULL, NULL,
-				       error))
+	if (!g_output_stream_write_all(os, cmd, strlen(cmd), NULL, NULL, error))
 		return FALSE;
 	while ((n = g_input_stream_read(is, buf, sizeof(buf), NULL, error)) >
 	       0) {
@@ -194,8 +194,7 @@ static char *compiler_key(const char *compiler, GError **error)
 	return g_strdup_printf("%s-%.16s", base, sum);
 }
 
-char *icecc_env_tarball(const char *cache_dir, const char *name,
-			GError **error)
+char *icecc_env_tarball(const char *cache_dir, const char *name, GError **error)
 {
 	/* icecc-create-env wants paths */
 	g_autofree char *compiler = g_find_program_in_path(name);
@@ -240,8 +239,8 @@ char *icecc_env_tarball(const char *cache_dir, const char *name,
 	/* icecc-create-env wants the C++ compiler beside the C one; with
 	 * --gcc both are named (the C one twice when there is no g++) */
 	if (g_str_has_suffix(compiler, "gcc")) {
-		g_autofree char *cxx = g_strndup(compiler,
-						 strlen(compiler) - 3);
+		g_autofree char *cxx =
+			g_strndup(compiler, strlen(compiler) - 3);
 		g_autofree char *full = NULL;
 
 		gxx = g_strconcat(cxx, "g++", NULL);
@@ -336,9 +335,9 @@ gboolean icecc_last_build_read(const char *path, struct icecc_last_build *lb,
 	memset(lb, 0, sizeof(*lb));
 	if (!g_file_get_contents(path, &text, &len, error))
 		return FALSE;
-	if (len > 200 || sscanf(text, "%lld %lf %u %u %llu", &when,
-				&lb->seconds, &lb->jobs, &lb->local_jobs,
-				&cj) != 5) {
+	if (len > 200 ||
+	    sscanf(text, "%lld %lf %u %u %llu", &when, &lb->seconds, &lb->jobs,
+		   &lb->local_jobs, &cj) != 5) {
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
 			    "%s: not a build record", path);
 		return FALSE;

@@ -225,8 +225,8 @@ static void test_icecream(void)
 	g_assert_cmpuint(cl.queued, ==, 1);
 	g_assert_cmpuint(cl.total_jobs, ==, 17);
 	g_assert_cmpuint(cl.nodes->len, ==, 2);
-	g_assert_cmpstr(((struct icecc_node *)cl.nodes->pdata[1])->address,
-			==, "10.0.0.2:10245");
+	g_assert_cmpstr(((struct icecc_node *)cl.nodes->pdata[1])->address, ==,
+			"10.0.0.2:10245");
 	g_assert_cmpuint(((struct icecc_node *)cl.nodes->pdata[0])->jobs_used,
 			 ==, 1);
 	g_assert_cmpuint(((struct icecc_node *)cl.nodes->pdata[1])->load, ==,
