@@ -30,6 +30,7 @@ DEBIAN_PACKAGES = \
 	build-essential git xz-utils $(DEBIAN_BUILD_PACKAGES) \
 	clang libclang-rt-14-dev \
 	sparse ccache bubblewrap gcc-arm-linux-gnueabihf libc6-dev-armhf-cross \
+	icecc g++-arm-linux-gnueabihf \
 	qemu-system-arm \
 	bc bison flex libelf-dev cpio kmod \
 	linux-source-6.1 \

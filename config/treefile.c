@@ -26,6 +26,8 @@ void treefile_free(struct treefile *tf)
 	g_free(tf->boot.lava_token_file);
 	g_free(tf->boot.lava_ca_file);
 	g_free(tf->boot.lava_serve_host);
+	g_free(tf->icecc_socket);
+	g_free(tf->icecc_scheduler);
 	g_free(tf);
 }
 
@@ -48,6 +50,9 @@ static const char *const tree_keys[] = {
 	"lava-serve-host",
 	"lava-fallback",
 	"lava-retries",
+	"build-distribute",
+	"icecc-socket",
+	"icecc-scheduler",
 	NULL,
 };
 static const char *const paths_keys[] = { "F", "X", "N", NULL };
@@ -181,6 +186,54 @@ static void read_boot(struct keyfile *k, const char *base_dir,
 			      "lava-token-file");
 }
 
+/* "HOST" or "HOST:PORT", PORT 1..65534 (its text interface is PORT+1). */
+static gboolean scheduler_valid(const char *s)
+{
+	const char *colon = strrchr(s, ':');
+	g_autofree char *host = colon ? g_strndup(s, colon - s) : g_strdup(s);
+	guint64 port = 0;
+
+	if (!*host || strspn(host, "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") !=
+			      strlen(host))
+		return FALSE;
+	if (!colon)
+		return TRUE;
+	return g_ascii_string_to_unsigned(colon + 1, 10, 1, 65534, &port, NULL);
+}
+
+/* build-distribute, icecc-socket, icecc-scheduler (trees.d files only:
+ * treefile_parse() refuses them in a tree registered by mail, which must
+ * not name a socket of the host). */
+static void read_distribute(struct keyfile *k, struct treefile *tf)
+{
+	g_autofree char *how =
+		keyfile_string(k, "tree", "build-distribute", NULL);
+	g_autofree char *sock = keyfile_string(k, "tree", "icecc-socket", NULL);
+	g_autofree char *sched =
+		keyfile_string(k, "tree", "icecc-scheduler", NULL);
+
+	if (how && strcmp(how, "icecream") && strcmp(how, "local"))
+		keyfile_error(k, "tree", "build-distribute",
+			      "'%s' is not local or icecream", how);
+	tf->icecream = how && !strcmp(how, "icecream");
+	if (sock && !g_path_is_absolute(sock))
+		keyfile_error(k, "tree", "icecc-socket",
+			      "'%s' is not an absolute path", sock);
+	if (sched && !scheduler_valid(sched))
+		keyfile_error(k, "tree", "icecc-scheduler",
+			      "'%s' is not HOST or HOST:PORT", sched);
+	if ((sock || sched) && !tf->icecream)
+		keyfile_error(k, "tree",
+			      sock ? "icecc-socket" : "icecc-scheduler",
+			      "set without build-distribute = icecream");
+	if (tf->icecream)
+		tf->icecc_socket = sock ? g_steal_pointer(&sock) :
+					  g_strdup("/var/run/icecc/"
+						   "iceccd.socket");
+	tf->icecc_scheduler = g_steal_pointer(&sched);
+}
+
 static struct treefile *read_tree(struct keyfile *k, const char *name,
 				  const char *origin, const char *base_dir,
 				  const struct config_policy *defaults)
@@ -239,6 +292,7 @@ static struct treefile *read_tree(struct keyfile *k, const char *name,
 				      configs[i]);
 	tf->sparse_configs = configs ? g_steal_pointer(&configs) :
 				       g_new0(char *, 1);
+	read_distribute(k, tf);
 	config_policy_read(k, "tree", &tf->policy);
 	read_boot(k, base_dir, &tf->boot);
 	read_patterns(k, tf);
@@ -271,7 +325,8 @@ struct treefile *treefile_parse(const char *name, const char *origin,
 	static const char *const file_only[] = {
 		"boot-runner",	"lava-url",	   "lava-token-file",
 		"lava-ca-file", "lava-serve-host", "lava-fallback",
-		"lava-retries",
+		"lava-retries", "build-distribute", "icecc-socket",
+		"icecc-scheduler",
 	};
 
 	/* a tree registered by mail names no files of this machine */

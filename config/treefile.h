@@ -13,6 +13,9 @@
  *   reply-to = list
  *   rfc = false
  *   update-interval = 6h
+ *   build-distribute = icecream
+ *   icecc-socket = /var/run/icecc/iceccd.socket
+ *   icecc-scheduler = sched.example.org:8765
  *   [paths]
  *   F = arch/arm/mach-omap2/;drivers/bus/ti-sysc.c
  *   X = arch/arm/mach-omap2/board-generic.c
@@ -61,6 +64,11 @@ struct treefile {
 	char **lists; /* list addresses, lowercase */
 	char **maintainers; /* addresses, lowercase */
 	char **sparse_configs; /* defconfig names for sparse, may be empty */
+	/* where compiles run, the operator's to set (a file of trees.d,
+	 * never a tree registered by mail): */
+	gboolean icecream; /* build-distribute = icecream (else local) */
+	char *icecc_socket; /* the host's iceccd socket (absolute) */
+	char *icecc_scheduler; /* "HOST[:PORT]" or NULL: 127.0.0.1 */
 	struct config_policy policy;
 	struct treefile_boot boot;
 };

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "bot/cli/command.h"
+#include "config/config.h"
+#include "config/treefile.h"
 #include "kernel/patch/am.h"
 #include "kernel/build/sparse-check.h"
 #include "kernel/tree/import.h"
@@ -38,6 +40,9 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autofree char *tree_name = NULL;
 	g_autofree char *rev = NULL;
+	g_autofree char *config_file = NULL;
+	g_autoptr(armbot_config) config = NULL;
+	const struct treefile *tf;
 	gboolean per_patch = FALSE, quiet = FALSE, no_cache = FALSE;
 	gint jobs = 0, timeout_s = 0;
 	GOptionEntry options[] = {
@@ -61,6 +66,7 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
 		  "no progress on stderr", NULL },
+		COMMAND_OPTION_CONFIG(config_file),
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GError) error = NULL;
@@ -91,6 +97,10 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 		return command_usage_error("sparse", "one mailbox expected");
 	}
 
+	/* the tree file's build-distribute: compiles through icecream */
+	config = command_config(config_file, NULL, &error);
+	if (!config)
+		goto error;
 	opts.data_dir = command_data_dir(ctx);
 	tree = tree_open_or_default(opts.data_dir, tree_name, &error);
 	if (!tree)
@@ -137,6 +147,11 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 	opts.no_cache = no_cache;
 	opts.jobs = jobs > 0 ? (guint)jobs : 0;
 	opts.timeout_s = timeout_s > 0 ? (guint)timeout_s : 0;
+	tf = config_tree(config, tree->name);
+	if (tf && tf->icecream) {
+		opts.icecc_socket = tf->icecc_socket;
+		opts.icecc_scheduler = tf->icecc_scheduler;
+	}
 	if (!quiet)
 		opts.progress = show_progress;
 	if (!sparse_check_run(&opts, &res, &error))

@@ -1,9 +1,15 @@
 /* armbot status: what the daemon has done and has to do, from the store:
  * series by state, jobs by state (the queue), replies by state, the most
- * recent errors, and the trees whose last update failed. */
+ * recent errors, and the trees whose last update failed; for the trees
+ * that compile on icecream, the cluster (the scheduler's listcs) and what
+ * their last build took. */
 #include <stdio.h>
 
 #include "bot/cli/command.h"
+#include "config/config.h"
+#include "config/datadir.h"
+#include "config/treefile.h"
+#include "kernel/build/icecc.h"
 #include "bot/store/pipeline.h"
 #include "bot/store/trees.h"
 #include "bot/store/store.h"
@@ -40,9 +46,76 @@ static void print_tree_failures(const GPtrArray *updates)
 	}
 }
 
+/* The cache dir: $ARMBOT_CACHE_DIR, else $XDG_CACHE_HOME/armbot. */
+static char *cache_dir(void)
+{
+	const char *env = g_getenv("ARMBOT_CACHE_DIR");
+
+	if (env && *env)
+		return g_strdup(env);
+	return g_build_filename(g_get_user_cache_dir(), "armbot", NULL);
+}
+
+/* "icecream:" and, per tree that compiles on it, its scheduler's nodes
+ * (job slots in use, load) and the tree's last build. */
+static void print_icecream(const struct armbot_config *config)
+{
+	g_autofree char *cache = cache_dir();
+	gboolean first = TRUE;
+
+	for (guint i = 0; i < config->trees->len; i++) {
+		const struct treefile *tf = config->trees->pdata[i];
+		g_autoptr(GError) error = NULL;
+		g_autofree char *record = NULL;
+		struct icecc_cluster cl;
+		struct icecc_last_build lb;
+
+		if (!tf->icecream)
+			continue;
+		if (first)
+			printf("\nicecream:\n");
+		first = FALSE;
+		printf("  %s: scheduler %s, socket %s\n", tf->name,
+		       tf->icecc_scheduler ? tf->icecc_scheduler : "127.0.0.1",
+		       tf->icecc_socket);
+		if (icecc_listcs(tf->icecc_scheduler, &cl, &error)) {
+			printf("    %u nodes, %u job slots, %u jobs queued, "
+			       "%" G_GUINT64_FORMAT " jobs so far\n",
+			       cl.nodes->len, icecc_cluster_slots(&cl),
+			       cl.queued, cl.total_jobs);
+			for (guint j = 0; j < cl.nodes->len; j++) {
+				const struct icecc_node *n = cl.nodes->pdata[j];
+
+				printf("    %s (%s): jobs %u/%u, load %u/1000\n",
+				       n->name, n->address, n->jobs_used,
+				       n->jobs_max, n->load);
+			}
+			icecc_cluster_clear(&cl);
+		} else {
+			printf("    scheduler unreachable: %s\n",
+			       error->message);
+		}
+		record = icecc_last_build_path(cache, tf->name);
+		if (icecc_last_build_read(record, &lb, NULL)) {
+			g_autofree char *when = utc(lb.when);
+
+			printf("    last build: %s, %.1f s at -j%u (-j%u "
+			       "locally), %" G_GUINT64_FORMAT
+			       " jobs through the cluster\n",
+			       when, lb.seconds, lb.jobs, lb.local_jobs,
+			       lb.cluster_jobs);
+		} else {
+			printf("    last build: none yet\n");
+		}
+	}
+}
+
 int cmd_status(struct armbot_context *ctx, int argc, char **argv)
 {
-	GOptionEntry options[] = { G_OPTION_ENTRY_NULL };
+	g_autofree char *config_file = NULL;
+	g_autoptr(armbot_config) config = NULL;
+	GOptionEntry options[] = { COMMAND_OPTION_CONFIG(config_file),
+				   G_OPTION_ENTRY_NULL };
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store) st = NULL;
 	g_autoptr(GPtrArray) what = g_ptr_array_new_with_free_func(g_free);
@@ -79,6 +152,15 @@ int cmd_status(struct armbot_context *ctx, int argc, char **argv)
 			printf("  %s\n", (char *)errors->pdata[i]);
 	}
 	print_tree_failures(updates);
+	/* the queue above comes from the store alone: a configuration that
+	 * cannot be read costs only the icecream part */
+	config = command_config(config_file, NULL, &error);
+	if (!config) {
+		fprintf(stderr, "warning: no icecream status: %s\n",
+			error->message);
+		return 0;
+	}
+	print_icecream(config);
 	return 0;
 fail:
 	fprintf(stderr, "error: %s\n", error->message);

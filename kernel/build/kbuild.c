@@ -11,6 +11,7 @@
 
 #include "kernel/tree/rmtree.h"
 #include "kernel/build/buildcopy.h"
+#include "kernel/build/icecc.h"
 
 #define KBUILD_ARCH "arm"
 #define KBUILD_CROSS "arm-linux-gnueabihf-"
@@ -85,6 +86,11 @@ static void bind_dirs(struct kbuild *kb)
 
 	sandbox_clear_binds(kb->sandbox);
 	sandbox_add_readonly(kb->sandbox, kb->src_dir);
+	if (kb->icecc_socket) {
+		sandbox_add_bind(kb->sandbox, kb->icecc_socket,
+				 ICECC_SANDBOX_SOCKET, FALSE);
+		sandbox_add_readonly(kb->sandbox, kb->icecc_env);
+	}
 	if (kb->trust == KBUILD_TRUSTED) {
 		sandbox_add_writable(kb->sandbox, kb->build_dir);
 		if (kb->ccache_dir)
@@ -268,6 +274,8 @@ static GPtrArray *make_argv(const struct kbuild *kb, const char *const *targets,
 	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
 	guint jobs = kb->jobs ? kb->jobs : (guint)g_get_num_processors();
 
+	if (kb->icecc_socket && kb->icecc_jobs > jobs)
+		jobs = kb->icecc_jobs;
 	g_ptr_array_add(argv, g_strdup("make"));
 	g_ptr_array_add(argv, g_strdup("ARCH=" KBUILD_ARCH));
 	g_ptr_array_add(argv, g_strdup("CROSS_COMPILE=" KBUILD_CROSS));
@@ -286,6 +294,75 @@ static GPtrArray *make_argv(const struct kbuild *kb, const char *const *targets,
 	return argv;
 }
 
+/* The jobs the scheduler handed out so far; 0 when it cannot say. */
+static guint64 cluster_total(const struct kbuild *kb)
+{
+	struct icecc_cluster cl;
+	guint64 total;
+
+	if (!icecc_listcs(kb->icecc_scheduler, &cl, NULL))
+		return 0;
+	total = cl.total_jobs;
+	icecc_cluster_clear(&cl);
+	return total;
+}
+
+/* What a make through icecream took, for `armbot status`. */
+static void record_icecc(const struct kbuild *kb, const GPtrArray *argv,
+			 double seconds, guint64 before)
+{
+	g_autoptr(GError) error = NULL;
+	struct icecc_last_build lb = { 0 };
+	guint64 after = kb->icecc_scheduler ? cluster_total(kb) : 0;
+
+	lb.when = g_get_real_time() / G_USEC_PER_SEC;
+	lb.seconds = seconds;
+	lb.local_jobs = kb->jobs ? kb->jobs : (guint)g_get_num_processors();
+	for (guint i = 0; i < argv->len && argv->pdata[i]; i++)
+		if (g_str_has_prefix(argv->pdata[i], "-j"))
+			lb.jobs = (guint)g_ascii_strtoull(
+				(char *)argv->pdata[i] + 2, NULL, 10);
+	lb.cluster_jobs = after > before ? after - before : 0;
+	if (!icecc_last_build_write(kb->icecc_record, &lb, &error))
+		g_message("kbuild: %s", error->message);
+}
+
+gboolean kbuild_use_icecc(struct kbuild *kb, const char *socket,
+			  const char *scheduler, const char *cache_dir,
+			  const char *tree, GError **error)
+{
+	g_autofree char *env = NULL;
+	struct icecc_cluster cl;
+	g_autoptr(GError) local = NULL;
+	GStatBuf st;
+
+	if (g_stat(socket, &st) != 0 || !S_ISSOCK(st.st_mode)) {
+		g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+			    "icecream: no iceccd socket at '%s'", socket);
+		return FALSE;
+	}
+	env = icecc_env_tarball(cache_dir, KBUILD_CROSS "gcc", error);
+	if (!env)
+		return FALSE;
+	g_free(kb->icecc_socket);
+	g_free(kb->icecc_env);
+	g_free(kb->icecc_scheduler);
+	g_free(kb->icecc_record);
+	kb->icecc_socket = g_strdup(socket);
+	kb->icecc_env = g_steal_pointer(&env);
+	kb->icecc_scheduler = g_strdup(scheduler);
+	kb->icecc_record = icecc_last_build_path(cache_dir, tree);
+	kb->icecc_jobs = 0;
+	if (icecc_listcs(scheduler, &cl, &local)) {
+		kb->icecc_jobs = MIN(icecc_cluster_slots(&cl), ICECC_MAX_JOBS);
+		icecc_cluster_clear(&cl);
+	} else {
+		g_message("kbuild: %s; -j stays local", local->message);
+	}
+	bind_dirs(kb);
+	return TRUE;
+}
+
 gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 		     const char *const *vars, struct kbuild_result *out,
 		     GError **error)
@@ -295,6 +372,7 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 	struct runner_opts o = RUNNER_OPTS_INIT;
 	struct runner_result r;
 	g_auto(GStrv) env = NULL;
+	guint64 icecc_before = 0;
 
 	memset(out, 0, sizeof(*out));
 	/* the build stamp in the image must not depend on who built it */
@@ -321,6 +399,15 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 					    kb->ccache_dir, "/store|read-only",
 					    NULL));
 	}
+	if (kb->icecc_socket) {
+		/* ccache runs icecc, which hands the compile to iceccd
+		 * through the socket; HOME is the sandbox's /tmp */
+		g_ptr_array_add(extra, g_strdup("CCACHE_PREFIX=icecc"));
+		g_ptr_array_add(extra, g_strconcat("ICECC_VERSION=x86_64:",
+						   kb->icecc_env, NULL));
+		if (kb->icecc_scheduler)
+			icecc_before = cluster_total(kb);
+	}
 	g_ptr_array_add(extra, NULL);
 	env = runner_env_new((const char *const *)extra->pdata);
 
@@ -342,6 +429,8 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 	runner_result_clear(&r);
 	if (kb->ccache_dir && kb->trust == KBUILD_TRUSTED)
 		trim_ccache(kb);
+	if (kb->icecc_socket)
+		record_icecc(kb, argv, out->seconds, icecc_before);
 	return TRUE;
 }
 
@@ -870,5 +959,9 @@ void kbuild_free(struct kbuild *kb)
 	g_free(kb->series_dir);
 	g_free(kb->series_build);
 	sandbox_free(kb->sandbox);
+	g_free(kb->icecc_socket);
+	g_free(kb->icecc_env);
+	g_free(kb->icecc_scheduler);
+	g_free(kb->icecc_record);
 	g_free(kb);
 }

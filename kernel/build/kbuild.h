@@ -53,6 +53,12 @@ struct kbuild {
 	int nice; /* niceness of the build (10: a shared machine) */
 	guint timeout_s; /* per make run; 0: none */
 	struct sandbox *sandbox; /* owned */
+	/* compiles through icecream (kbuild_use_icecc()); NULL: local */
+	char *icecc_socket; /* the host's iceccd socket */
+	char *icecc_env; /* the compiler tarball */
+	char *icecc_scheduler; /* for listcs; may be NULL */
+	char *icecc_record; /* where each make records what it took */
+	guint icecc_jobs; /* make's -j: what the cluster offers */
 };
 
 /* How one make run ended: an outcome.  @ok is FALSE for a failed build,
@@ -79,6 +85,18 @@ char *kbuild_ccache_dir(const char *cache_dir, const char *tree_key);
 struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
 			  const char *fragment, const char *ccache_dir,
 			  GError **error);
+
+/* Compile through icecream from now on: the sandbox shows the host's
+ * iceccd socket @socket read-only at ICECC_SANDBOX_SOCKET and the compiler
+ * tarball (icecc_env_tarball() under @cache_dir); ccache stays in front
+ * with icecc as its prefix; -j becomes the job slots the scheduler
+ * @scheduler (NULL: 127.0.0.1) lists, bounded by ICECC_MAX_JOBS, or the
+ * cores when it cannot be asked.  Each make records its wall time and -j
+ * in icecc_last_build_path(@cache_dir, @tree).  FALSE with @error when
+ * the socket is not there or the tarball cannot be made. */
+gboolean kbuild_use_icecc(struct kbuild *kb, const char *socket,
+			  const char *scheduler, const char *cache_dir,
+			  const char *tree, GError **error);
 
 /* Build what follows as @trust.  The first switch to KBUILD_SERIES in a
  * kbuild's life brings the series' copy back to what the build dir holds

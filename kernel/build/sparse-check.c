@@ -1445,6 +1445,11 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 			return FALSE;
 		cb->kb->jobs = opts->jobs;
 		cb->kb->timeout_s = opts->timeout_s ? opts->timeout_s : 3600;
+		if (opts->icecc_socket &&
+		    !kbuild_use_icecc(cb->kb, opts->icecc_socket,
+				      opts->icecc_scheduler, cache,
+				      opts->tree->name, error))
+			return FALSE;
 	}
 
 	/* the head first: the objects are those of the head's tree */

@@ -70,6 +70,10 @@ struct sparse_check_opts {
 	/* the tree's ccache; NULL: $ARMBOT_CACHE_DIR/ccache/TREE */
 	const char *ccache_dir;
 	guint jobs; /* 0: the number of cores */
+	/* compiles through icecream (kbuild_use_icecc()): the host's iceccd
+	 * socket, NULL: local; the scheduler for its status, may be NULL */
+	const char *icecc_socket;
+	const char *icecc_scheduler;
 	guint timeout_s; /* per make run; 0: 3600 */
 	guint max_includers; /* 0: SPARSE_CHECK_MAX_INCLUDERS */
 	/* compute the base's warnings even when kept from an earlier run

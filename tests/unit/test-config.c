@@ -7,6 +7,7 @@
 #include "config/config.h"
 #include "config/keyfile.h"
 #include "config/treefile.h"
+#include "kernel/build/icecc.h"
 #include "scratch.h"
 
 static void test_duration_parse(void)
@@ -201,6 +202,101 @@ static void test_boot_runner(void)
 	rmtree(dir, NULL);
 }
 
+/* build-distribute and the icecc keys: a file of trees.d only, checked;
+ * kernel/build/icecc.c reads the scheduler's listcs. */
+static void test_icecream(void)
+{
+	g_autofree char *dir = scratch_dir_new("armbot-config-XXXXXX");
+	g_autofree char *conf = g_build_filename(dir, "armbot.conf", NULL);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(armbot_config) c = NULL;
+	g_autoptr(treefile) parsed = NULL;
+	g_autofree char *data = NULL;
+	const struct treefile *tf;
+	struct icecc_cluster cl;
+
+	scratch_write_file(dir, "armbot.conf", "[defaults]\n");
+	scratch_write_file(dir, "trees.d/ice.conf",
+			   "[tree]\nurl = https://e.org/i.git\n"
+			   "build-distribute = icecream\n"
+			   "icecc-scheduler = sched.example.org:9000\n");
+	scratch_write_file(dir, "trees.d/sock.conf",
+			   "[tree]\nurl = https://e.org/s.git\n"
+			   "build-distribute = icecream\n"
+			   "icecc-socket = /run/ice.sock\n");
+	scratch_write_file(dir, "trees.d/plain.conf",
+			   "[tree]\nurl = https://e.org/p.git\n");
+	c = config_load(conf, &error);
+	g_assert_no_error(error);
+	tf = config_tree(c, "ice");
+	g_assert_true(tf->icecream);
+	g_assert_cmpstr(tf->icecc_socket, ==, ICECC_SANDBOX_SOCKET);
+	g_assert_cmpstr(tf->icecc_scheduler, ==, "sched.example.org:9000");
+	g_assert_cmpstr(config_tree(c, "sock")->icecc_socket, ==,
+			"/run/ice.sock");
+	g_assert_null(config_tree(c, "sock")->icecc_scheduler);
+	g_assert_false(config_tree(c, "plain")->icecream);
+	/* not written for the store, and not taken from it */
+	data = treefile_to_data(tf);
+	g_assert_null(strstr(data, "icecc"));
+	g_assert_null(strstr(data, "build-distribute"));
+	parsed = treefile_parse("x", "the store",
+				"[tree]\nurl = https://e.org/x.git\n"
+				"build-distribute = icecream\n",
+				&c->defaults, NULL, &error);
+	g_assert_null(parsed);
+	g_assert_nonnull(strstr(error->message, "for trees.d files only"));
+	g_clear_error(&error);
+
+	scratch_write_file(dir, "trees.d/plain.conf",
+			   "[tree]\nurl = https://e.org/p.git\n"
+			   "build-distribute = distcc\n");
+	g_clear_pointer(&c, config_free);
+	c = config_load(conf, &error);
+	g_assert_null(c);
+	g_assert_nonnull(strstr(error->message, "not local or icecream"));
+	g_clear_error(&error);
+	scratch_write_file(dir, "trees.d/plain.conf",
+			   "[tree]\nurl = https://e.org/p.git\n"
+			   "build-distribute = icecream\n"
+			   "icecc-scheduler = a b:99999\n");
+	c = config_load(conf, &error);
+	g_assert_null(c);
+	g_assert_nonnull(strstr(error->message, "not HOST or HOST:PORT"));
+	g_clear_error(&error);
+	scratch_write_file(dir, "trees.d/plain.conf",
+			   "[tree]\nurl = https://e.org/p.git\n"
+			   "icecc-socket = relative.sock\n");
+	c = config_load(conf, &error);
+	g_assert_null(c);
+	g_assert_nonnull(strstr(error->message, "not an absolute path"));
+	rmtree(dir, NULL);
+
+	/* the answer of icecc-scheduler 1.4 to listcs */
+	g_assert_true(icecc_listcs_parse(
+		"200-ICECC 1.4.0: 8s uptime, 2 hosts, 1 jobs in queue (17 "
+		"total).\r\n200 Use 'help' for help and 'quit' to quit.\r\n"
+		" a (127.0.0.1:10245) [x86_64] speed=0.00 jobs=1/2 "
+		"load=1000\r\n"
+		" b (10.0.0.2:10245) [x86_64] speed=12.5 jobs=0/16 load=20\r\n"
+		" garbage\r\n200 done\r\n",
+		&cl));
+	g_assert_cmpuint(cl.hosts, ==, 2);
+	g_assert_cmpuint(cl.queued, ==, 1);
+	g_assert_cmpuint(cl.total_jobs, ==, 17);
+	g_assert_cmpuint(cl.nodes->len, ==, 2);
+	g_assert_cmpstr(((struct icecc_node *)cl.nodes->pdata[1])->address, ==,
+			"10.0.0.2:10245");
+	g_assert_cmpuint(((struct icecc_node *)cl.nodes->pdata[0])->jobs_used,
+			 ==, 1);
+	g_assert_cmpuint(((struct icecc_node *)cl.nodes->pdata[1])->load, ==,
+			 20);
+	g_assert_cmpuint(icecc_cluster_slots(&cl), ==, 18);
+	icecc_cluster_clear(&cl);
+	g_assert_false(icecc_listcs_parse("HTTP/1.1 400 Bad\r\n", &cl));
+	icecc_cluster_clear(&cl);
+}
+
 /* config/keyfile.c: GKeyFile is the grammar, the lines are only looked up
  * for the messages. */
 static void assert_keyfile_errors(const char *text, const char *expected)
@@ -251,5 +347,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/config/update-interval", test_update_interval);
 	g_test_add_func("/config/keyfile-lines", test_keyfile_lines);
 	g_test_add_func("/config/boot-runner", test_boot_runner);
+	g_test_add_func("/config/icecream", test_icecream);
 	return g_test_run();
 }

@@ -1,0 +1,81 @@
+/* icecream (icecc): compiles spread over a cluster.  kbuild runs in the
+ * sandbox without network; icecc, as ccache's prefix (CCACHE_PREFIX),
+ * hands each compile to the local iceccd over its Unix socket, which the
+ * sandbox shows at ICECC_SANDBOX_SOCKET, and iceccd asks the scheduler
+ * which node compiles it.  The remote nodes get the cross compiler as a
+ * tarball made by icecc-create-env (ICECC_VERSION), made once per
+ * compiler version and kept in the cache dir.
+ *
+ * What the scheduler says about its cluster comes from its text
+ * interface (port + 1): `listcs`. */
+#pragma once
+
+#include <glib.h>
+
+/* Where icecc looks for the daemon's socket (icecc 1.4, the first of its
+ * defaults): the host's socket is bound here in the sandbox. */
+#define ICECC_SANDBOX_SOCKET "/var/run/icecc/iceccd.socket"
+
+/* The scheduler's port (icecc's default); its text interface is +1. */
+#define ICECC_SCHEDULER_PORT 8765u
+
+/* At most this many make jobs, whatever the cluster offers. */
+#define ICECC_MAX_JOBS 64u
+
+/* One node of `listcs`: " NAME (IP:PORT) [ARCH] speed=S jobs=U/N load=L". */
+struct icecc_node {
+	char *name;
+	char *address; /* "IP:PORT" */
+	guint jobs_used;
+	guint jobs_max; /* its job slots */
+	guint load; /* 0..1000 */
+};
+
+struct icecc_cluster {
+	guint hosts;
+	guint queued;
+	guint64 total_jobs; /* every job the scheduler handed out */
+	GPtrArray *nodes; /* struct icecc_node */
+};
+
+/* Parse the answer to `listcs`.  FALSE when there is no status line.  At
+ * most 4096 nodes are kept. */
+gboolean icecc_listcs_parse(const char *text, struct icecc_cluster *out);
+
+/* Ask the scheduler @scheduler ("HOST[:PORT]", the port of the scheduler
+ * itself; NULL: 127.0.0.1) for `listcs` through its text interface on
+ * PORT + 1, with a few seconds' timeout.  FALSE with @error when it
+ * cannot be reached or does not answer as a scheduler. */
+gboolean icecc_listcs(const char *scheduler, struct icecc_cluster *out,
+		      GError **error);
+
+/* The sum of the nodes' job slots. */
+guint icecc_cluster_slots(const struct icecc_cluster *cl);
+
+void icecc_cluster_clear(struct icecc_cluster *cl);
+
+/* The compiler tarball for @compiler (a program in PATH or a path) under
+ * @cache_dir/icecc/, made with icecc-create-env when there is none for
+ * this compiler's version yet.  Newly allocated path; NULL with @error
+ * when it cannot be made. */
+char *icecc_env_tarball(const char *cache_dir, const char *compiler,
+			GError **error);
+
+/* The file where the last build through icecream of tree @tree records
+ * what it took: @cache_dir/icecc/last-build-@tree.  Newly allocated. */
+char *icecc_last_build_path(const char *cache_dir, const char *tree);
+
+/* What the last build recorded. */
+struct icecc_last_build {
+	gint64 when; /* unix time */
+	double seconds; /* wall time of the make */
+	guint jobs; /* make's -j */
+	guint local_jobs; /* what -j would have been without the cluster */
+	guint64 cluster_jobs; /* jobs the scheduler handed out meanwhile */
+};
+
+gboolean icecc_last_build_write(const char *path,
+				const struct icecc_last_build *lb,
+				GError **error);
+gboolean icecc_last_build_read(const char *path, struct icecc_last_build *lb,
+			       GError **error);

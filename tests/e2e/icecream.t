@@ -1,0 +1,139 @@
+#!/bin/bash
+# Compiles on icecream (issue 20): in a network namespace of its own (so
+# that neither daemon broadcasts on the host's network), a real
+# icecc-scheduler and iceccd on loopback; `armbot sparse` on the distro
+# tree with a tree file that says build-distribute = icecream compiles the
+# series' object in the sandbox through ccache -> icecc -> the iceccd
+# socket bound in the sandbox; the scheduler counts the jobs, and the
+# object equals the one a local compile of the same series makes.
+# `armbot status` shows the cluster and the last build.
+
+if [ -z "${ARMBOT_ICECC_NETNS:-}" ]; then
+	skip() { echo "1..0 # SKIP $*"; exit 0; }
+	[ "$(id -u)" = 0 ] || skip "needs root (the daemons drop to user icecc)"
+	for tool in unshare ip icecc iceccd icecc-scheduler icecc-create-env; do
+		command -v "$tool" >/dev/null 2>&1 || skip "$tool not installed"
+	done
+	getent passwd icecc >/dev/null || skip "no user icecc (package icecc)"
+	unshare -n true 2>/dev/null || skip "cannot make a network namespace"
+	ARMBOT_ICECC_NETNS=1 exec unshare -n /bin/bash "$0" "$@"
+fi
+
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/sparse-lib.sh"
+
+ip link set lo up || fail "loopback up in the namespace"
+
+# the daemons drop to user icecc: what they write must be its
+W=$TMP/icecc
+mkdir -p "$W/env" "$W/run" && chmod 755 "$TMP" "$W" &&
+	touch "$W/scheduler.log" &&
+	chown icecc "$W/env" "$W/run" "$W/scheduler.log" ||
+	fail "icecc's directories"
+SOCK=$W/run/iceccd.socket
+icecc-scheduler -p 8765 -l "$W/scheduler.log" -vv &
+SCHED=$!
+ICECC_TEST_SOCKET=$SOCK iceccd -s 127.0.0.1 -b "$W/env" -N armbot-local -m 2 &
+DAEMON=$!
+trap 'kill $DAEMON $SCHED 2>/dev/null; wait; rm -rf "$TMP"' EXIT
+
+# listcs: the scheduler's text interface (port + 1)
+listcs() {
+	exec 3<>/dev/tcp/127.0.0.1/8766 || return 1
+	printf 'listcs\r\nquit\r\n' >&3
+	timeout 5 cat <&3
+	exec 3<&-
+}
+# the daemon logs in after a few seconds
+for _i in $(seq 60); do
+	listcs 2>/dev/null | grep -q 'armbot-local.*jobs=0/2' && break
+	sleep 0.5
+done
+listcs > "$TMP/listcs0" 2>&1
+grep -q 'armbot-local (127.0.0.1:[0-9]*) .*jobs=0/2' "$TMP/listcs0"
+ok $? "the daemon is on the scheduler with 2 job slots"
+total0=$(sed -n 's/.*jobs in queue (\([0-9]*\) total).*/\1/p' "$TMP/listcs0")
+
+# a data dir of the test's own (its build dir kept warm in the cache dir)
+# that shares the imported distro tree's repository
+D=$ARMBOT_CACHE_DIR/e2e-icecc/data
+mkdir -p "$D" && ln -sfn "$DATA/trees" "$D/trees" || fail "the data dir"
+mkdir -p "$TMP/conf/trees.d"
+cat > "$TMP/conf/armbot.conf" <<EOC
+[defaults]
+checks = apply;sparse
+EOC
+cat > "$TMP/conf/trees.d/distro-6.1.conf" <<EOC
+[tree]
+build-distribute = icecream
+icecc-socket = $SOCK
+icecc-scheduler = 127.0.0.1:8765
+EOC
+sed 's/icecream/local/;/icecc-/d' "$TMP/conf/trees.d/distro-6.1.conf" \
+	> "$TMP/local.conf"
+"$ARMBOT" config check --config "$TMP/conf/armbot.conf" > "$TMP/check" 2>&1
+ok $? "armbot config check takes the icecream keys"
+sed 's/^/# /' "$TMP/check"
+
+# a global with a name of this run: the object is in no ccache
+TOKEN=armbot_icecc_$$_$(date +%s)
+new_patch arch/arm/kernel/setup.c \
+	"s/^(unsigned int __atags_pointer __initdata;\n)/\$1int $TOKEN;\n/m" \
+	"ARM: setup: add a global" &&
+	series_mbox 1 "$TMP/global.mbox" || fail "make the patch"
+OBJ=$D/kbuild/distro-6.1/.series/allmodconfig/build/arch/arm/kernel/setup.o
+
+run() {	# run CONFIG-DIR: armbot sparse through that configuration
+	_start=$(date +%s)
+	"$ARMBOT" --data-dir "$D" sparse -q --jobs 2 \
+		--config "$1/armbot.conf" "$TMP/global.mbox" \
+		> "$TMP/out" 2> "$TMP/err"
+	status=$?
+	elapsed=$(( $(date +%s) - _start ))
+	sed 's/^/# /' "$TMP/out"
+	[ -s "$TMP/err" ] && sed 's/^/# stderr: /' "$TMP/err"
+	return 0
+}
+
+run "$TMP/conf"
+diag "through icecream: ${elapsed}s"
+is "$status" 0 "icecream: armbot sparse ran"
+grep -q "symbol '$TOKEN' was not declared" "$TMP/out"
+ok $? "icecream: the new warning is found"
+cp "$OBJ" "$TMP/icecc.o" 2>/dev/null
+ok $? "icecream: the series' object was built"
+listcs > "$TMP/listcs1" 2>&1
+sed 's/^/# /' "$TMP/listcs1"
+total1=$(sed -n 's/.*jobs in queue (\([0-9]*\) total).*/\1/p' "$TMP/listcs1")
+[ "${total1:-0}" -gt "${total0:-0}" ]
+ok $? "the scheduler handed out jobs (${total0:-?} -> ${total1:-?})"
+ls "$ARMBOT_CACHE_DIR"/icecc/arm-linux-gnueabihf-gcc-*.tar.gz > /dev/null 2>&1
+ok $? "the compiler tarball is cached under \$ARMBOT_CACHE_DIR/icecc"
+read -r _when _secs jobs _local cjobs < "$ARMBOT_CACHE_DIR/icecc/last-build-distro-6.1"
+[ "${cjobs:-0}" -gt 0 ]
+ok $? "the last build is recorded: ${_secs:-?} s at -j${jobs:-?}, ${cjobs:-?} cluster jobs"
+
+# status shows the cluster
+"$ARMBOT" --data-dir "$D" status --config "$TMP/conf/armbot.conf" \
+	> "$TMP/status" 2>&1
+sed 's/^/# /' "$TMP/status"
+grep -q 'armbot-local .*jobs 0/2' "$TMP/status"
+ok $? "status: the node and its job slots"
+grep -q 'last build: .* s at -j[0-9]* (-j[0-9]* locally), [1-9][0-9]* jobs through the cluster' "$TMP/status"
+ok $? "status: the last build"
+
+# the same series compiled locally: the same object
+mkdir -p "$TMP/lconf/trees.d" && cp "$TMP/conf/armbot.conf" "$TMP/lconf/" &&
+	cp "$TMP/local.conf" "$TMP/lconf/trees.d/distro-6.1.conf"
+run "$TMP/lconf"
+diag "local: ${elapsed}s"
+is "$status" 0 "local: armbot sparse ran"
+[ "$OBJ" -nt "$TMP/icecc.o" ]
+ok $? "local: the object was compiled again"
+cmp "$OBJ" "$TMP/icecc.o"
+ok $? "the object compiled through icecream equals the local one"
+listcs > "$TMP/listcs2" 2>&1
+total2=$(sed -n 's/.*jobs in queue (\([0-9]*\) total).*/\1/p' "$TMP/listcs2")
+is "${total2:-}" "${total1:-}" "the local build sent no job to the scheduler"
+
+done_testing
