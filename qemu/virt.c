@@ -66,6 +66,12 @@ char **virt_argv(const struct virt_opts *opts)
 	char **out;
 
 	g_strv_builder_addv(b, (const char **)argv);
+	/* a board with a sound chip (vexpress-a9's LM4549) would open the
+	 * host's audio and fill the console with ALSA errors */
+	if (opts->machine) {
+		g_strv_builder_add(b, "-audiodev");
+		g_strv_builder_add(b, "none,id=armbot-audio");
+	}
 	if (opts->dtb) {
 		g_strv_builder_add(b, "-dtb");
 		g_strv_builder_add(b, opts->dtb);
