@@ -93,7 +93,7 @@ ASAN_TESTS = $(UNIT_SRCS:tests/unit/%.c=$(ASAN)/tests/%)
 ARMBOT_CACHE_DIR ?= $(if $(XDG_CACHE_HOME),$(XDG_CACHE_HOME),$(HOME)/.cache)/armbot
 export ARMBOT_CACHE_DIR
 
-.PHONY: all deps check unit-tests asan format fuzz clean run bench \
+.PHONY: all deps check check-boards unit-tests asan format fuzz clean run bench \
 	install man deb debian-check
 # keep objects of test binaries: they are intermediate files to make
 .SECONDARY:
@@ -189,6 +189,12 @@ check: deps
 	UBSAN_OPTIONS=print_stacktrace=1 \
 		prove --timer tests/layout.t $(BUILD)/asan-tap/unit-*.t $(CONFORMANCE_TESTS) \
 			$(E2E_TESTS) $(BUILD)/asan-tap/asan-*.t
+
+# Every board the map (qemu/boards.conf) marks `boots = yes`, built and
+# booted twice (cold on a fresh cache, then warm): too slow for `make check`,
+# whose run of tests/e2e/boards.t boots vexpress-a9 only.
+check-boards: all
+	ARMBOT=$(CURDIR)/armbot ARMBOT_BOARDS=all prove -v --timer tests/e2e/boards.t
 
 # libFuzzer targets: tests/fuzz/fuzz-NAME.c, built with clang.
 FUZZ_SECONDS ?= 600

@@ -11,7 +11,8 @@
 
 static const char *const board_keys[] = { "arch",     "machine",  "base",
 					  "fragment", "dtb",	  "console",
-					  "paths",    "fallback", NULL };
+					  "paths",    "fallback", "boots",
+					  NULL };
 
 static void board_free(gpointer p)
 {
@@ -25,6 +26,7 @@ static void board_free(gpointer p)
 	g_free(b->dtb);
 	g_free(b->console);
 	g_strfreev(b->paths);
+	g_free(b->not_booting);
 	g_free(b);
 }
 
@@ -51,6 +53,7 @@ static gboolean plain_word(const char *s)
 static struct board *board_read(struct keyfile *k, const char *group)
 {
 	struct board *b = g_new0(struct board, 1);
+	g_autofree char *boots = NULL;
 
 	b->name = g_strdup(group);
 	if (!plain_word(group))
@@ -91,6 +94,15 @@ static struct board *board_read(struct keyfile *k, const char *group)
 				"path '%s' is not relative to the tree top",
 				b->paths[i]);
 	b->fallback = keyfile_bool(k, group, "fallback", FALSE);
+	boots = keyfile_string(k, group, "boots", NULL);
+	if (!g_strcmp0(boots, "yes"))
+		b->boots = TRUE;
+	else if (boots && g_str_has_prefix(boots, "no: ") && boots[4])
+		b->not_booting = g_strdup(boots + 4);
+	else if (boots)
+		keyfile_error(k, group, "boots",
+			      "board %s needs boots = yes or boots = no: WHY",
+			      group);
 	return b;
 }
 

@@ -18,6 +18,11 @@ struct board {
 	char *console;
 	char **paths; /* globs: '*' stops at '/', "dir/" takes all under it */
 	gboolean fallback;
+	/* "boots = yes": a kernel of the distro tree built with this config
+	 * boots to the initramfs here (armbot boot --board); otherwise
+	 * "boots = no: WHY" and @not_booting is WHY; neither: not tried */
+	gboolean boots;
+	char *not_booting;
 };
 
 struct board_map {

@@ -28,6 +28,7 @@ struct boot_session {
 	int lock_fd;
 	struct boot_runner *runner;
 	const struct boot_options *opts; /* the job hooks: borrowed */
+	const struct board *board; /* borrowed; NULL: virt */
 };
 
 void boot_run_clear(struct boot_run *run)
@@ -76,6 +77,31 @@ static int lock_worktree(const char *path, void (*on_wait)(void),
 	return fd;
 }
 
+/* The fragment file of @board (a path relative to the source dir @src):
+ * the build applies it on allnoconfig, so the board's base must be that.
+ * Newly allocated; NULL with @error. */
+static char *board_config(const struct board *board, const char *src,
+			  GError **error)
+{
+	if (g_strcmp0(board->base, "allnoconfig") != 0 || !board->fragment ||
+	    g_strv_length(board->fragment) != 1 ||
+	    strchr(board->fragment[0], '=')) {
+		g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+			    "board %s cannot be built: a board builds from "
+			    "allnoconfig and one fragment file",
+			    board->name);
+		return NULL;
+	}
+	if (g_strcmp0(board->arch, "arm") != 0) {
+		g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+			    "board %s cannot be built: arch %s is not built "
+			    "yet, only arm",
+			    board->name, board->arch);
+		return NULL;
+	}
+	return g_build_filename(src, board->fragment[0], NULL);
+}
+
 struct boot_session *boot_session_open(const struct boot_options *opts,
 				       void (*on_wait)(void), GError **error)
 {
@@ -88,6 +114,7 @@ struct boot_session *boot_session_open(const struct boot_options *opts,
 	g_autofree char *cache = datadir_cache_dir();
 	g_autofree char *ccache = kbuild_ccache_dir(cache, opts->tree->name);
 	g_autofree char *config = NULL;
+	g_autofree char *build_name = NULL;
 
 	bs->lock_fd = -1;
 	bs->tree = opts->tree;
@@ -100,9 +127,24 @@ struct boot_session *boot_session_open(const struct boot_options *opts,
 	bs->init_src = opts->init_src ? g_strdup(opts->init_src) :
 					g_build_filename(src, "qemu", "guest",
 							 "init.c", NULL);
-	config = opts->config ?
-			 g_strdup(opts->config) :
-			 g_build_filename(src, "qemu", "virt.config", NULL);
+	if (opts->board) {
+		config = board_config(opts->board, src, error);
+		if (!config)
+			return NULL;
+		if (opts->runner && opts->runner->kind == BOOT_RUNNER_LAVA) {
+			g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+				    "board %s boots here only, not on LAVA",
+				    opts->board->name);
+			return NULL;
+		}
+		bs->board = opts->board;
+		build_name = g_strconcat("rpm-", opts->board->name, NULL);
+	} else {
+		config = opts->config ? g_strdup(opts->config) :
+					g_build_filename(src, "qemu",
+							 "virt.config", NULL);
+		build_name = g_strdup(BOOT_CONFIG_NAME);
+	}
 	bs->state_dir = g_build_filename(opts->data_dir, "boot", NULL);
 	/* one persistent worktree per tree, one build dir per (tree,
 	 * config): a series rebuilds only what it changed */
@@ -119,8 +161,7 @@ struct boot_session *boot_session_open(const struct boot_options *opts,
 		set_errno_error(error, "create", bs->worktree);
 		return NULL;
 	}
-	build_dir =
-		kbuild_dir(opts->data_dir, opts->tree->name, BOOT_CONFIG_NAME);
+	build_dir = kbuild_dir(opts->data_dir, opts->tree->name, build_name);
 	bs->kb = kbuild_new(bs->worktree, build_dir, config, ccache, error);
 	if (!bs->kb)
 		return NULL;
@@ -180,6 +221,7 @@ static gboolean run_boot(struct boot_session *bs, const char *commit_hex,
 			 const char *image, const char *initrd,
 			 struct boot_run *run, GError **error)
 {
+	g_autofree char *dtb = NULL;
 	g_autofree char *host_image = NULL;
 	g_autofree char *host_initrd = NULL;
 	g_autofree char *name =
@@ -193,6 +235,17 @@ static gboolean run_boot(struct boot_session *bs, const char *commit_hex,
 	in.kernel = image;
 	in.initrd = initrd;
 	in.timeout_s = bs->timeout_s;
+	if (bs->board) {
+		/* the build's DTB, beside the image (arch/arm/boot/dts) */
+		g_autofree char *boot_dir = g_path_get_dirname(image);
+
+		if (bs->board->dtb)
+			dtb = g_build_filename(boot_dir, "dts", bs->board->dtb,
+					       NULL);
+		in.dtb = dtb;
+		in.machine = bs->board->machine;
+		in.console = bs->board->console;
+	}
 	if (bs->opts->runner && bs->opts->runner->kind == BOOT_RUNNER_LAVA) {
 		g_autofree char *rel = g_path_get_basename(image);
 		g_autofree char *img_rel =

@@ -14,6 +14,7 @@
 
 #include "kernel/build/kbuild.h"
 #include "kernel/tree/tree.h"
+#include "qemu/boards.h"
 #include "qemu/ktap.h"
 #include "qemu/runner.h"
 #include "qemu/virt.h"
@@ -25,6 +26,10 @@ struct boot_options {
 	const char *data_dir;
 	struct tree *tree; /* borrowed */
 	const char *config; /* fragment; NULL: qemu/virt.config */
+	/* the board of the map (qemu/boards.h) to build and boot: its
+	 * fragment file, build dir DATA/kbuild/NAME/rpm-BOARD, machine, DTB
+	 * and console; NULL: qemu -M virt as above */
+	const struct board *board;
 	const char *rpm_test_dir; /* NULL: qemu/guest/rpm-test */
 	const char *init_src; /* NULL: qemu/guest/init.c */
 	guint timeout_s; /* 0: BOOT_TIMEOUT_DEFAULT */

@@ -82,6 +82,9 @@ static gboolean boot_local(struct boot_runner *r, const struct boot_input *in,
 	vo.kernel = in->kernel;
 	vo.initrd = in->initrd;
 	vo.timeout_s = in->timeout_s;
+	vo.machine = in->machine;
+	vo.dtb = in->dtb;
+	vo.console = in->console;
 	return virt_boot(r->sb, &vo, &out->vm, error);
 }
 

@@ -7,6 +7,12 @@
 
 #define INIT_PREFIX "armbot-init: "
 
+/* what the kernel prints for an oops, a WARN and a BUG */
+static const char *const faults[] = {
+	"Internal error: Oops", "Unable to handle kernel",
+	"WARNING: CPU:", "BUG: ", "kernel BUG at"
+};
+
 static void scan_console(struct virt_result *out)
 {
 	const char *up =
@@ -21,6 +27,10 @@ static void scan_console(struct virt_result *out)
 	out->init_done = strstr(out->console->str, INIT_PREFIX "done") != NULL;
 	out->panicked =
 		strstr(out->console->str, "Kernel panic - not syncing") != NULL;
+	out->fault = NULL;
+	for (guint i = 0; !out->fault && i < G_N_ELEMENTS(faults); i++)
+		if (strstr(out->console->str, faults[i]))
+			out->fault = faults[i];
 }
 
 char **virt_argv(const struct virt_opts *opts)
@@ -28,13 +38,13 @@ char **virt_argv(const struct virt_opts *opts)
 	GStrvBuilder *b = g_strv_builder_new();
 	g_autofree char *mem =
 		g_strdup_printf("%u", opts->mem_mb ? opts->mem_mb : 256);
-	g_autofree char *append =
-		g_strconcat("console=ttyAMA0 panic=-1 kunit.enable=1",
-			    opts->append ? " " : "",
-			    opts->append ? opts->append : "", NULL);
+	g_autofree char *append = g_strconcat(
+		"console=", opts->console ? opts->console : "ttyAMA0",
+		" panic=-1 kunit.enable=1", opts->append ? " " : "",
+		opts->append ? opts->append : "", NULL);
 	const char *const argv[] = { "qemu-system-arm",
 				     "-M",
-				     "virt",
+				     opts->machine ? opts->machine : "virt",
 				     "-m",
 				     mem,
 				     "-display",
@@ -56,6 +66,16 @@ char **virt_argv(const struct virt_opts *opts)
 	char **out;
 
 	g_strv_builder_addv(b, (const char **)argv);
+	/* a board with a sound chip (vexpress-a9's LM4549) would open the
+	 * host's audio and fill the console with ALSA errors */
+	if (opts->machine) {
+		g_strv_builder_add(b, "-audiodev");
+		g_strv_builder_add(b, "none,id=armbot-audio");
+	}
+	if (opts->dtb) {
+		g_strv_builder_add(b, "-dtb");
+		g_strv_builder_add(b, opts->dtb);
+	}
 	out = g_strv_builder_end(b);
 	g_strv_builder_unref(b);
 	return out;

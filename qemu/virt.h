@@ -10,6 +10,9 @@ struct virt_opts {
 	const char *kernel; /* zImage */
 	const char *initrd; /* cpio archive */
 	const char *append; /* extra kernel command line, may be NULL */
+	const char *machine; /* qemu -M; NULL: "virt" */
+	const char *dtb; /* -dtb; NULL: none (-M virt makes its own) */
+	const char *console; /* console=; NULL: "ttyAMA0" */
 	guint timeout_s; /* 0: 60 */
 	guint mem_mb; /* 0: 256 */
 };
@@ -25,6 +28,9 @@ struct virt_result {
 	double uptime; /* kernel uptime when init started; -1 */
 	gboolean init_done; /* init finished its work */
 	gboolean panicked; /* "Kernel panic - not syncing" seen */
+	/* the first oops, WARN or BUG the console shows ("WARNING: CPU:",
+	 * ...): a static string; NULL: none */
+	const char *fault;
 	gboolean canceled; /* a remote boot's job was canceled
 			    * (qemu/runner.h) */
 };

@@ -48,8 +48,12 @@ int cmd_boards(struct armbot_context *ctx, int argc, char **argv)
 		for (guint i = 0; i < map->boards->len; i++) {
 			const struct board *b = map->boards->pdata[i];
 
-			printf("%s\t%s\t%s\t%s\t%s%s\n", b->name, b->arch,
+			printf("%s\t%s\t%s\t%s\t%s\t%s%s%s\n", b->name, b->arch,
 			       b->machine, b->dtb ? b->dtb : "-", b->console,
+			       b->boots	      ? "boots" :
+			       b->not_booting ? "no boot: " :
+						"untried",
+			       b->not_booting ? b->not_booting : "",
 			       b->fallback ? "\tfallback" : "");
 		}
 		return 0;

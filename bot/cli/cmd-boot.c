@@ -2,7 +2,12 @@
  * it in qemu -M virt with the rpm-test KUnit module, and compare the
  * KUnit results with those of the base (the tree without the series).
  *
- *   armbot boot [--tree NAME] [--rev REV | FILE.mbox]
+ *   armbot boot [--tree NAME] [--board NAME] [--rev REV | FILE.mbox]
+ *
+ * --board builds the config of a board of the map (qemu/boards.conf) in
+ * its own build dir and boots it on the board's QEMU machine with its DTB
+ * and console; a boot with an oops, WARN or BUG on the console fails, and
+ * the last line is the board's verdict, "boot BOARD ok userspace at 2.1 s".
  *
  * Each tree has one persistent worktree, DATA/worktrees/NAME, and one
  * build dir per config, DATA/kbuild/NAME/CONFIG.  A series is applied as
@@ -20,6 +25,7 @@
 #include "kernel/tree/checkout.h"
 #include "kernel/tree/import.h"
 #include "kernel/tree/tree.h"
+#include "qemu/boards.h"
 #include "qemu/boot.h"
 #include "qemu/ktap.h"
 #include "qemu/virt.h"
@@ -96,6 +102,32 @@ static gboolean print_boot(const char *label, struct boot_run *run,
 	return FALSE;
 }
 
+/* The board's line: "boot BOARD ok userspace at 2.10 s" (the kernel's
+ * uptime when init started), or why not; an oops, WARN or BUG on the
+ * console fails the board. */
+static gboolean print_board_verdict(const struct board *board,
+				    struct boot_run *run)
+{
+	const char *why = boot_failure_reason(&run->vm);
+
+	if (!why && run->vm.fault) {
+		g_autofree char *tail =
+			runner_tail_lines(run->vm.console->str, CONSOLE_TAIL);
+
+		printf("last %d console lines:\n", CONSOLE_TAIL);
+		print_lines(tail, "| ");
+		printf("boot %s failed: '%s' on the console\n", board->name,
+		       run->vm.fault);
+		return FALSE;
+	}
+	if (why) {
+		printf("boot %s failed: %s\n", board->name, why);
+		return FALSE;
+	}
+	printf("boot %s ok userspace at %.2f s\n", board->name, run->vm.uptime);
+	return TRUE;
+}
+
 static void print_cases(const char *what, GPtrArray *cases, gboolean details)
 {
 	for (guint i = 0; i < cases->len; i++) {
@@ -138,7 +170,13 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	gint timeout_s = 60, jobs = 0;
 	gboolean no_base = FALSE;
 	g_autofree char *save_console = NULL;
+	g_autofree char *board_name = NULL;
+	g_autoptr(board_map) map = NULL;
 	GOptionEntry options[] = {
+		{ "board", 0, 0, G_OPTION_ARG_STRING, &board_name,
+		  "build and boot this board of the map (qemu/boards.conf) "
+		  "instead of qemu -M virt",
+		  "NAME" },
 		{ "tree", 0, 0, G_OPTION_ARG_STRING, &tree_name,
 		  "the tree to build (default: the distro tree)", "NAME" },
 		{ "rev", 0, 0, G_OPTION_ARG_STRING, &rev,
@@ -203,6 +241,21 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	bopts.config = config;
 	bopts.rpm_test_dir = rpm_test;
 	bopts.init_src = init_src;
+	if (board_name) {
+		if (config)
+			return command_usage_error(
+				"boot",
+				"--board and --config exclude each other");
+		map = board_map_load(NULL, &error);
+		if (!map)
+			goto error;
+		bopts.board = board_map_find(map, board_name);
+		if (!bopts.board) {
+			fprintf(stderr, "error: no board '%s' in the map\n",
+				board_name);
+			return BOOT_ERROR;
+		}
+	}
 	bopts.timeout_s = timeout_s > 0 ? (guint)timeout_s : 60;
 	bopts.jobs = jobs > 0 ? (guint)jobs : 0;
 	bs = boot_session_open(&bopts, say_waiting, &error);
@@ -210,6 +263,12 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 		goto error;
 
 	printf("tree: %s\nbuild: %s\n", tree->name, boot_session_build_dir(bs));
+	if (bopts.board)
+		printf("board: %s (qemu -M %s%s%s, console %s)\n",
+		       bopts.board->name, bopts.board->machine,
+		       bopts.board->dtb ? ", " : "",
+		       bopts.board->dtb ? bopts.board->dtb : "",
+		       bopts.board->console);
 	if (mbox) {
 		g_autofree char *head_ref = tree_head_ref(tree);
 
@@ -282,6 +341,8 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 				 run.vm.console->len, &error))
 		goto error;
 	if (!print_boot("", &run, TRUE))
+		status = BOOT_REGRESSION;
+	if (bopts.board && !print_board_verdict(bopts.board, &run))
 		status = BOOT_REGRESSION;
 
 	ktap_compare(have_base ? base.ktap : NULL, run.ktap, &diff);

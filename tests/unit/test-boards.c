@@ -5,6 +5,7 @@
  * patches of ../shared/corpora (issue 21). */
 #include <string.h>
 
+#include "config/datadir.h"
 #include "qemu/boards.h"
 
 #define CORPORA "../shared/corpora/arm61"
@@ -283,6 +284,23 @@ static void test_against_tree(void)
 	}
 }
 
+/* The config lines of @b's fragment: its lines, or those of its fragment
+ * file (one word without '=', relative to the source dir). */
+static char **fragment_lines(const struct board *b)
+{
+	g_autofree char *path = NULL;
+	g_autofree char *text = NULL;
+	g_autoptr(GError) error = NULL;
+
+	if (!b->fragment || !b->fragment[0] || b->fragment[1] ||
+	    strchr(b->fragment[0], '='))
+		return g_strdupv(b->fragment);
+	path = g_build_filename(datadir_source_dir(), b->fragment[0], NULL);
+	g_file_get_contents(path, &text, NULL, &error);
+	g_assert_no_error(error);
+	return g_strsplit(text, "\n", -1);
+}
+
 /* A board selected by arch/arm/mach-X/ enables in its fragment a symbol
  * that arch/arm/mach-X/Kconfig defines (its ARCH_ or SOC_ symbol): the map
  * agrees with the tree on which platform code the board builds. */
@@ -304,6 +322,7 @@ static void test_kconfig(void)
 	}
 	for (guint i = 0; i < map->boards->len; i++) {
 		const struct board *b = map->boards->pdata[i];
+		g_auto(GStrv) lines = fragment_lines(b);
 
 		for (guint j = 0; b->paths[j]; j++) {
 			const char *p = b->paths[j];
@@ -327,9 +346,8 @@ static void test_kconfig(void)
 			}
 			g_assert_no_error(error);
 			g_assert_cmpint(status, ==, 0);
-			for (guint f = 0;
-			     b->fragment && b->fragment[f] && !found; f++) {
-				const char *line = b->fragment[f];
+			for (guint f = 0; lines && lines[f] && !found; f++) {
+				const char *line = lines[f];
 				g_autofree char *sym = NULL;
 				g_autofree char *def = NULL;
 				g_autofree char *menudef = NULL;

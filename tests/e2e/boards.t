@@ -1,0 +1,42 @@
+#!/bin/sh
+# armbot boot --board on Debian's unmodified 6.1 tree: the kernel built
+# with a board's config of the map (qemu/boards.conf) in its own build dir
+# boots on the board's QEMU machine to the initramfs, with no oops, WARN or
+# BUG on the console.  `make check` boots the first board made to boot
+# besides virt (vexpress-a9); ARMBOT_BOARDS=all (`make check-boards`) boots
+# every board the map marks `boots = yes`, twice, and prints the build+boot
+# time of each run (the first is cold on a fresh cache, the second warm).
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/boot-lib.sh"
+
+if [ "${ARMBOT_BOARDS:-}" = all ]; then
+	boards=$("$ARMBOT" boards | awk -F'\t' '$6 == "boots" { print $1 }')
+	runs="cold-or-warm warm"
+else
+	boards=vexpress-a9
+	runs=once
+fi
+[ -n "$boards" ]; ok $? "the map has booting boards ($(echo $boards))"
+
+for board in $boards; do
+	"$ARMBOT" boards | awk -F'\t' -v b="$board" '$1 == b && $6 == "boots" { f = 1 } END { exit !f }'
+	ok $? "$board is marked boots = yes in the map"
+	for run in $runs; do
+		run_boot --board "$board"
+		is "$status" 0 "$board ($run): armbot boot --board exits 0"
+		grep -q "^board: $board (qemu -M " "$TMP/out"
+		ok $? "$board ($run): booted on the board's machine"
+		grep -q "^build: .*/kbuild/distro-6.1/rpm-$board\$" "$TMP/out"
+		ok $? "$board ($run): in the board's own build dir"
+		grep -q "^boot $board ok userspace at [0-9.]* s\$" "$TMP/out"
+		ok $? "$board ($run): userspace reached, no oops/WARN/BUG"
+		diag "$board ($run): $(grep '^built in' "$TMP/out"); $(grep "^boot $board" "$TMP/out"); build+boot ${elapsed} s"
+	done
+done
+
+# a board the map does not have is refused before anything is built
+run_boot --board no-such-board
+is "$status" 2 "an unknown board is an error"
+grep -q "no board 'no-such-board'" "$TMP/err"
+ok $? "and says which"
+done_testing
