@@ -182,20 +182,16 @@ $(BUILD)/asan-tap/stamp: $(CONFORMANCE_TESTS) $(ASAN_TESTS) Makefile
 	@chmod +x $(BUILD)/asan-tap/*.t
 	@touch $@
 
-# Two tests at a time: the end-to-end tests (kernel builds, boots, the
-# LAVA instance; they share the build dirs and ccache of the cache dir and
-# each uses both cores) one after the other, beside them the rest (parsers,
-# servers on loopback, ASan), which mostly waits.
-PROVE_RULES = --rules='seq=tests/e2e/*.t' --rules='par=**'
-
+# Two tests at a time (tests/harness.pl, prove's harness): the end-to-end
+# tests one after the other, beside them the rest.
 check: deps
 	$(MAKE) all unit-tests asan $(BUILD)/asan-tap/stamp
 	ARMBOT=$(CURDIR)/armbot \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1 \
-		prove --timer -j2 $(PROVE_RULES) tests/layout.t \
+		perl tests/harness.pl -j2 $(E2E_TESTS) tests/layout.t \
 			$(BUILD)/asan-tap/unit-*.t $(CONFORMANCE_TESTS) \
-			$(E2E_TESTS) $(BUILD)/asan-tap/asan-*.t
+			$(BUILD)/asan-tap/asan-*.t
 
 # Every board the map (qemu/boards.conf) marks `boots = yes`, built and
 # booted twice (cold on a fresh cache, then warm): too slow for `make check`,

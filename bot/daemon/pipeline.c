@@ -805,6 +805,14 @@ static gboolean boot(struct run *r, GError **error)
 		  NULL);
 
 	bootc->seconds = head.vm.seconds;
+	if (head.vm.canceled) {
+		/* the lab's decision, not the kernel's result: said as such,
+		 * never as a failure of the series */
+		skip_check(bootc,
+			   head.vm.how ? head.vm.how : "canceled by LAVA");
+		skip_check(rpm, "the boot was canceled by LAVA");
+		goto out;
+	}
 	why = boot_failure_reason(&head.vm);
 	if (why) {
 		g_autofree char *tail =

@@ -3,9 +3,11 @@
 # Debian packages on loopback, armbot run checks a real ARM series with the
 # distro tree's boot-runner = lava, and the runtime-PM results equal those
 # of the local runner (armbot check) on the same series.  Then the server
-# is stopped while a second series' job runs: that series falls back to
-# the local runner (lava-fallback = local) and is replied to exactly once,
-# its boot never reported as the kernel's failure.
+# cancels a third series' job: the reply says so and does not blame the
+# kernel.  Then the server is stopped while a second series' job runs:
+# that series falls back to the local runner (lava-fallback = local) and
+# is replied to exactly once, its boot never reported as the kernel's
+# failure.
 #
 # The LAVA recipe (what it took here, in a container without systemd):
 # - apt-get install lava-server lava-dispatcher: the postinst creates the
@@ -198,9 +200,42 @@ local_log=$(ls -d "$CDATA"/logs/series-*/distro-6.1/console-series.log 2>/dev/nu
 	[ -s "$TMP/ktap-lava" ] && cmp -s "$TMP/ktap-lava" "$TMP/ktap-local"
 ok $? "every KTAP result line of the LAVA boot equals the local boot's ($(wc -l < "$TMP/ktap-lava") lines)"
 
+# --- LAVA cancels the series' job: said as such, not as a failure ---
+# (the base's job is left to run: its name is job 1's, the distro commit)
+start_bot
+post l3 "$P2"
+base_name=$(api jobs/1/ | "$PYTHON3" -c 'import json, sys; print(json.load(sys.stdin)["description"])')
+cancel_id=
+i=0
+while [ -z "$cancel_id" ] && [ $i -lt 1200 ]; do
+	cancel_id=$(api "jobs/?state=Running" 2>/dev/null | BASE="$base_name" "$PYTHON3" -c '
+import json, os, sys
+for j in json.load(sys.stdin).get("results", []):
+    if j["description"] != os.environ["BASE"]:
+        print(j["id"]); break' 2>/dev/null)
+	[ -n "$cancel_id" ] || sleep 0.5
+	i=$((i + 1))
+done
+[ -n "$cancel_id" ]; ok $? "the series' job runs on LAVA (job ${cancel_id:-none})"
+TOKEN=$(cat "$L/token") "$PYTHON3" -c '
+import os, sys, xmlrpc.client
+s = xmlrpc.client.ServerProxy("http://admin:%s@127.0.0.1:%s/RPC2" % (os.environ["TOKEN"], sys.argv[1]))
+s.scheduler.jobs.cancel(int(sys.argv[2]))' "$PORT" "${cancel_id:-0}" 2> "$TMP/cancel.err"
+ok $? "LAVA cancels job ${cancel_id:-none} (scheduler.jobs.cancel)" || sed 's/^/# /' "$TMP/cancel.err"
+wait_replies l3.1@example.org 1 900
+ok $? "the series whose job was canceled is replied to"
+reply=$(replies_to l3.1@example.org | head -1)
+[ -n "$reply" ] && sed -n '/^$/,$p' "$reply" > "$TMP/body3"
+sed 's/^/# /' "$TMP/body3"
+grep -q "^  boot  *skipped (LAVA job ${cancel_id:-none} canceled" "$TMP/body3"
+ok $? "the reply says LAVA canceled the boot"
+grep -q "^  boot  *FAIL\|^  runtime-PM  *FAIL" "$TMP/body3"
+is "$?" 1 "a canceled job is not reported as the kernel's failure"
+stop_bot
+
 # --- the server stops while a job runs: the series falls back ---
 start_bot
-post l2 "$P2"
+post l2 "$P1" "$P2"
 i=0
 until api jobs/ 2>/dev/null | grep -q '"state":"Running"'; do
 	[ $i -lt 1200 ] || break
