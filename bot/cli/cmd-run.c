@@ -13,13 +13,18 @@
 int cmd_run(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autofree char *config_path = NULL;
-	gint max_attempts = 3;
+	gint max_attempts = 3, lab_retry = 60;
 	gboolean allow_root = FALSE;
 	GOptionEntry options[] = {
 		{ "max-attempts", 0, 0, G_OPTION_ARG_INT, &max_attempts,
 		  "give a series up after the bot stopped this many times "
 		  "while checking it (default 3)",
 		  "N" },
+		{ "lab-retry", 0, 0, G_OPTION_ARG_INT, &lab_retry,
+		  "seconds a series waits when the LAVA lab could not boot it "
+		  "and the tree has lava-fallback = none (doubled each time, "
+		  "up to an hour; default 60)",
+		  "S" },
 		COMMAND_OPTION_CONFIG(config_path),
 		{ "allow-root", 0, 0, G_OPTION_ARG_NONE, &allow_root,
 		  "run even as root (by default it refuses: run it as a "
@@ -68,5 +73,6 @@ int cmd_run(struct armbot_context *ctx, int argc, char **argv)
 	dopts.data_dir = dir;
 	dopts.config = config;
 	dopts.max_attempts = max_attempts > 0 ? (guint)max_attempts : 3;
+	dopts.lab_retry_s = lab_retry > 0 ? (guint)lab_retry : 60;
 	return daemon_run(&dopts);
 }

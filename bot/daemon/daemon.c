@@ -149,6 +149,7 @@ static gboolean start_worker(struct daemon *d, const char *tree, GError **error)
 	wo.jobs_bell = d->jobs_bell;
 	wo.outbox_bell = d->outbox_bell;
 	wo.max_attempts = d->opts->max_attempts ? d->opts->max_attempts : 3;
+	wo.lab_retry_s = d->opts->lab_retry_s;
 	w = worker_start(&wo, error);
 	if (!w)
 		return FALSE;

@@ -18,6 +18,7 @@ struct daemon_options {
 	const char *data_dir;
 	const struct armbot_config *config;
 	guint max_attempts; /* 0: 3 */
+	guint lab_retry_s; /* 0: 60 (worker_options) */
 };
 
 /* Run until stopped.  Returns the exit status. */

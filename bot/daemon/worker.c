@@ -76,6 +76,8 @@ void daemon_bell_free(struct daemon_bell *bell)
 
 /* How long a worker waits for work before it looks again (at most). */
 #define WORKER_WAIT 5
+/* the longest wait of a job the lab could not boot (store_job_defer) */
+#define LAB_RETRY_MAX_S 3600
 
 struct worker {
 	struct worker_options opts;
@@ -412,6 +414,23 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	ok = ensure_tree(o, st, job->tree, tf, &perr) &&
 	     pipeline_check(st, job->series_id, &popts, &out, &perr);
 	boot_runner_config_clear(&brc);
+	if (!ok &&
+	    g_error_matches(perr, BOOT_RUNNER_ERROR, BOOT_RUNNER_ERROR_INFRA)) {
+		guint delay = 0;
+
+		/* the lab's failure, not the series': it waits for the lab
+		 * (lava-fallback = none), counting no attempt */
+		pipeline_outcome_clear(&out);
+		if (!store_job_defer(st, job->id, perr->message,
+				     o->lab_retry_s ? o->lab_retry_s : 60,
+				     LAB_RETRY_MAX_S, &delay, error))
+			return FALSE;
+		log_line(job->tree,
+			 "series %" G_GINT64_FORMAT
+			 ": %s (tried again in %u s)",
+			 job->series_id, perr->message, delay);
+		return TRUE;
+	}
 	if (!ok) {
 		gboolean retry = job->attempts < o->max_attempts;
 

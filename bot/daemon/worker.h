@@ -32,6 +32,8 @@ struct worker_options {
 	struct daemon_bell *jobs_bell; /* rung when jobs are queued */
 	struct daemon_bell *outbox_bell; /* rung when a reply is queued */
 	guint max_attempts; /* a job that failed this often is given up */
+	guint lab_retry_s; /* the first wait of a job the LAVA lab could not
+			    * boot (lava-fallback = none; 0: 60 s) */
 	GCancellable *cancellable; /* stops a fetch of the tree (set by
 				    * worker_start(); may be NULL) */
 };

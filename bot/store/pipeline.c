@@ -81,6 +81,10 @@ static const char *const migrations[] = {
 	/* 4: why the series grows arch/arm: near-copies, drivers in the
 	 * wrong place (kernel/similar/similar.h's lines) */
 	"ALTER TABLE jobs ADD COLUMN similar TEXT;",
+	/* 5: a job the lab could not run waits (store_job_defer): not
+	 * picked before not_before; deferrals sets the back-off */
+	"ALTER TABLE jobs ADD COLUMN not_before INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE jobs ADD COLUMN deferrals INTEGER NOT NULL DEFAULT 0;",
 };
 
 const struct store_part store_part_pipeline = {
@@ -256,7 +260,8 @@ struct store_job *store_job_claim(struct store *st, const char *tree,
 {
 	static const char pick_sql[] =
 		"SELECT " JOB_COLUMNS " FROM jobs WHERE state = 'queued'"
-		" AND (?1 IS NULL OR tree = ?1) ORDER BY queued, id LIMIT 1";
+		" AND (?1 IS NULL OR tree = ?1) AND not_before <= ?2"
+		" ORDER BY queued, id LIMIT 1";
 	static const char superseded_sql[] =
 		"UPDATE jobs SET state = 'ignored', reason = 'superseded by a"
 		" newer version or a resend before it was checked' WHERE"
@@ -281,6 +286,7 @@ struct store_job *store_job_claim(struct store *st, const char *tree,
 	if (!s)
 		goto fail;
 	store_bind_text(s, 1, tree);
+	sqlite3_bind_int64(s, 2, now_s());
 	if (!store_step_row(st, s, &row, error))
 		goto fail;
 	if (!row) {
@@ -388,6 +394,49 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 	store_bind_text(s, 3, res->series_state);
 	if (!store_step_done(st, s, error))
 		goto fail;
+	return store_commit(st, error);
+fail:
+	store_rollback(st);
+	return FALSE;
+}
+
+gboolean store_job_defer(struct store *st, gint64 job_id, const char *reason,
+			 guint first_s, guint max_s, guint *delay_s,
+			 GError **error)
+{
+	static const char get_sql[] =
+		"SELECT deferrals FROM jobs WHERE id = ?1";
+	static const char sql[] =
+		"UPDATE jobs SET state = 'queued', reason = ?2,"
+		" attempts = MAX(attempts - 1, 0), deferrals = deferrals + 1,"
+		" not_before = ?3 WHERE id = ?1";
+	sqlite3_stmt *s;
+	gboolean row;
+	guint64 delay = first_s;
+	gint64 n = 0;
+
+	if (!store_begin(st, error))
+		return FALSE;
+	if (!(s = store_statement(st, get_sql, error)))
+		goto fail;
+	sqlite3_bind_int64(s, 1, job_id);
+	if (!store_step_row(st, s, &row, error))
+		goto fail;
+	n = row ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_reset(s);
+	/* first_s, twice that, ... up to max_s */
+	for (gint64 i = 0; i < n && delay < max_s; i++)
+		delay *= 2;
+	delay = MIN(delay, (guint64)max_s);
+	if (!(s = store_statement(st, sql, error)))
+		goto fail;
+	sqlite3_bind_int64(s, 1, job_id);
+	store_bind_text(s, 2, reason);
+	sqlite3_bind_int64(s, 3, now_s() + (gint64)delay);
+	/* the series stays "checking" */
+	if (!store_step_done(st, s, error))
+		goto fail;
+	*delay_s = (guint)delay;
 	return store_commit(st, error);
 fail:
 	store_rollback(st);

@@ -110,6 +110,14 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 gboolean store_job_error(struct store *st, gint64 job_id, const char *reason,
 			 gboolean retry, GError **error);
 
+/* Job @job_id could not run for a reason outside the series (the LAVA
+ * lab down, with lava-fallback = none): back to the queue, not picked
+ * before @first_s seconds, doubled at each deferral up to @max_s
+ * (*@delay_s: this one's); the attempt is not counted. */
+gboolean store_job_defer(struct store *st, gint64 job_id, const char *reason,
+			 guint first_s, guint max_s, guint *delay_s,
+			 GError **error);
+
 /* The trees that have jobs queued or running (char *). */
 GPtrArray *store_job_queued_trees(struct store *st, GError **error);
 
