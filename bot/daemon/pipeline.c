@@ -23,6 +23,7 @@
 #include "kernel/tree/tree.h"
 #include "kernel/diff/treediff.h"
 #include "mailparse/mailbox.h"
+#include "mailparse/listid.h"
 #include "mailparse/mailinfo.h"
 #include "mailparse/message.h"
 #include "qemu/boot.h"
@@ -169,13 +170,7 @@ static gboolean load_series(struct run *r, struct store *st, gint64 id,
 		if (n)
 			out->list = g_ascii_strdown(a, n);
 	} else if (list_id && strchr(list_id, '<')) {
-		g_autofree char *id_text = message_angle_text(list_id);
-		char *dot = strchr(id_text, '.');
-
-		if (dot && strchr(dot + 1, '.')) {
-			*dot = '@';
-			out->list = g_steal_pointer(&id_text);
-		}
+		out->list = listid_to_address(list_id);
 	}
 	out->log_dir = g_strdup_printf("%s/logs/series-%" G_GINT64_FORMAT,
 				       r->opts->data_dir, id);

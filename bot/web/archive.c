@@ -3,32 +3,7 @@
 #include <string.h>
 
 #include "bot/web/escape.h"
-
-char *web_archive_list_address(const char *list_id)
-{
-	g_autofree char *s = NULL;
-	char *dot;
-
-	const char *lt, *gt;
-
-	if (!list_id || !*list_id || strlen(list_id) > 512)
-		return NULL;
-	/* "phrase <id>" or "<id>" as the header has it, or the bare id */
-	lt = strchr(list_id, '<');
-	gt = lt ? strchr(lt, '>') : NULL;
-	if (lt && gt)
-		s = g_ascii_strdown(lt + 1, gt - lt - 1);
-	else
-		s = g_ascii_strdown(list_id, -1);
-	for (const char *p = s; *p; p++)
-		if (!g_ascii_isalnum(*p) && !strchr(".-_+", *p))
-			return NULL;
-	dot = strchr(s, '.');
-	if (!dot || dot == s || !dot[1] || !strchr(dot + 1, '.'))
-		return NULL;
-	*dot = '@';
-	return g_steal_pointer(&s);
-}
+#include "mailparse/listid.h"
 
 /* @t with %s replaced by @id and %% by %. */
 static char *fill(const char *t, const char *id)
@@ -89,7 +64,7 @@ char *web_archive_url(const char *const *templates, const char *address,
 
 void web_archive_list_append(GString *out, const char *list_id)
 {
-	g_autofree char *address = web_archive_list_address(list_id);
+	g_autofree char *address = listid_to_address(list_id);
 
 	g_string_append(out, "<span class=\"list\" title=\"List-Id: ");
 	web_escape_append(out, list_id);

@@ -7,6 +7,7 @@
 #include "kernel/diff/dirstat.h"
 #include "kernel/diff/patchstat.h"
 #include "mailparse/mailinfo.h"
+#include "mailparse/listid.h"
 
 const char web_patches_style[] =
 	"article.patch{display:grid;grid-template-columns:minmax(0,3fr) "
@@ -18,7 +19,7 @@ const char web_patches_style[] =
 void web_patches_message_id(GString *out, const struct store_web_part *p,
 			    const char *const *archive_urls)
 {
-	g_autofree char *address = web_archive_list_address(p->list_id);
+	g_autofree char *address = listid_to_address(p->list_id);
 	g_autofree char *url =
 		web_archive_url(archive_urls, address, p->message_id);
 

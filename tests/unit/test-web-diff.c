@@ -6,6 +6,7 @@
 
 #include "bot/web/archive.h"
 #include "bot/web/diff.h"
+#include "mailparse/listid.h"
 
 static const char patch[] = "---\n"
 			    " a/b.c | 2 +-\n"
@@ -81,10 +82,10 @@ static void test_archive(void)
 		"* https://lore.kernel.org/all/%s/?q=100%%",
 		NULL,
 	};
-	g_autofree char *a = web_archive_list_address(
+	g_autofree char *a = listid_to_address(
 		"Linux ARM <linux-arm-kernel.lists.infradead.org>");
-	g_autofree char *b = web_archive_list_address("<nodot>");
-	g_autofree char *c = web_archive_list_address("a\"b.example.org");
+	g_autofree char *b = listid_to_address("<nodot>");
+	g_autofree char *c = listid_to_address("a\"b.example.org");
 	g_autofree char *u1 = web_archive_url(t, a, "<1.2@x.org>");
 	g_autofree char *u2 =
 		web_archive_url(t, "other@vger.kernel.org", "a/b c@x.org");
