@@ -1,10 +1,15 @@
 /* The fingerprint index of a tree (see simindex.h).
  *
- * The file: "ARMBSIM1", then little-endian u32 counts nfiles, nprints,
+ * The file: "ARMBSIM2", then little-endian u32 counts nfiles, nprints,
  * pathbytes; nfiles records of { blob id (20 bytes), path offset, path
- * length }; the paths; nprints records of { hash, file, first line, last
- * line } sorted by hash then file.  Loading checks the size against the
- * counts and every file number and path against its table. */
+ * length }; the paths, zero-padded to a multiple of 4 bytes; nprints
+ * records of { hash, file, first line, last line } sorted by hash then
+ * file.  Loading checks the size against the counts and every file number
+ * and path against its table.  The records are read where they lie in
+ * the mapped file (on a little-endian host; they are 4-byte aligned): a
+ * series' query reads the pages it needs of the page cache, which every
+ * worker shares, instead of copying the whole index (145 MB for the
+ * distro tree) each time. */
 #include "kernel/similar/simindex.h"
 
 #include <errno.h>
@@ -21,7 +26,7 @@
 
 G_DEFINE_QUARK(simindex - error - quark, simindex_error)
 
-#define MAGIC "ARMBSIM1"
+#define MAGIC "ARMBSIM2"
 #define MAX_FILES (1u << 20)
 #define MAX_PRINTS (1u << 27)
 #define MAX_PATHBYTES (1u << 28)
@@ -43,8 +48,18 @@ struct sprint {
 struct simindex {
 	GArray *files; /* struct sfile */
 	GByteArray *paths;
-	GArray *prints; /* struct sprint, sorted */
+	GArray *prints; /* struct sprint, sorted; empty when mapped */
+	GMappedFile *map; /* the file the records are read in, or NULL */
+	const struct sprint *pv; /* the records: prints' or the map's */
+	guint32 np;
 };
+
+/* Point the view at the built records. */
+static void view_array(struct simindex *ix)
+{
+	ix->pv = (const struct sprint *)ix->prints->data;
+	ix->np = ix->prints->len;
+}
 
 static int cmp_print(const void *a, const void *b)
 {
@@ -72,6 +87,8 @@ void simindex_free(struct simindex *ix)
 	g_array_unref(ix->files);
 	g_byte_array_unref(ix->paths);
 	g_array_unref(ix->prints);
+	if (ix->map)
+		g_mapped_file_unref(ix->map);
 	g_free(ix);
 }
 
@@ -82,7 +99,7 @@ guint simindex_files(const struct simindex *ix)
 
 guint simindex_prints(const struct simindex *ix)
 {
-	return ix->prints->len;
+	return ix->np;
 }
 
 static char *file_path(const struct simindex *ix, guint32 file)
@@ -100,6 +117,12 @@ static void put32(GByteArray *b, guint32 v)
 	g_byte_array_append(b, (const guint8 *)&le, 4);
 }
 
+/* The zero bytes after @n bytes of paths: the records start 4-aligned. */
+static guint pad4(guint64 n)
+{
+	return (4 - n % 4) % 4;
+}
+
 static guint32 get32(const guint8 *p)
 {
 	guint32 v;
@@ -115,7 +138,7 @@ gboolean simindex_save(const struct simindex *ix, const char *path,
 
 	g_byte_array_append(b, (const guint8 *)MAGIC, 8);
 	put32(b, ix->files->len);
-	put32(b, ix->prints->len);
+	put32(b, ix->np);
 	put32(b, ix->paths->len);
 	for (guint i = 0; i < ix->files->len; i++) {
 		const struct sfile *f =
@@ -126,9 +149,9 @@ gboolean simindex_save(const struct simindex *ix, const char *path,
 		put32(b, f->path_len);
 	}
 	g_byte_array_append(b, ix->paths->data, ix->paths->len);
-	for (guint i = 0; i < ix->prints->len; i++) {
-		const struct sprint *p =
-			&g_array_index(ix->prints, struct sprint, i);
+	g_byte_array_append(b, (const guint8 *)"\0\0\0", pad4(ix->paths->len));
+	for (guint i = 0; i < ix->np; i++) {
+		const struct sprint *p = &ix->pv[i];
 
 		put32(b, p->hash);
 		put32(b, p->file);
@@ -150,25 +173,28 @@ static struct simindex *corrupt(const char *path, const char *why,
 
 struct simindex *simindex_load(const char *path, GError **error)
 {
-	g_autofree char *data = NULL;
+	g_autoptr(GMappedFile) map = g_mapped_file_new(path, FALSE, error);
+	const guint8 *data, *p;
 	gsize len;
-	const guint8 *p;
 	guint32 nfiles, nprints, pathbytes;
 	guint64 need;
-	struct simindex *ix;
+	g_autoptr(simindex) ix = NULL;
 
-	if (!g_file_get_contents(path, &data, &len, error))
+	if (!map)
 		return NULL;
+	data = (const guint8 *)g_mapped_file_get_contents(map);
+	len = g_mapped_file_get_length(map);
 	if (len < 20 || memcmp(data, MAGIC, 8))
 		return corrupt(path, "bad header", error);
-	p = (const guint8 *)data + 8;
+	p = data + 8;
 	nfiles = get32(p);
 	nprints = get32(p + 4);
 	pathbytes = get32(p + 8);
 	if (nfiles > MAX_FILES || nprints > MAX_PRINTS ||
 	    pathbytes > MAX_PATHBYTES)
 		return corrupt(path, "counts out of bounds", error);
-	need = 20 + (guint64)nfiles * 28 + pathbytes + (guint64)nprints * 16;
+	need = 20 + (guint64)nfiles * 28 + pathbytes + pad4(pathbytes) +
+	       (guint64)nprints * 16;
 	if (need != len)
 		return corrupt(path, "size does not match the counts", error);
 	p += 12;
@@ -180,28 +206,37 @@ struct simindex *simindex_load(const char *path, GError **error)
 		memcpy(f->blob.id, p, GITOID_RAWSZ);
 		f->path_off = get32(p + 20);
 		f->path_len = get32(p + 24);
-		if ((guint64)f->path_off + f->path_len > pathbytes) {
-			simindex_free(ix);
+		if ((guint64)f->path_off + f->path_len > pathbytes)
 			return corrupt(path, "path out of bounds", error);
-		}
 	}
 	g_byte_array_append(ix->paths, p, pathbytes);
-	p += pathbytes;
-	g_array_set_size(ix->prints, nprints);
-	for (guint i = 0; i < nprints; i++, p += 16) {
-		struct sprint *s = &g_array_index(ix->prints, struct sprint, i);
+	p += pathbytes + pad4(pathbytes);
+	if (G_BYTE_ORDER == G_LITTLE_ENDIAN && nprints &&
+	    (gsize)(p - data) % G_ALIGNOF(struct sprint) == 0) {
+		/* the file's records as they are (mappings are page
+		 * aligned) */
+		ix->map = g_mapped_file_ref(map);
+		ix->pv = (const struct sprint *)p;
+		ix->np = nprints;
+	} else {
+		g_array_set_size(ix->prints, nprints);
+		for (guint i = 0; i < nprints; i++, p += 16) {
+			struct sprint *s =
+				&g_array_index(ix->prints, struct sprint, i);
 
-		s->hash = get32(p);
-		s->file = get32(p + 4);
-		s->first_line = get32(p + 8);
-		s->last_line = get32(p + 12);
-		if (s->file >= nfiles || (i && cmp_print(s - 1, s) > 0)) {
-			simindex_free(ix);
+			s->hash = get32(p);
+			s->file = get32(p + 4);
+			s->first_line = get32(p + 8);
+			s->last_line = get32(p + 12);
+		}
+		view_array(ix);
+	}
+	for (guint i = 0; i < ix->np; i++)
+		if (ix->pv[i].file >= nfiles ||
+		    (i && cmp_print(&ix->pv[i - 1], &ix->pv[i]) > 0))
 			return corrupt(path, "fingerprints out of order",
 				       error);
-		}
-	}
-	return ix;
+	return g_steal_pointer(&ix);
 }
 
 /* Building: the fingerprints of an older index by blob, for reuse. */
@@ -235,9 +270,8 @@ static void reuse_init(struct reuse *r, const struct simindex *old)
 			r->by_blob,
 			&g_array_index(old->files, struct sfile, i).blob,
 			g_array_new(FALSE, FALSE, sizeof(struct sprint)));
-	for (guint i = 0; i < old->prints->len; i++) {
-		const struct sprint *s =
-			&g_array_index(old->prints, struct sprint, i);
+	for (guint i = 0; i < old->np; i++) {
+		const struct sprint *s = &old->pv[i];
 		GArray *a = g_hash_table_lookup(
 			r->by_blob,
 			&g_array_index(old->files, struct sfile, s->file).blob);
@@ -504,6 +538,7 @@ struct simindex *simindex_open(struct gitrepo *repo,
 		return NULL;
 	}
 	g_array_sort(b.ix->prints, cmp_print);
+	view_array(b.ix);
 	if (cache_dir) {
 		if (g_mkdir_with_parents(cache_dir, 0755) < 0 ||
 		    !simindex_save(b.ix, path, error)) {
@@ -520,14 +555,14 @@ struct simindex *simindex_open(struct gitrepo *repo,
 }
 
 /* The first print of @hash in the sorted table, or len. */
-static guint lower_bound(const GArray *prints, guint32 hash)
+static guint lower_bound(const struct simindex *ix, guint32 hash)
 {
-	guint lo = 0, hi = prints->len;
+	guint lo = 0, hi = ix->np;
 
 	while (lo < hi) {
 		guint mid = lo + (hi - lo) / 2;
 
-		if (g_array_index(prints, struct sprint, mid).hash < hash)
+		if (ix->pv[mid].hash < hash)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -563,13 +598,9 @@ gboolean simindex_query(const struct simindex *ix, const char *text, gsize len,
 
 		if (!g_hash_table_add(seen, GUINT_TO_POINTER(h)))
 			continue;
-		lo = lower_bound(ix->prints, h);
-		for (hi = lo;
-		     hi < ix->prints->len &&
-		     g_array_index(ix->prints, struct sprint, hi).hash == h;
-		     hi++) {
-			guint32 f = g_array_index(ix->prints, struct sprint, hi)
-					    .file;
+		lo = lower_bound(ix, h);
+		for (hi = lo; hi < ix->np && ix->pv[hi].hash == h; hi++) {
+			guint32 f = ix->pv[hi].file;
 
 			if (f != last_file)
 				nfiles++;
@@ -579,8 +610,7 @@ gboolean simindex_query(const struct simindex *ix, const char *text, gsize len,
 			continue;
 		total++;
 		for (guint j = lo; j < hi; j++) {
-			const struct sprint *s =
-				&g_array_index(ix->prints, struct sprint, j);
+			const struct sprint *s = &ix->pv[j];
 			struct cand *c = g_hash_table_lookup(
 				cands, GUINT_TO_POINTER(s->file + 1));
 

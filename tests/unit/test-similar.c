@@ -240,16 +240,18 @@ static void test_bad_files(void)
 {
 	/* header, counts: 1 file, 1 print, 1 path byte */
 	static const char one[] =
-		"ARMBSIM1\1\0\0\0\1\0\0\0\1\0\0\0"
+		"ARMBSIM2\1\0\0\0\1\0\0\0\1\0\0\0"
 		"aaaaaaaaaaaaaaaaaaaa\0\0\0\0\1\0\0\0" /* blob, path 0+1 */
-		"p"
+		"p\0\0\0" /* the path, padded to 4 bytes */
 		"\5\0\0\0\0\0\0\0\1\0\0\0\2\0\0\0"; /* hash 5 file 0 */
 	char bad[sizeof(one)];
 
 	check_corrupt("", 0);
-	check_corrupt("ARMBSIM2\0\0\0\0\0\0\0\0\0\0\0\0", 20);
+	check_corrupt("ARMBSIM3\0\0\0\0\0\0\0\0\0\0\0\0", 20);
+	/* the format before the padding: built again */
+	check_corrupt("ARMBSIM1\0\0\0\0\0\0\0\0\0\0\0\0", 20);
 	/* counts beyond the bounds, before any allocation */
-	check_corrupt("ARMBSIM1\xff\xff\xff\xff\0\0\0\0\0\0\0\0", 20);
+	check_corrupt("ARMBSIM2\xff\xff\xff\xff\0\0\0\0\0\0\0\0", 20);
 	/* the size does not match */
 	check_corrupt(one, sizeof(one) - 2);
 	/* a path past the table */
@@ -258,7 +260,7 @@ static void test_bad_files(void)
 	check_corrupt(bad, sizeof(one) - 1);
 	/* a print of file 1 of 1 */
 	memcpy(bad, one, sizeof(one));
-	bad[20 + 28 + 1 + 4] = 1;
+	bad[20 + 28 + 4 + 4] = 1;
 	check_corrupt(bad, sizeof(one) - 1);
 	/* the good one reads */
 	{
