@@ -231,6 +231,18 @@ char *weekly_body(const struct store_balance *b, const char *address,
 	return g_string_free(out, FALSE);
 }
 
+/* The Message-ID of @address's balance of @week: the same each time, so
+ * that the mail is queued once. */
+static char *weekly_message_id(const struct armbot_config *c,
+			       const char *address, gint64 week)
+{
+	g_autofree char *list_id = listid_from_address(address);
+	g_autofree char *key =
+		g_strdup_printf("%s %" G_GINT64_FORMAT, list_id, week);
+
+	return mail_compose_message_id("weekly", key, c->address);
+}
+
 GBytes *weekly_mail(struct store *st, const struct armbot_config *c,
 		    const char *address, gint64 week, gint64 now,
 		    char **message_id, guint *posted, GError **error)
@@ -238,7 +250,7 @@ GBytes *weekly_mail(struct store *st, const struct armbot_config *c,
 	g_autofree char *list_id = listid_from_address(address);
 	g_autoptr(store_balance)
 		b = store_balance_read(st, list_id, week, error);
-	g_autofree char *body = NULL, *key = NULL, *subject = NULL;
+	g_autofree char *body = NULL, *subject = NULL;
 	g_autofree char *from = day(week);
 	g_autofree char *mid = NULL;
 	GBytes *raw;
@@ -246,8 +258,7 @@ GBytes *weekly_mail(struct store *st, const struct armbot_config *c,
 	if (!b)
 		return NULL;
 	body = weekly_body(b, address, c->web_base_url);
-	key = g_strdup_printf("%s %" G_GINT64_FORMAT, list_id, week);
-	mid = mail_compose_message_id("weekly", key, c->address);
+	mid = weekly_message_id(c, address, week);
 	if (b->counted)
 		subject = g_strdup_printf(
 			"[armbot] arch/arm balance, week of"
@@ -285,8 +296,16 @@ gboolean weekly_queue(struct store *st, const struct armbot_config *c,
 	g_autoptr(GBytes) raw = NULL;
 	struct store_reply mail = { 0 };
 	guint posted = 0;
+	gboolean has;
 
 	*added = FALSE;
+	/* queued already (the daemon asks every minute): nothing to read */
+	mid = weekly_message_id(c, address, week);
+	if (!store_outbox_has(st, mid, &has, error))
+		return FALSE;
+	if (has)
+		return TRUE;
+	g_clear_pointer(&mid, g_free);
 	raw = weekly_mail(st, c, address, week, now, &mid, &posted, error);
 	if (!raw)
 		return FALSE;

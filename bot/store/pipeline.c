@@ -612,6 +612,23 @@ gboolean store_outbox_sent_since(struct store *st, const char *list,
 	return TRUE;
 }
 
+gboolean store_outbox_has(struct store *st, const char *message_id,
+			  gboolean *has, GError **error)
+{
+	static const char sql[] =
+		"SELECT 1 FROM outbox WHERE message_id = ?1 LIMIT 1";
+	sqlite3_stmt *s = store_statement(st, sql, error);
+
+	*has = FALSE;
+	if (!s)
+		return FALSE;
+	store_bind_text(s, 1, message_id);
+	if (!store_step_row(st, s, has, error))
+		return FALSE;
+	sqlite3_reset(s);
+	return TRUE;
+}
+
 gboolean store_pipeline_counts(struct store *st, GPtrArray *what,
 			       GPtrArray *state, GArray *count, GError **error)
 {

@@ -164,6 +164,11 @@ gboolean store_outbox_set(struct store *st, gint64 id, const char *state,
 gboolean store_outbox_sent_since(struct store *st, const char *list,
 				 gint64 since, guint *count, GError **error);
 
+/* *@has: whether a mail with @message_id is in the outbox, in any
+ * state. */
+gboolean store_outbox_has(struct store *st, const char *message_id,
+			  gboolean *has, GError **error);
+
 /* For `armbot status` and /metrics: rows of (what, state, count), e.g.
  * ("jobs", "queued", 3), ("series", "ready", 12), ("outbox", "sent", 9).
  * Three parallel arrays of the same length. */
