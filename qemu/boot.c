@@ -405,6 +405,19 @@ const char *boot_failure_reason(const struct virt_result *vm)
 	return "init did not finish";
 }
 
+gboolean boot_board_verdict(const struct virt_result *vm, char **words)
+{
+	const char *why = boot_failure_reason(vm);
+
+	if (why)
+		*words = g_strdup(why);
+	else if (vm->fault)
+		*words = g_strdup_printf("'%s' on the console", vm->fault);
+	else
+		*words = g_strdup_printf("userspace at %.2f s", vm->uptime);
+	return !why && !vm->fault;
+}
+
 void boot_session_free(struct boot_session *bs)
 {
 	if (!bs)

@@ -111,4 +111,12 @@ char *boot_printable_initramfs(const struct kbuild *kb);
  * the timeout"), or NULL when it booted. */
 const char *boot_failure_reason(const struct virt_result *vm);
 
+/* A board's boot (struct boot_options' board) in a few words, the same
+ * for `armbot boot --board` and the pipeline: TRUE and "userspace at
+ * 0.52 s" (the kernel's uptime when init started) when it booted with no
+ * oops, WARN or BUG on the console; else FALSE and why not ("kernel
+ * panic", "'WARNING: CPU:' on the console").  *@words is newly
+ * allocated. */
+gboolean boot_board_verdict(const struct virt_result *vm, char **words);
+
 void boot_run_clear(struct boot_run *run);

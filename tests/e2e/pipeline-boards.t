@@ -1,0 +1,109 @@
+#!/bin/sh
+# The pipeline boots the boards a series selects (qemu/boards.conf): two
+# real one-patch series made with git format-patch from the imported
+# distro tree, both changing the Versatile Express CoreTile A9 device tree
+# (arch/arm/boot/dts/vexpress-v2p-ca9.dts, which selects vexpress-a9), are
+# checked with `armbot check`:
+#  (a) one deletes the clocks of the PL011 UART the console is on
+#      (v2m_serial0): the kernel cannot register its console, the board
+#      does not boot; the reply says vexpress-a9 FAILs (with what its
+#      console showed), the boot check FAILs for it, and virt still boots;
+#  (b) one changes the board's model string: vexpress-a9 boots.
+# The builds are boot-lib.sh's (rpm-virt and rpm-vexpress-a9 in its data
+# dir, ccache next to them): warm, a vexpress-a9 build takes ~25 s; on a
+# cold cache the first run builds both kernels (~8 min each on 2 cores).
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/boot-lib.sh"
+
+# a store of the test's own; the tree, worktree and builds of boot-lib.sh
+CDATA=$TMP/data
+mkdir -p "$CDATA" "$DATA/kbuild" "$DATA/worktrees" "$DATA/boot"
+for d in trees worktrees kbuild boot; do
+	ln -s "$DATA/$d" "$CDATA/$d" || skip_all "cannot link $d"
+done
+
+DTS=arch/arm/boot/dts/vexpress-v2p-ca9.dts
+# a bare clone sharing the imported tree's objects: the commits of the
+# series are written there, not into the shared repository
+git clone -q --bare --shared "$REPO" "$TMP/linux.git"
+ok $? "a clone of the imported distro tree"
+
+# format_patch PERL-SUBSTITUTION SUBJECT OUT: one commit on the distro
+# import changing $DTS as the substitution does, as git format-patch
+# mails it
+format_patch() {
+	git -C "$TMP/linux.git" show "distro:$DTS" > "$TMP/dts" || return 1
+	cp "$TMP/dts" "$TMP/dts.orig"
+	perl -0pi -e "$1" "$TMP/dts" || return 1
+	cmp -s "$TMP/dts" "$TMP/dts.orig" && return 1
+	_blob=$(git -C "$TMP/linux.git" hash-object -w "$TMP/dts") || return 1
+	export GIT_INDEX_FILE="$TMP/index"
+	git -C "$TMP/linux.git" read-tree distro &&
+	git -C "$TMP/linux.git" update-index --cacheinfo "100644,$_blob,$DTS" &&
+	_tree=$(git -C "$TMP/linux.git" write-tree) || { unset GIT_INDEX_FILE; return 1; }
+	unset GIT_INDEX_FILE
+	_commit=$(printf '%s\n\nInjected by armbot'"'"'s end-to-end tests.\n' "$2" |
+		GIT_AUTHOR_NAME=Test GIT_AUTHOR_EMAIL=test@example.org \
+		GIT_COMMITTER_NAME=Test GIT_COMMITTER_EMAIL=test@example.org \
+		GIT_AUTHOR_DATE='2024-01-01 00:00:00 +0000' \
+		GIT_COMMITTER_DATE='2024-01-01 00:00:00 +0000' \
+		git -C "$TMP/linux.git" commit-tree "$_tree" -p distro) || return 1
+	git -C "$TMP/linux.git" format-patch --stdout -1 "$_commit" > "$3"
+}
+
+# check MBOX: armbot check, the reply's body in $TMP/body
+check() {
+	_start=$(date +%s)
+	"$ARMBOT" --data-dir "$CDATA" check --no-sparse --jobs 2 --body "$1" \
+		> "$TMP/body" 2> "$TMP/err"
+	status=$?
+	elapsed=$(( $(date +%s) - _start ))
+	sed 's/^/# /' "$TMP/body"
+	[ -s "$TMP/err" ] && sed 's/^/# stderr: /' "$TMP/err"
+	return 0
+}
+
+why="touches $DTS (arch/arm/boot/dts/vexpress-\\*) → vexpress-a9"
+
+# (a) the console's UART without its clocks
+format_patch 's/\z/\n&v2m_serial0 {\n\t\/delete-property\/ clocks;\n\t\/delete-property\/ clock-names;\n};\n/' \
+	"ARM: dts: vexpress-v2p-ca9: drop the clocks of UART0" "$TMP/noclk.mbox"
+ok $? "git format-patch: the series that drops UART0's clocks"
+grep -q '^+	/delete-property/ clocks;$' "$TMP/noclk.mbox"
+ok $? "it deletes the clocks of v2m_serial0"
+check "$TMP/noclk.mbox"
+is "$status" 1 "armbot check exits 1: a check failed"
+diag "(a) checked in $elapsed s"
+grep -q "^  build  *ok " "$TMP/body"; ok $? "the rpm-virt kernel builds"
+grep -q "^  runtime-PM  *ok " "$TMP/body"; ok $? "virt runs the runtime-PM suite"
+grep -q "^  boot  *FAIL  userspace at [0-9.]* s; fails on vexpress-a9\$" "$TMP/body"
+ok $? "the boot check: virt reaches userspace, FAIL for vexpress-a9"
+grep -q "^  boot vexpress-a9 FAIL .* ($why)\$" "$TMP/body"
+ok $? "the board's line: vexpress-a9 FAILs, and why the series selects it"
+grep -q "(the base fails too)" "$TMP/body"
+isnt "$?" 0 "the base boots on vexpress-a9: the failure is the series'"
+grep -q "^Board vexpress-a9 (qemu-system-arm -M vexpress-a9 -dtb vexpress-v2p-ca9.dtb, console=ttyAMA0): " "$TMP/body"
+ok $? "the failure's detail names the machine, DTB and console"
+# what the console showed: its last lines, or that it stayed empty
+grep -q -e "^| " -e "the console stayed empty" "$TMP/body"
+ok $? "and what the board's console showed"
+logs=$(ls -d "$CDATA"/logs/series-*/distro-6.1 | head -1)
+[ -s "$logs/build-vexpress-a9-series.log" ] &&
+	[ -f "$logs/console-vexpress-a9-series.log" ] &&
+	[ -f "$logs/console-vexpress-a9-base.log" ]
+ok $? "the board's build and consoles (series, base) are kept with the logs"
+grep -q "^boot ok\|armbot-init: " "$logs/console-vexpress-a9-base.log"
+ok $? "the base booted the board to userspace"
+
+# (b) a harmless change of the same board
+format_patch 's/model = "V2P-CA9";/model = "V2P-CA9 (armbot)";/' \
+	"ARM: dts: vexpress-v2p-ca9: rename the model" "$TMP/model.mbox"
+ok $? "git format-patch: the series that renames the model"
+check "$TMP/model.mbox"
+is "$status" 0 "armbot check exits 0: no check found a problem"
+diag "(b) checked in $elapsed s"
+grep -q "^  boot  *ok  *userspace at [0-9.]* s\$" "$TMP/body"
+ok $? "virt boots"
+grep -q "^  boot vexpress-a9 ok userspace at [0-9.]* s ($why)\$" "$TMP/body"
+ok $? "vexpress-a9 boots to userspace"
+done_testing
