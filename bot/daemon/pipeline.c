@@ -970,24 +970,25 @@ static char *board_detail(struct run *r, struct boot_session *bs,
 				   ".",
 			excerpt);
 	}
-	if (!head->vm.console || !head->vm.console->len)
-		return g_strdup_printf(
-			"Board %s (qemu-system-arm -M %s%s%s, console=%s): "
-			"%s after %.1f s; the console stayed empty (the "
-			"kernel printed nothing on %s).\n",
-			board->name, board->machine, board->dtb ? " -dtb " : "",
-			board->dtb ? board->dtb : "", board->console, words,
-			head->vm.seconds, board->console);
 	{
-		g_autofree char *tail =
-			indent_lines(head->vm.console->str, "| ", TAIL_LINES);
+		const char *console = head->vm.console ? head->vm.console->str :
+							 "";
+		/* the kernel's first line: without it, the console never
+		 * came up (what shows is QEMU's own) */
+		gboolean kernel = strstr(console, "Linux version") != NULL;
+		g_autofree char *tail = indent_lines(console, "| ", TAIL_LINES);
 
 		return g_strdup_printf(
 			"Board %s (qemu-system-arm -M %s%s%s, console=%s): "
-			"%s after %.1f s; the last %d console lines:\n%s",
+			"%s after %.1f s%s%s; %s\n%s",
 			board->name, board->machine, board->dtb ? " -dtb " : "",
 			board->dtb ? board->dtb : "", board->console, words,
-			head->vm.seconds, TAIL_LINES, tail);
+			head->vm.seconds,
+			kernel ? "" : "; the kernel printed nothing on ",
+			kernel ? "" : board->console,
+			*tail ? "the last console lines:" :
+				"the console stayed empty.",
+			tail);
 	}
 }
 

@@ -80,13 +80,16 @@ grep -q "^  boot  *FAIL  userspace at [0-9.]* s; fails on vexpress-a9\$" "$TMP/b
 ok $? "the boot check: virt reaches userspace, FAIL for vexpress-a9"
 grep -q "^  boot vexpress-a9 FAIL .* ($why)\$" "$TMP/body"
 ok $? "the board's line: vexpress-a9 FAILs, and why the series selects it"
-grep -q "(the base fails too)" "$TMP/body"
-isnt "$?" 0 "the base boots on vexpress-a9: the failure is the series'"
+! grep -q "(the base fails too)" "$TMP/body"
+ok $? "the base boots on vexpress-a9: the failure is the series'"
 grep -q "^Board vexpress-a9 (qemu-system-arm -M vexpress-a9 -dtb vexpress-v2p-ca9.dtb, console=ttyAMA0): " "$TMP/body"
 ok $? "the failure's detail names the machine, DTB and console"
-# what the console showed: its last lines, or that it stayed empty
-grep -q -e "^| " -e "the console stayed empty" "$TMP/body"
-ok $? "and what the board's console showed"
+# without its UART's clocks the kernel never gets a console: the reply
+# says so, then shows what the console showed (QEMU's own lines)
+grep -q "the kernel printed nothing on ttyAMA0" "$TMP/body"
+ok $? "the detail says the kernel printed nothing on the board's console"
+grep -q "^| " "$TMP/body"
+ok $? "and shows the console's last lines"
 logs=$(ls -d "$CDATA"/logs/series-*/distro-6.1 | head -1)
 [ -s "$logs/build-vexpress-a9-series.log" ] &&
 	[ -f "$logs/console-vexpress-a9-series.log" ] &&
