@@ -92,7 +92,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(boot_session, boot_session_free)
  * written to build/armbot.config, the kernel configured and built, then
  * with @module the make of the rpm_test module (armbot's, whose sources
  * it expects in build/armbot-ext/rpm_test), and with @qemu the
- * qemu-system-arm command line virt_boot() runs, with the initramfs at
+ * qemu-system-arm command line virt_boot() runs (for a board, with its
+ * machine, the DTB of the build and its console), with the initramfs at
  * boot_session_printable_initramfs().  A new array of struct kbuild_step,
  * or NULL with @error when the fragment cannot be read. */
 GPtrArray *boot_session_steps(const struct boot_session *bs, gboolean module,

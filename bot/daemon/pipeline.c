@@ -992,6 +992,48 @@ static char *board_detail(struct run *r, struct boot_session *bs,
 	}
 }
 
+/* The reader's build and boot of the board the series breaks, for the
+ * boot check it makes FAIL (unless virt's boot failed too: then the
+ * check says how to reproduce that one). */
+static void board_repro(struct run *r, struct boot_session *bs,
+			const struct board *board, const struct boot_run *head)
+{
+	struct pipeline_check *bootc = &r->out->checks[REPORT_CHECK_BOOT];
+	g_autoptr(GPtrArray) steps = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autofree char *what = NULL;
+	g_autofree char *initramfs = NULL;
+
+	if (bootc->repro_what)
+		return;
+	steps = boot_session_steps(bs, FALSE, head->built, &error);
+	if (!steps) {
+		g_warning("cannot say how to reproduce board %s: %s",
+			  board->name, error->message);
+		return;
+	}
+	initramfs = boot_session_printable_initramfs(bs);
+	what = g_strdup_printf(
+		"the kernel of board %s, allnoconfig with armbot's %s, "
+		"%s QEMU's %s machine%s%s",
+		board->name, board->fragment[0],
+		head->built ? "booted in" : "built for", board->machine,
+		board->dtb ? " with the DTB of the build, " : "",
+		board->dtb ? board->dtb : "");
+	set_repro(bootc, what, steps,
+		  head->built ?
+			  g_strdup_printf(
+				  "%s is armbot's test initramfs (a static "
+				  "init that loads the runtime-PM KUnit "
+				  "module and powers the machine off; "
+				  "`armbot boot --board %s --tree %s "
+				  "SERIES.mbox` leaves it in its build dir); "
+				  "a kernel that does not reach userspace "
+				  "fails the same way with any initramfs.",
+				  initramfs, board->name, r->tree->name) :
+			  NULL);
+}
+
 /* One board that boots here: the head, and when it fails the base (to
  * tell a failure the series causes from one that was there before).
  * The same session as `armbot boot --board` (qemu/boot.h): the board's
@@ -1045,6 +1087,8 @@ static gboolean board_check(struct run *r, const struct board_choice *c,
 					base_good ? "" :
 						    " (the base fails too)"));
 		pb->detail = board_detail(r, bs, board, &head, head_words);
+		if (base_good)
+			board_repro(r, bs, board, &head);
 	}
 	pb->seconds = (g_get_monotonic_time() - t0) / 1e6;
 	ok = TRUE;

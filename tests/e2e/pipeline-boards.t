@@ -90,6 +90,23 @@ grep -q "the kernel printed nothing on ttyAMA0" "$TMP/body"
 ok $? "the detail says the kernel printed nothing on the board's console"
 grep -q "^| " "$TMP/body"
 ok $? "and shows the console's last lines"
+# "To reproduce" the board's failure: its config, makes and qemu line
+# (the board's machine, the build's DTB, its console), no path of armbot's
+sed -n '/^To reproduce:$/,/^-- $/p' "$TMP/body" > "$TMP/repro"
+tr '\n' ' ' < "$TMP/repro" |
+	grep -q "boot (FAIL): the kernel of board vexpress-a9, allnoconfig with armbot's qemu/vexpress-a9.config, booted in QEMU's vexpress-a9 machine"
+ok $? "To reproduce: the boot check's failure is the board's kernel"
+grep -q "^CONFIG_ARCH_VEXPRESS=y\$" "$TMP/repro"
+ok $? "with the board's config fragment inlined"
+tr '\n' ' ' < "$TMP/repro" | sed 's/\\  */ /g' |
+	grep -q "qemu-system-arm -M vexpress-a9 .*-dtb build/arch/arm/boot/dts/vexpress-v2p-ca9.dtb"
+ok $? "and the qemu line with the board's machine and the build's DTB"
+grep -q "console=ttyAMA0" "$TMP/repro"
+ok $? "and its console"
+for p in "$CDATA" "$DATA" "$ARMBOT_CACHE_DIR" "$TOP"; do
+	grep -qF "$p" "$TMP/body" && { fail "the reply names $p"; continue; }
+	pass "no '$p' in the reply"
+done
 logs=$(ls -d "$CDATA"/logs/series-*/distro-6.1 | head -1)
 [ -s "$logs/build-vexpress-a9-series.log" ] &&
 	[ -f "$logs/console-vexpress-a9-series.log" ] &&
