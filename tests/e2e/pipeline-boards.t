@@ -14,6 +14,7 @@
 # cold cache the first run builds both kernels (~8 min each on 2 cores).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/boot-lib.sh"
+. "$(dirname "$0")/boards-lib.sh"
 
 # a store of the test's own; the tree, worktree and builds of boot-lib.sh
 CDATA=$TMP/data
@@ -22,34 +23,7 @@ for d in trees worktrees kbuild boot; do
 	ln -s "$DATA/$d" "$CDATA/$d" || skip_all "cannot link $d"
 done
 
-DTS=arch/arm/boot/dts/vexpress-v2p-ca9.dts
-# a bare clone sharing the imported tree's objects: the commits of the
-# series are written there, not into the shared repository
-git clone -q --bare --shared "$REPO" "$TMP/linux.git"
-ok $? "a clone of the imported distro tree"
-
-# format_patch PERL-SUBSTITUTION SUBJECT OUT: one commit on the distro
-# import changing $DTS as the substitution does, as git format-patch
-# mails it
-format_patch() {
-	git -C "$TMP/linux.git" show "distro:$DTS" > "$TMP/dts" || return 1
-	cp "$TMP/dts" "$TMP/dts.orig"
-	perl -0pi -e "$1" "$TMP/dts" || return 1
-	cmp -s "$TMP/dts" "$TMP/dts.orig" && return 1
-	_blob=$(git -C "$TMP/linux.git" hash-object -w "$TMP/dts") || return 1
-	export GIT_INDEX_FILE="$TMP/index"
-	git -C "$TMP/linux.git" read-tree distro &&
-	git -C "$TMP/linux.git" update-index --cacheinfo "100644,$_blob,$DTS" &&
-	_tree=$(git -C "$TMP/linux.git" write-tree) || { unset GIT_INDEX_FILE; return 1; }
-	unset GIT_INDEX_FILE
-	_commit=$(printf '%s\n\nInjected by armbot'"'"'s end-to-end tests.\n' "$2" |
-		GIT_AUTHOR_NAME=Test GIT_AUTHOR_EMAIL=test@example.org \
-		GIT_COMMITTER_NAME=Test GIT_COMMITTER_EMAIL=test@example.org \
-		GIT_AUTHOR_DATE='2024-01-01 00:00:00 +0000' \
-		GIT_COMMITTER_DATE='2024-01-01 00:00:00 +0000' \
-		git -C "$TMP/linux.git" commit-tree "$_tree" -p distro) || return 1
-	git -C "$TMP/linux.git" format-patch --stdout -1 "$_commit" > "$3"
-}
+DTS=$VEXPRESS_DTS
 
 # check MBOX: armbot check, the reply's body in $TMP/body
 check() {
@@ -66,7 +40,7 @@ check() {
 why="touches $DTS (arch/arm/boot/dts/vexpress-\\*) → vexpress-a9"
 
 # (a) the console's UART without its clocks
-format_patch 's/\z/\n&v2m_serial0 {\n\t\/delete-property\/ clocks;\n\t\/delete-property\/ clock-names;\n};\n/' \
+format_dts_patch "$DTS" "$UART_NO_CLOCKS" \
 	"ARM: dts: vexpress-v2p-ca9: drop the clocks of UART0" "$TMP/noclk.mbox"
 ok $? "git format-patch: the series that drops UART0's clocks"
 grep -q '^+	/delete-property/ clocks;$' "$TMP/noclk.mbox"
@@ -116,7 +90,7 @@ grep -q "^boot ok\|armbot-init: " "$logs/console-vexpress-a9-base.log"
 ok $? "the base booted the board to userspace"
 
 # (b) a harmless change of the same board
-format_patch 's/model = "V2P-CA9";/model = "V2P-CA9 (armbot)";/' \
+format_dts_patch "$DTS" 's/model = "V2P-CA9";/model = "V2P-CA9 (armbot)";/' \
 	"ARM: dts: vexpress-v2p-ca9: rename the model" "$TMP/model.mbox"
 ok $? "git format-patch: the series that renames the model"
 check "$TMP/model.mbox"
