@@ -250,7 +250,9 @@ bench: all
 # `make install PREFIX=/usr/local DESTDIR=`: the programs in PKGLIBDIR
 # (armbot execs armbot-core beside itself, bot/cli/front.c) and armbot
 # in BINDIR as a link to them; the guest files of the boot check
-# (qemu/guest/init.c, qemu/guest/rpm-test/, qemu/virt.config) in PKGDATADIR,
+# (qemu/guest/init.c, qemu/guest/rpm-test/, qemu/virt.config, the board
+# map qemu/boards.conf and the boards' fragments qemu/BOARD.config, which
+# the pipeline builds the boards a series selects with) in PKGDATADIR,
 # where the installed programs look for them (ARMBOT_SOURCE_DIR: only
 # config/datadir.c is compiled again for that, in build/install/, so that
 # ./armbot keeps using the clone's); the man pages; the example
@@ -265,7 +267,7 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 INST = $(BUILD)/install
 # (rpm-test's README.md stays out: kbuild needs none, and lintian wants
 # documentation in /usr/share/doc)
-GUEST_FILES = qemu/virt.config qemu/boards.conf qemu/guest/init.c \
+GUEST_FILES = $(wildcard qemu/*.config) qemu/boards.conf qemu/guest/init.c \
 	$(filter-out %.md,$(wildcard qemu/guest/rpm-test/*))
 UNITS = armbot.service armbot-web.service
 

@@ -201,6 +201,18 @@ static char *build_initrd(const struct kbuild *kb)
 	return g_build_filename(kb->build_dir, INITRAMFS_NAME, NULL);
 }
 
+/* The board's DTB in the build, beside @image (arch/arm/boot/dts), or
+ * NULL when it has none.  Newly allocated. */
+static char *board_dtb(const struct board *board, const char *image)
+{
+	g_autofree char *boot_dir = NULL;
+
+	if (!board || !board->dtb)
+		return NULL;
+	boot_dir = g_path_get_dirname(image);
+	return g_build_filename(boot_dir, "dts", board->dtb, NULL);
+}
+
 /* The VM's options: the image of @kb and @initrd, @timeout_s.
  * *@image_out is the image's path, which @vo borrows. */
 static void build_virt_opts(const struct kbuild *kb, const char *initrd,
@@ -236,12 +248,7 @@ static gboolean run_boot(struct boot_session *bs, const char *commit_hex,
 	in.initrd = initrd;
 	in.timeout_s = bs->timeout_s;
 	if (bs->board) {
-		/* the build's DTB, beside the image (arch/arm/boot/dts) */
-		g_autofree char *boot_dir = g_path_get_dirname(image);
-
-		if (bs->board->dtb)
-			dtb = g_build_filename(boot_dir, "dts", bs->board->dtb,
-					       NULL);
+		dtb = board_dtb(bs->board, image);
 		in.dtb = dtb;
 		in.machine = bs->board->machine;
 		in.console = bs->board->console;
@@ -336,8 +343,9 @@ gboolean boot_session_run(struct boot_session *bs, const struct gitoid *commit,
 	return build_and_boot(bs, hex, run, error);
 }
 
-GPtrArray *boot_steps(const struct kbuild *kb, gboolean module, gboolean qemu,
-		      GError **error)
+/* boot_steps() for @board's machine, DTB and console (NULL: virt's). */
+static GPtrArray *steps_for(const struct kbuild *kb, const struct board *board,
+			    gboolean module, gboolean qemu, GError **error)
 {
 	g_autoptr(GPtrArray) steps = kbuild_kernel_steps(kb, error);
 
@@ -350,12 +358,19 @@ GPtrArray *boot_steps(const struct kbuild *kb, gboolean module, gboolean qemu,
 	if (qemu) {
 		g_autofree char *initrd = build_initrd(kb);
 		g_autofree char *image = NULL;
+		g_autofree char *dtb = NULL;
 		g_auto(GStrv) argv = NULL;
 		GString *line = g_string_new(NULL);
 		struct virt_opts vo;
 
 		/* the timeout is armbot's, not an argument of qemu */
 		build_virt_opts(kb, initrd, 0, &vo, &image);
+		if (board) {
+			dtb = board_dtb(board, image);
+			vo.dtb = dtb;
+			vo.machine = board->machine;
+			vo.console = board->console;
+		}
 		argv = virt_argv(&vo);
 		/* qemu runs in the kernel tree: paths relative to it */
 		for (guint i = 0; argv[i]; i++) {
@@ -370,6 +385,12 @@ GPtrArray *boot_steps(const struct kbuild *kb, gboolean module, gboolean qemu,
 	return g_steal_pointer(&steps);
 }
 
+GPtrArray *boot_steps(const struct kbuild *kb, gboolean module, gboolean qemu,
+		      GError **error)
+{
+	return steps_for(kb, NULL, module, qemu, error);
+}
+
 char *boot_printable_initramfs(const struct kbuild *kb)
 {
 	g_autofree char *initrd = build_initrd(kb);
@@ -380,7 +401,7 @@ char *boot_printable_initramfs(const struct kbuild *kb)
 GPtrArray *boot_session_steps(const struct boot_session *bs, gboolean module,
 			      gboolean qemu, GError **error)
 {
-	return boot_steps(bs->kb, module, qemu, error);
+	return steps_for(bs->kb, bs->board, module, qemu, error);
 }
 
 char *boot_session_printable_initramfs(const struct boot_session *bs)
@@ -403,6 +424,19 @@ const char *boot_failure_reason(const struct virt_result *vm)
 	if (!vm->userspace)
 		return "no userspace";
 	return "init did not finish";
+}
+
+gboolean boot_board_verdict(const struct virt_result *vm, char **words)
+{
+	const char *why = boot_failure_reason(vm);
+
+	if (why)
+		*words = g_strdup(why);
+	else if (vm->fault)
+		*words = g_strdup_printf("'%s' on the console", vm->fault);
+	else
+		*words = g_strdup_printf("userspace at %.2f s", vm->uptime);
+	return !why && !vm->fault;
 }
 
 void boot_session_free(struct boot_session *bs)

@@ -92,7 +92,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(boot_session, boot_session_free)
  * written to build/armbot.config, the kernel configured and built, then
  * with @module the make of the rpm_test module (armbot's, whose sources
  * it expects in build/armbot-ext/rpm_test), and with @qemu the
- * qemu-system-arm command line virt_boot() runs, with the initramfs at
+ * qemu-system-arm command line virt_boot() runs (for a board, with its
+ * machine, the DTB of the build and its console), with the initramfs at
  * boot_session_printable_initramfs().  A new array of struct kbuild_step,
  * or NULL with @error when the fragment cannot be read. */
 GPtrArray *boot_session_steps(const struct boot_session *bs, gboolean module,
@@ -110,5 +111,13 @@ char *boot_printable_initramfs(const struct kbuild *kb);
 /* The boot's failure in a few words ("kernel panic", "hung: stopped by
  * the timeout"), or NULL when it booted. */
 const char *boot_failure_reason(const struct virt_result *vm);
+
+/* A board's boot (struct boot_options' board) in a few words, the same
+ * for `armbot boot --board` and the pipeline: TRUE and "userspace at
+ * 0.52 s" (the kernel's uptime when init started) when it booted with no
+ * oops, WARN or BUG on the console; else FALSE and why not ("kernel
+ * panic", "'WARNING: CPU:' on the console").  *@words is newly
+ * allocated. */
+gboolean boot_board_verdict(const struct virt_result *vm, char **words);
 
 void boot_run_clear(struct boot_run *run);

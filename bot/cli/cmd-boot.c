@@ -103,29 +103,26 @@ static gboolean print_boot(const char *label, struct boot_run *run,
 }
 
 /* The board's line: "boot BOARD ok userspace at 2.10 s" (the kernel's
- * uptime when init started), or why not; an oops, WARN or BUG on the
- * console fails the board. */
+ * uptime when init started), or why not (boot_board_verdict(), which the
+ * pipeline's board lines share); a failure shows the console's tail. */
 static gboolean print_board_verdict(const struct board *board,
 				    struct boot_run *run)
 {
-	const char *why = boot_failure_reason(&run->vm);
+	g_autofree char *words = NULL;
 
-	if (!why && run->vm.fault) {
+	if (boot_board_verdict(&run->vm, &words)) {
+		printf("boot %s ok %s\n", board->name, words);
+		return TRUE;
+	}
+	if (run->vm.fault && !boot_failure_reason(&run->vm)) {
 		g_autofree char *tail =
 			runner_tail_lines(run->vm.console->str, CONSOLE_TAIL);
 
 		printf("last %d console lines:\n", CONSOLE_TAIL);
 		print_lines(tail, "| ");
-		printf("boot %s failed: '%s' on the console\n", board->name,
-		       run->vm.fault);
-		return FALSE;
 	}
-	if (why) {
-		printf("boot %s failed: %s\n", board->name, why);
-		return FALSE;
-	}
-	printf("boot %s ok userspace at %.2f s\n", board->name, run->vm.uptime);
-	return TRUE;
+	printf("boot %s failed: %s\n", board->name, words);
+	return FALSE;
 }
 
 static void print_cases(const char *what, GPtrArray *cases, gboolean details)

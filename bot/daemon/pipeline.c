@@ -26,6 +26,7 @@
 #include "mailparse/listid.h"
 #include "mailparse/mailinfo.h"
 #include "mailparse/message.h"
+#include "qemu/boards.h"
 #include "qemu/boot.h"
 #include "qemu/ktap.h"
 
@@ -44,6 +45,7 @@ static const char *const stage_names[PIPELINE_N_STAGES] = {
 	[PIPELINE_STAGE_SPARSE] = "sparse",
 	[PIPELINE_STAGE_BOOT_BASE] = "boot (base)",
 	[PIPELINE_STAGE_BOOT_HEAD] = "boot (series)",
+	[PIPELINE_STAGE_BOARDS] = "boot (board)",
 	[PIPELINE_STAGE_REPORT] = "report",
 };
 
@@ -887,6 +889,271 @@ out:
 	return ok;
 }
 
+/* The map's board that the boot check boots (rpm-virt): not booted again
+ * as a board of the series. */
+#define VIRT_BOARD "virt"
+
+static void pipeline_board_free(gpointer p)
+{
+	struct pipeline_board *b = p;
+
+	g_free(b->name);
+	g_free(b->summary);
+	g_free(b->reason);
+	g_free(b->detail);
+	g_free(b);
+}
+
+static struct pipeline_board *add_board(struct run *r,
+					const struct board_choice *c,
+					enum report_status status,
+					char *summary)
+{
+	struct pipeline_board *b = g_new0(struct pipeline_board, 1);
+
+	if (!r->out->boards)
+		r->out->boards =
+			g_ptr_array_new_with_free_func(pipeline_board_free);
+	b->name = g_strdup(c->board->name);
+	b->status = status;
+	b->summary = summary;
+	b->reason = g_strdup(c->reason);
+	g_ptr_array_add(r->out->boards, b);
+	return b;
+}
+
+/* Build and boot @commit for the board of @bs (its logs kept as
+ * build-BOARD-@which.log and console-BOARD-@which.log); *@words is the
+ * board's verdict (boot_board_verdict()) or why it did not build.  TRUE
+ * in *@good when it booted clean. */
+static gboolean board_run(struct run *r, struct boot_session *bs,
+			  const struct board *board,
+			  const struct gitoid *commit, enum kbuild_trust trust,
+			  const char *which, struct boot_run *run,
+			  gboolean *good, char **words, GError **error)
+{
+	g_autofree char *detail =
+		g_strdup_printf("%s (%s)", board->name, which);
+	g_autofree char *logs = g_strdup_printf("%s-%s", board->name, which);
+
+	progress(r, PIPELINE_STAGE_BOARDS, detail);
+	if (!boot_session_run(bs, commit, trust, run, error))
+		return FALSE;
+	keep_run_logs(r, logs, run);
+	boot_times(r, run);
+	if (!run->built) {
+		*good = FALSE;
+		*words = g_strdup_printf("does not build (%s)",
+					 run->build.how ? run->build.how :
+							  "see the log");
+		return TRUE;
+	}
+	*good = boot_board_verdict(&run->vm, words);
+	return TRUE;
+}
+
+/* What the reply shows of a board's failed run at the head. */
+static char *board_detail(struct run *r, struct boot_session *bs,
+			  const struct board *board,
+			  const struct boot_run *head, const char *words)
+{
+	if (!head->built) {
+		const struct kbuild *kb = boot_session_kbuild(bs);
+		g_autofree char *lines = buildlog_excerpt(
+			head->build.log ? head->build.log->str : "", r->files,
+			kb->src_dir, kb->build_dir, TAIL_LINES);
+		g_autofree char *excerpt = indent_lines(lines, "| ", 0);
+
+		return g_strdup_printf(
+			"The kernel of board %s (rpm-%s, ARCH=arm) does not "
+			"build with the series (%s)%s\n%s",
+			board->name, board->name, head->build.how,
+			*excerpt ? "; what the compiler and make said about "
+				   "its files:" :
+				   ".",
+			excerpt);
+	}
+	{
+		const char *console = head->vm.console ? head->vm.console->str :
+							 "";
+		/* the kernel's first line: without it, the console never
+		 * came up (what shows is QEMU's own) */
+		gboolean kernel = strstr(console, "Linux version") != NULL;
+		g_autofree char *tail = indent_lines(console, "| ", TAIL_LINES);
+
+		return g_strdup_printf(
+			"Board %s (qemu-system-arm -M %s%s%s, console=%s): "
+			"%s after %.1f s%s%s; %s\n%s",
+			board->name, board->machine, board->dtb ? " -dtb " : "",
+			board->dtb ? board->dtb : "", board->console, words,
+			head->vm.seconds,
+			kernel ? "" : "; the kernel printed nothing on ",
+			kernel ? "" : board->console,
+			*tail ? "the last console lines:" :
+				"the console stayed empty.",
+			tail);
+	}
+}
+
+/* The reader's build and boot of the board the series breaks, for the
+ * boot check it makes FAIL (unless virt's boot failed too: then the
+ * check says how to reproduce that one). */
+static void board_repro(struct run *r, struct boot_session *bs,
+			const struct board *board, const struct boot_run *head)
+{
+	struct pipeline_check *bootc = &r->out->checks[REPORT_CHECK_BOOT];
+	g_autoptr(GPtrArray) steps = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autofree char *what = NULL;
+	g_autofree char *initramfs = NULL;
+
+	if (bootc->repro_what)
+		return;
+	steps = boot_session_steps(bs, FALSE, head->built, &error);
+	if (!steps) {
+		g_warning("cannot say how to reproduce board %s: %s",
+			  board->name, error->message);
+		return;
+	}
+	initramfs = boot_session_printable_initramfs(bs);
+	what = g_strdup_printf(
+		"the kernel of board %s, allnoconfig with armbot's %s, "
+		"%s QEMU's %s machine%s%s",
+		board->name, board->fragment[0],
+		head->built ? "booted in" : "built for", board->machine,
+		board->dtb ? " with the DTB of the build, " : "",
+		board->dtb ? board->dtb : "");
+	set_repro(bootc, what, steps,
+		  head->built ?
+			  g_strdup_printf(
+				  "%s is armbot's test initramfs (a static "
+				  "init that loads the runtime-PM KUnit "
+				  "module and powers the machine off; "
+				  "`armbot boot --board %s --tree %s "
+				  "SERIES.mbox` leaves it in its build dir); "
+				  "a kernel that does not reach userspace "
+				  "fails the same way with any initramfs.",
+				  initramfs, board->name, r->tree->name) :
+			  NULL);
+}
+
+/* One board that boots here: the head, and when it fails the base (to
+ * tell a failure the series causes from one that was there before).
+ * The same session as `armbot boot --board` (qemu/boot.h): the board's
+ * build dir rpm-BOARD, the sandbox, the tree's ccache. */
+static gboolean board_check(struct run *r, const struct board_choice *c,
+			    GError **error)
+{
+	const struct board *board = c->board;
+	struct boot_options bo = { 0 };
+	g_autoptr(boot_session) bs = NULL;
+	g_autoptr(GError) open_error = NULL;
+	struct boot_run base = { 0 }, head = { 0 };
+	g_autofree char *head_words = NULL, *base_words = NULL;
+	gboolean head_good = FALSE, base_good = FALSE, ok = FALSE;
+	struct pipeline_board *pb;
+	gint64 t0 = g_get_monotonic_time();
+
+	bo.data_dir = r->opts->data_dir;
+	bo.tree = r->tree;
+	bo.board = board;
+	bo.timeout_s = r->opts->boot_timeout_s;
+	bo.jobs = r->opts->jobs;
+	/* boards boot here: LAVA devices are virt's (qemu/runner.h) */
+	bs = boot_session_open(&bo, on_boot_wait, &open_error);
+	if (!bs) {
+		/* a map entry this armbot cannot build: listed, not fatal */
+		if (!g_error_matches(open_error, G_IO_ERROR,
+				     G_IO_ERROR_NOT_SUPPORTED)) {
+			g_propagate_error(error, g_steal_pointer(&open_error));
+			return FALSE;
+		}
+		add_board(r, c, REPORT_STATUS_SKIPPED,
+			  g_strdup_printf("not booted: %s",
+					  open_error->message));
+		return TRUE;
+	}
+	if (!board_run(r, bs, board, &r->am->head, KBUILD_SERIES, "series",
+		       &head, &head_good, &head_words, error))
+		goto out;
+	if (head_good) {
+		pb = add_board(r, c, REPORT_STATUS_OK,
+			       g_steal_pointer(&head_words));
+	} else {
+		if (!board_run(r, bs, board, &r->am->base, KBUILD_TRUSTED,
+			       "base", &base, &base_good, &base_words, error))
+			goto out;
+		pb = add_board(
+			r, c,
+			base_good ? REPORT_STATUS_FAIL : REPORT_STATUS_WARN,
+			g_strdup_printf("%s%s", head_words,
+					base_good ? "" :
+						    " (the base fails too)"));
+		pb->detail = board_detail(r, bs, board, &head, head_words);
+		if (base_good)
+			board_repro(r, bs, board, &head);
+	}
+	pb->seconds = (g_get_monotonic_time() - t0) / 1e6;
+	ok = TRUE;
+out:
+	boot_run_clear(&base);
+	boot_run_clear(&head);
+	return ok;
+}
+
+/* The boards the series' paths select (qemu/boards.h) besides virt,
+ * which the boot check boots: each board the map marks boots = yes is
+ * built and booted (board_check()); one that does not boot here is
+ * listed with the map's reason.  A board the series breaks makes the
+ * boot check FAIL. */
+static gboolean boards(struct run *r, GError **error)
+{
+	struct pipeline_check *bootc = &r->out->checks[REPORT_CHECK_BOOT];
+	g_autoptr(board_map) map = board_map_load(NULL, error);
+	g_autoptr(GPtrArray) chosen = NULL;
+	g_autoptr(GString) broken = g_string_new(NULL);
+
+	if (!map)
+		return FALSE;
+	chosen = board_select(map, (const char *const *)r->files->pdata,
+			      r->files->len);
+	for (guint i = 0; i < chosen->len; i++) {
+		const struct board_choice *c = chosen->pdata[i];
+		const struct board *b = c->board;
+
+		if (!strcmp(b->name, VIRT_BOARD))
+			continue;
+		if (!b->boots) {
+			add_board(r, c, REPORT_STATUS_SKIPPED,
+				  g_strdup_printf("not booted here: %s",
+						  b->not_booting ?
+							  b->not_booting :
+							  "not tried yet"));
+			continue;
+		}
+		if (!board_check(r, c, error))
+			return FALSE;
+	}
+	for (guint i = 0; r->out->boards && i < r->out->boards->len; i++) {
+		const struct pipeline_board *b = r->out->boards->pdata[i];
+
+		if (b->status == REPORT_STATUS_FAIL)
+			g_string_append_printf(broken, "%s%s",
+					       broken->len ? ", " : "",
+					       b->name);
+	}
+	if (broken->len) {
+		g_autofree char *old = bootc->summary;
+
+		bootc->summary = g_strdup_printf("%s%sfails on %s",
+						 old ? old : "",
+						 old ? "; " : "", broken->str);
+		bootc->status = REPORT_STATUS_FAIL;
+		g_clear_pointer(&bootc->reason, g_free);
+	}
+	return TRUE;
+}
+
 gboolean pipeline_outcome_has_problems(const struct pipeline_outcome *out)
 {
 	for (int i = 0; i < REPORT_N_CHECKS; i++)
@@ -966,6 +1233,7 @@ static gboolean render(struct run *r, GError **error)
 	g_autofree char *mbox_url = NULL;
 	g_autofree char *apply_what = NULL;
 	char base_tree[GITOID_HEXSZ + 1] = "";
+	g_autofree struct report_board *boards = NULL;
 
 	progress(r, PIPELINE_STAGE_REPORT, NULL);
 	rep.bot_name = r->opts->bot_name;
@@ -999,6 +1267,20 @@ static gboolean render(struct run *r, GError **error)
 		rep.reproduce.checks[i].what = out->checks[i].repro_what;
 		rep.reproduce.checks[i].steps = out->checks[i].repro_steps;
 		rep.reproduce.checks[i].note = out->checks[i].repro_note;
+	}
+	if (out->boards && out->boards->len) {
+		boards = g_new0(struct report_board, out->boards->len);
+		for (guint i = 0; i < out->boards->len; i++) {
+			const struct pipeline_board *b = out->boards->pdata[i];
+
+			boards[i].name = b->name;
+			boards[i].status = b->status;
+			boards[i].summary = b->summary;
+			boards[i].reason = b->reason;
+			boards[i].detail = b->detail;
+		}
+		rep.boards = boards;
+		rep.n_boards = out->boards->len;
 	}
 	repro_tree(r, &rep.reproduce, base_tree, &distro_version);
 	/* b4 finds the series on the list by a Message-ID it had */
@@ -1103,6 +1385,16 @@ static const struct check_op check_ops[] = {
 		.run = boot,
 		.fills = { REPORT_CHECK_BUILD, REPORT_CHECK_BOOT,
 			   REPORT_CHECK_RUNTIME_PM, REPORT_N_CHECKS },
+		.needs_apply = TRUE,
+		.off = boot_off,
+	},
+	{
+		/* the boards the series selects besides virt: lines of
+		 * their own after the checks; a board the series breaks
+		 * makes the boot check FAIL */
+		.name = "boards",
+		.run = boards,
+		.fills = { REPORT_N_CHECKS },
 		.needs_apply = TRUE,
 		.off = boot_off,
 	},
@@ -1271,6 +1563,8 @@ void pipeline_outcome_clear(struct pipeline_outcome *out)
 			g_ptr_array_unref(out->checks[i].repro_steps);
 		g_free(out->checks[i].repro_note);
 	}
+	if (out->boards)
+		g_ptr_array_unref(out->boards);
 	g_free(out->log_dir);
 	g_free(out->compiler);
 	g_free(out->message_id);

@@ -4,6 +4,8 @@
  *   series (from the store) -> mbox -> am into the tree's object database
  *   -> signed dirstat and arch/arm verdict -> sparse at base and head
  *   -> build, boot and the runtime-PM KUnit suite at base and head
+ *   -> the boards the series' paths select (qemu/boards.h), each built
+ *      and booted at the head, and at the base when the head fails
  *   -> the reply (bot/daemon/report.h)
  *
  * Every stage writes its full log under DATA/logs/series-ID/TREE/; the
@@ -31,6 +33,7 @@ enum pipeline_stage {
 	PIPELINE_STAGE_SPARSE,
 	PIPELINE_STAGE_BOOT_BASE,
 	PIPELINE_STAGE_BOOT_HEAD,
+	PIPELINE_STAGE_BOARDS, /* the detail: "vexpress-a9 (series)" */
 	PIPELINE_STAGE_REPORT,
 	PIPELINE_N_STAGES,
 };
@@ -73,6 +76,17 @@ struct pipeline_options {
 	gpointer user_data;
 };
 
+/* One board's boot (owned strings, unlike struct report_board). */
+struct pipeline_board {
+	char *name;
+	enum report_status status;
+	char *summary; /* "userspace at 0.52 s", "kernel panic", why not
+			* booted */
+	char *reason; /* why the series selects it */
+	char *detail; /* a failure's console tail, or NULL */
+	double seconds; /* its build and boot at the head (and base) */
+};
+
 /* One check's outcome (owned strings, unlike struct report_check). */
 struct pipeline_check {
 	enum report_status status;
@@ -109,6 +123,9 @@ struct pipeline_outcome {
 	 * nothing to say */
 	char *similar;
 	struct pipeline_check checks[REPORT_N_CHECKS];
+	/* struct pipeline_board *: the boards the series selects besides
+	 * virt (the boot check's), in the map's order; NULL: none */
+	GPtrArray *boards;
 	char *log_dir; /* DATA/logs/series-ID/TREE */
 	/* the compiler of the boot's build, its .config's
 	 * CONFIG_CC_VERSION_TEXT, or NULL */

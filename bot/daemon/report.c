@@ -335,6 +335,28 @@ static void append_checks(GString *out, const struct report *r)
 	}
 }
 
+char *report_board_line(const struct report_board *b)
+{
+	GString *line = g_string_new(NULL);
+
+	g_string_append_printf(line, "boot %s %s", b->name,
+			       report_status_name(b->status));
+	if (b->summary && *b->summary)
+		g_string_append_printf(line, " %s", b->summary);
+	if (b->reason && *b->reason)
+		g_string_append_printf(line, " (%s)", b->reason);
+	return g_string_free(line, FALSE);
+}
+
+static void append_boards(GString *out, const struct report *r)
+{
+	for (guint i = 0; r->boards && i < r->n_boards; i++) {
+		g_autofree char *line = report_board_line(&r->boards[i]);
+
+		g_string_append_printf(out, "  %s\n", line);
+	}
+}
+
 static void append_dirstat(GString *out, const struct report *r)
 {
 	const struct dirstat_verdict *v = r->verdict;
@@ -648,6 +670,7 @@ char *report_render_body(const struct report *r, GError **error)
 	append_tested_on(out, r);
 	g_string_append_c(out, '\n');
 	append_checks(out, r);
+	append_boards(out, r);
 
 	/* 5. the signed dirstat and the mach-* / plat-* table */
 	append_dirstat(out, r);
@@ -666,6 +689,16 @@ char *report_render_body(const struct report *r, GError **error)
 			continue;
 		g_string_append_c(out, '\n');
 		append_verbatim(out, c->detail);
+	}
+	for (guint i = 0; r->boards && i < r->n_boards; i++) {
+		const struct report_board *b = &r->boards[i];
+
+		if ((b->status != REPORT_STATUS_FAIL &&
+		     b->status != REPORT_STATUS_WARN) ||
+		    !b->detail || !*b->detail)
+			continue;
+		g_string_append_c(out, '\n');
+		append_verbatim(out, b->detail);
 	}
 
 	/* 7. how to reproduce */

@@ -6,7 +6,8 @@
  *   2. the arch/arm verdict sentence (kernel/diff/dirstat-verdict.h)
  *   3. what it was tested on: tree, its description, base commit and how
  *      the base was chosen
- *   4. one line per check (apply, sparse, build, boot, runtime-PM)
+ *   4. one line per check (apply, sparse, build, boot, runtime-PM), then
+ *      one per board the series selects ("boot vexpress-a9 ok ...")
  *   5. the signed dirstat, then the mach-* / plat-* table
  *   6. details of every check that is not ok
  *   7. how to reproduce
@@ -99,6 +100,22 @@ struct report_check {
 	const char *detail;
 };
 
+/* The boot of one board the series selects (qemu/boards.h), besides the
+ * virt boot of the checks: its line after the checks', "  boot NAME
+ * STATUS SUMMARY (REASON)", and for one that is WARN or FAIL its detail
+ * in section 6.  Every string is borrowed and may be NULL but @name. */
+struct report_board {
+	const char *name; /* "vexpress-a9" */
+	/* ok; FAIL: the series broke it; WARN: it fails at the base too;
+	 * skipped: not booted here (@summary says why) */
+	enum report_status status;
+	const char *summary; /* "userspace at 0.52 s", "kernel panic" */
+	/* why the series selects it: "touches arch/arm/boot/dts/x.dts
+	 * (arch/arm/boot/dts/vexpress-*) → vexpress-a9" */
+	const char *reason;
+	const char *detail; /* the console's tail of a failure */
+};
+
 /* How the base commit was chosen. */
 enum report_base {
 	REPORT_BASE_TREE_HEAD, /* the tree's head: no base-commit: given */
@@ -158,6 +175,10 @@ struct report {
 	 * one line each (kernel/similar/similar.h); optional */
 	const char *similar;
 	struct report_check checks[REPORT_N_CHECKS];
+	/* the boards booted besides virt, one line each after the checks;
+	 * optional */
+	const struct report_board *boards;
+	guint n_boards;
 	/* section 7; all zero: no such section */
 	struct report_reproduce reproduce;
 	const char *series_url; /* the public web page; optional */
@@ -173,6 +194,10 @@ enum report_error {
 /* The name of check @kind as printed: "apply", "sparse", "build",
  * "boot", "runtime-PM".  Static. */
 const char *report_check_name(enum report_check_kind kind);
+
+/* The line of board @b, without indent or newline: "boot vexpress-a9 ok
+ * userspace at 0.52 s (touches ... → vexpress-a9)".  Newly allocated. */
+char *report_board_line(const struct report_board *b);
 
 /* "ok", "WARN", "FAIL", "skipped".  Static. */
 const char *report_status_name(enum report_status status);

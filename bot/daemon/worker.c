@@ -8,6 +8,7 @@
 #include "bot/daemon/patchwork.h"
 #include "bot/common/log.h"
 #include "bot/daemon/pipeline.h"
+#include "bot/store/boards.h"
 #include "bot/store/boot.h"
 #include "bot/store/pipeline.h"
 #include "bot/store/store.h"
@@ -353,6 +354,35 @@ static void record_timing(struct store *st, const struct store_job *job,
 		}
 }
 
+/* The boards the job booted besides virt, for the series page and the
+ * API (bot/store/boards.h). */
+static void record_boards(struct store *st, const struct store_job *job,
+			  const struct pipeline_outcome *out)
+{
+	g_autoptr(GError) error = NULL;
+
+	for (guint i = 0; out->boards && i < out->boards->len; i++) {
+		const struct pipeline_board *pb = out->boards->pdata[i];
+		struct store_board b = {
+			.board = pb->name,
+			.status = (char *)status_word(pb->status),
+			.summary = pb->summary,
+			.reason = pb->reason,
+			.detail = pb->detail,
+			.seconds = pb->seconds,
+		};
+
+		if (!store_boards_set(st, job->id, i, &b, &error)) {
+			/* the reply is recorded: only the page lacks it */
+			log_line(job->tree,
+				 "series %" G_GINT64_FORMAT
+				 ": boards not stored: %s",
+				 job->series_id, error->message);
+			return;
+		}
+	}
+}
+
 gboolean worker_run_one(const struct worker_options *o, struct store *st,
 			gboolean *ran, GError **error)
 {
@@ -449,6 +479,7 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 		g_autofree char *stages = NULL;
 
 		record_timing(st, job, claimed, &out);
+		record_boards(st, job, &out);
 		stages = timing_format(&out.timing);
 
 		log_line(job->tree,

@@ -7,6 +7,7 @@
 #include "bot/store/pipeline.h"
 #include "bot/store/sources.h"
 #include "bot/store/timing.h"
+#include "bot/store/boards.h"
 #include "bot/store/trees.h"
 #include "bot/store/pwchecks.h"
 #include "bot/store/web.h"
@@ -70,7 +71,7 @@ static const char *const migrations[] = {
 static const struct store_part *const parts[] = {
 	&store_part_pipeline, &store_part_sources, &store_part_trees,
 	&store_part_lists,    &store_part_web,	   &store_part_pwchecks,
-	&store_part_boot,     &store_part_timing,
+	&store_part_boot,     &store_part_timing,  &store_part_boards,
 };
 
 /* The named statements. */

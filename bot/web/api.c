@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bot/common/jsonout.h"
+#include "bot/store/boards.h"
 #include "bot/store/trees.h"
 
 /* Seconds as a JSON number, rounded to the millisecond as they always
@@ -81,7 +82,22 @@ static void net_figure(JsonBuilder *b, const char *name, gboolean has, gint64 v)
 		json_builder_add_null_value(b);
 }
 
-static void job(JsonBuilder *b, const struct store_web_job *j, gboolean full)
+/* A board the job booted besides virt (bot/store/boards.h). */
+static void board(JsonBuilder *b, const struct store_board *x)
+{
+	json_builder_begin_object(b);
+	jsonout_string(b, "board", x->board);
+	jsonout_string(b, "status", x->status);
+	jsonout_string(b, "summary", x->summary);
+	jsonout_string(b, "reason", x->reason);
+	jsonout_string(b, "detail", x->detail);
+	seconds(b, "seconds", x->seconds);
+	json_builder_end_object(b);
+}
+
+/* @boards: the job's boards (struct store_board *), for the full form. */
+static void job(JsonBuilder *b, const struct store_web_job *j, gboolean full,
+		GPtrArray *boards)
 {
 	json_builder_begin_object(b);
 	jsonout_string(b, "tree", j->tree);
@@ -117,6 +133,13 @@ static void job(JsonBuilder *b, const struct store_web_job *j, gboolean full)
 	for (guint i = 0; i < j->checks->len; i++)
 		check(b, j->checks->pdata[i], full);
 	json_builder_end_array(b);
+	if (boards) {
+		json_builder_set_member_name(b, "boards");
+		json_builder_begin_array(b);
+		for (guint i = 0; i < boards->len; i++)
+			board(b, boards->pdata[i]);
+		json_builder_end_array(b);
+	}
 	json_builder_end_object(b);
 }
 
@@ -131,8 +154,9 @@ static void part(JsonBuilder *b, const struct store_web_part *p)
 	json_builder_end_object(b);
 }
 
+/* @boards: one array of boards per job (full form), or NULL. */
 static void series(JsonBuilder *b, const struct store_web_series *x,
-		   gboolean full)
+		   gboolean full, GPtrArray *boards)
 {
 	g_autofree char *url =
 		g_strdup_printf("/series/%" G_GINT64_FORMAT, x->id);
@@ -169,7 +193,8 @@ static void series(JsonBuilder *b, const struct store_web_series *x,
 	json_builder_set_member_name(b, "jobs");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < x->jobs->len; i++)
-		job(b, x->jobs->pdata[i], full);
+		job(b, x->jobs->pdata[i], full,
+		    boards ? boards->pdata[i] : NULL);
 	json_builder_end_array(b);
 	json_builder_end_object(b);
 }
@@ -203,7 +228,7 @@ guint web_api_series_list(struct store *st,
 	json_builder_set_member_name(b, "series");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < rows->len; i++)
-		series(b, rows->pdata[i], FALSE);
+		series(b, rows->pdata[i], FALSE, NULL);
 	json_builder_end_array(b);
 	json_builder_end_object(b);
 	finish(out, b);
@@ -216,6 +241,7 @@ guint web_api_series(struct store *st, gint64 id, GString *out, GError **error)
 	g_autoptr(store_web_series)
 		x = store_web_series_get(st, id, &found, error);
 	g_autoptr(JsonBuilder) b = NULL;
+	g_autoptr(GPtrArray) boards = NULL;
 
 	if (!x) {
 		if (found || (error && *error))
@@ -223,8 +249,18 @@ guint web_api_series(struct store *st, gint64 id, GString *out, GError **error)
 		web_api_error(out, 404, "no such series");
 		return 404;
 	}
+	boards = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)g_ptr_array_unref);
+	for (guint i = 0; i < x->jobs->len; i++) {
+		const struct store_web_job *j = x->jobs->pdata[i];
+		GPtrArray *jb = store_boards_job(st, j->id, error);
+
+		if (!jb)
+			return 0;
+		g_ptr_array_add(boards, jb);
+	}
 	b = json_builder_new();
-	series(b, x, TRUE);
+	series(b, x, TRUE, boards);
 	finish(out, b);
 	return 200;
 }

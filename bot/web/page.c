@@ -7,6 +7,7 @@
 
 #include "bot/web/archive.h"
 #include "bot/web/diff.h"
+#include "bot/store/boards.h"
 #include "bot/store/timing.h"
 #include "bot/web/escape.h"
 #include "bot/web/patches.h"
@@ -337,8 +338,50 @@ static void stage_table(GString *out, gint64 job_id, GPtrArray *times)
 	g_string_append(out, "</tbody></table>\n");
 }
 
+/* The boards the job booted besides virt (bot/store/boards.h): one row
+ * each, a failure's console tail folded under it. */
+static void board_table(GString *out, gint64 job_id, GPtrArray *boards)
+{
+	if (!boards->len)
+		return;
+	g_string_append_printf(out,
+			       "<h3>boards</h3><table class=\"boards\" "
+			       "id=\"boards-%" G_GINT64_FORMAT "\"><thead>"
+			       "<tr><th>board</th><th>result</th><th>summary"
+			       "</th><th>selected because</th><th>seconds"
+			       "</th></tr></thead><tbody>\n",
+			       job_id);
+	for (guint i = 0; i < boards->len; i++) {
+		const struct store_board *b = boards->pdata[i];
+		char secs[G_ASCII_DTOSTR_BUF_SIZE];
+
+		g_string_append(out, "<tr class=\"board\"><td>");
+		web_escape_append(out, b->board);
+		g_string_append(out, "</td><td class=\"status ");
+		web_escape_append(out, b->status);
+		g_string_append(out, "\">");
+		web_escape_append(out, b->status);
+		g_string_append(out, "</td><td>");
+		web_escape_append(out, b->summary);
+		g_string_append(out, "</td><td>");
+		web_escape_append(out, b->reason);
+		g_string_append_printf(out, "</td><td>%s</td></tr>\n",
+				       g_ascii_formatd(secs, sizeof(secs),
+						       "%.1f", b->seconds));
+		if (b->detail) {
+			g_string_append(out, "<tr><td colspan=\"5\"><details>"
+					     "<summary>console</summary>"
+					     "<pre class=\"log\">");
+			web_escape_append(out, b->detail);
+			g_string_append(out, "</pre></details></td></tr>\n");
+		}
+	}
+	g_string_append(out, "</tbody></table>\n");
+}
+
 static void job_section(GString *out, const struct store_web_job *j,
-			const char *data_dir, GPtrArray *times)
+			const char *data_dir, GPtrArray *times,
+			GPtrArray *boards)
 {
 	g_string_append_printf(
 		out,
@@ -413,6 +456,7 @@ static void job_section(GString *out, const struct store_web_job *j,
 		}
 	}
 	g_string_append(out, "</tbody></table>\n");
+	board_table(out, j->id, boards);
 	if (j->reply) {
 		const struct store_web_reply *r = j->reply;
 		gsize len;
@@ -534,10 +578,12 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 	for (guint i = 0; i < x->jobs->len; i++) {
 		const struct store_web_job *j = x->jobs->pdata[i];
 		g_autoptr(GPtrArray) times = store_timing_job(st, j->id, error);
+		g_autoptr(GPtrArray) boards =
+			times ? store_boards_job(st, j->id, error) : NULL;
 
-		if (!times)
+		if (!times || !boards)
 			return 0;
-		job_section(out, j, data_dir, times);
+		job_section(out, j, data_dir, times, boards);
 	}
 	web_page_foot(out);
 	return 200;

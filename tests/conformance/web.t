@@ -48,13 +48,26 @@ for j, stage, pos, secs in ((v2, "build", 5, 12.5), (v2, "queue", 0, 2),
                             (v2, "apply", 1, 0.3), (v1, "apply", 1, 0.7)):
     db.execute("INSERT INTO stage_times (job_id, stage, position, seconds)"
                " VALUES (?, ?, ?, ?)", (j, stage, pos, secs))
+# the boards the pipeline booted besides virt (bot/store/boards.h): v2's
+# job broke vexpress-a9 (a hostile console line) and selected sabrelite
+for pos, board, status, summary, reason, detail, secs in (
+        (0, "vexpress-a9", "fail", "no userspace",
+         "touches arch/arm/boot/dts/vexpress-v2p-ca9.dts → vexpress-a9",
+         "Board vexpress-a9: no userspace\n| <script>alert(3)</script>\n", 41.5),
+        (1, "sabrelite", "skipped", "not booted here: not built or booted yet",
+         "touches arch/arm/mach-imx/pm-imx6.c → sabrelite", None, 0)):
+    db.execute("INSERT INTO job_boards (job_id, position, board, status,"
+               " summary, reason, detail, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+               (v2, pos, board, status, summary, reason, detail, secs))
 db.commit()
 PY
-ok $? "stage times written for v2 and the img series"
+ok $? "stage times written for v2 and the img series, and v2's boards"
 
 is "$(get /series/$V2 "$TMP/v2.html")" 200 "/series/<v2> answers"
 tr -d '\n' < "$TMP/v2.html" | grep -q '<h3>timing</h3><table class="stages" id="stages-[0-9]*"><thead><tr><th>stage</th><th>seconds</th></tr></thead><tbody><tr class="stage"><td>queue</td><td>2.0</td></tr><tr class="stage"><td>apply</td><td>0.3</td></tr><tr class="stage"><td>build</td><td>12.5</td></tr></tbody></table></section>'
 ok $? "the series page shows its job's stage times in pipeline order"
+tr -d '\n' < "$TMP/v2.html" | grep -q '<h3>boards</h3><table class="boards" id="boards-[0-9]*"><thead><tr><th>board</th><th>result</th><th>summary</th><th>selected because</th><th>seconds</th></tr></thead><tbody><tr class="board"><td>vexpress-a9</td><td class="status fail">fail</td><td>no userspace</td><td>touches arch/arm/boot/dts/vexpress-v2p-ca9.dts → vexpress-a9</td><td>41.5</td></tr><tr><td colspan="5"><details><summary>console</summary><pre class="log">Board vexpress-a9: no userspace| &lt;script&gt;alert(3)&lt;/script&gt;</pre></details></td></tr><tr class="board"><td>sabrelite</td><td class="status skipped">skipped</td><td>not booted here: not built or booted yet</td>'
+ok $? "the series page has a board table: vexpress-a9 failed (console escaped), sabrelite not booted"
 grep -q "<dd id=\"supersedes\"><a href=\"/series/$V1\">" "$TMP/v2.html"
 ok $? "v2 links to the series it supersedes"
 get /series/$V1 "$TMP/v1.html" > /dev/null
@@ -113,6 +126,9 @@ is "$("$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["su
 	"$WEB_SCRIPT | superseded [] [$V2]" "the JSON keeps the subject as written"
 is "$("$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); j=d["jobs"][0]; print(j["net"], j["verdict_detail"]["directories"][0]["path"], [c["status"] for c in j["checks"]][:2])' "$TMP/s$V2.json")" \
 	"-30 arch/arm/mach-foo/ ['ok', 'ok']" "the JSON carries the verdict figures and checks"
+is "$("$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print([(b["board"], b["status"], b["seconds"]) for b in d["jobs"][0]["boards"]], d["jobs"][0]["boards"][0]["detail"].splitlines()[1])' "$TMP/s$V2.json")" \
+	"[('vexpress-a9', 'fail', 41.5), ('sabrelite', 'skipped', 0.0)] | <script>alert(3)</script>" \
+	"the JSON carries the job's boards, in order, the console as written"
 sed 's/"state":"reported"/"state":"no-such-state"/' "$TMP/s$V2.json" > "$TMP/bad.json"
 "$PYTHON" "$TOP/tests/lib/web-validate.py" \
 	"$TOP/tests/data/web/series.schema.json" "$TMP/bad.json" > /dev/null

@@ -64,6 +64,8 @@ for f in /usr/lib/armbot/armbot /usr/lib/armbot/armbot-core \
 	/usr/share/armbot/qemu/guest/rpm-test/Makefile \
 	/usr/share/armbot/qemu/guest/rpm-test/Kconfig \
 	/usr/share/armbot/qemu/virt.config \
+	/usr/share/armbot/qemu/boards.conf \
+	/usr/share/armbot/qemu/vexpress-a9.config \
 	/etc/armbot/armbot.conf.example /etc/armbot/trees.d.example/omap.conf \
 	/usr/share/man/man1/armbot.1.gz /usr/share/man/man5/armbot.conf.5.gz \
 	/lib/systemd/system/armbot.service /lib/systemd/system/armbot-web.service \

@@ -560,6 +560,105 @@ static void test_boot_fail(void)
 	fake_kbuild_clear(&kb);
 }
 
+static const char board_detail[] =
+	"Board vexpress-a9 (qemu-system-arm -M vexpress-a9 -dtb "
+	"vexpress-v2p-ca9.dtb, console=ttyAMA0): hung: stopped by the "
+	"timeout after 60.0 s; the last 30 console lines:\n"
+	"| [    0.052371] Serial: AMBA PL011 UART driver\n"
+	"| [    0.061113] amba 10009000.uart: deferred probe pending\n";
+
+/* The boards a series selects besides virt: one line each after the
+ * checks, the failure's console in the details, the boot check FAIL. */
+static void test_boards(void)
+{
+	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	const struct report_board boards[] = {
+		{
+			.name = "vexpress-a9",
+			.status = REPORT_STATUS_FAIL,
+			.summary = "hung: stopped by the timeout",
+			.reason = "touches arch/arm/boot/dts/"
+				  "vexpress-v2p-ca9.dts (arch/arm/boot/dts/"
+				  "vexpress-*) → vexpress-a9",
+			.detail = board_detail,
+		},
+		{
+			.name = "vexpress-a15",
+			.status = REPORT_STATUS_OK,
+			.summary = "userspace at 0.61 s",
+			.reason = "touches arch/arm/mach-versatile/v2m.c "
+				  "(arch/arm/mach-versatile/) → vexpress-a15",
+			/* an ok board's detail is not printed */
+			.detail = "not printed",
+		},
+		{
+			.name = "sabrelite",
+			.status = REPORT_STATUS_SKIPPED,
+			.summary = "not booted here: not built or booted yet",
+			.reason = "touches arch/arm/mach-imx/pm-imx6.c "
+				  "(arch/arm/mach-imx/) → sabrelite",
+		},
+	};
+	struct report r;
+	struct figures f;
+	g_autofree char *body = NULL;
+	g_autoptr(GError) error = NULL;
+
+	report_base(&r, refs);
+	figures_compute(&f, shrinking);
+	r.verdict = f.verdict;
+	r.dirstat = f.dirstat;
+	r.checks[REPORT_CHECK_BOOT].status = REPORT_STATUS_FAIL;
+	r.checks[REPORT_CHECK_BOOT].summary =
+		"userspace at 0.4 s; fails on vexpress-a9";
+	r.boards = boards;
+	r.n_boards = G_N_ELEMENTS(boards);
+	check_report("boards", &r);
+	body = report_render_body(&r, &error);
+	g_assert_no_error(error);
+	g_assert_nonnull(strstr(
+		body, "  runtime-PM  ok    12/12 tests passed\n"
+		      "  boot vexpress-a9 FAIL hung: stopped by the timeout "
+		      "(touches arch/arm/boot/dts/vexpress-v2p-ca9.dts "
+		      "(arch/arm/boot/dts/vexpress-*) → vexpress-a9)\n"
+		      "  boot vexpress-a15 ok userspace at 0.61 s (touches "
+		      "arch/arm/mach-versatile/v2m.c (arch/arm/mach-versatile/)"
+		      " → vexpress-a15)\n"
+		      "  boot sabrelite skipped not booted here: not built or "
+		      "booted yet (touches arch/arm/mach-imx/pm-imx6.c "
+		      "(arch/arm/mach-imx/) → sabrelite)\n"));
+	g_assert_nonnull(strstr(body, "\n\n"
+				      "Board vexpress-a9 (qemu"));
+	g_assert_nonnull(strstr(body, "| [    0.061113] amba 10009000.uart"));
+	g_assert_null(strstr(body, "not printed"));
+	figures_clear(&f);
+}
+
+static void test_board_line(void)
+{
+	struct report_board b = { .name = "orangepi-pc",
+				  .status = REPORT_STATUS_OK,
+				  .summary = "userspace at 2.10 s" };
+	g_autofree char *plain = report_board_line(&b);
+	g_autofree char *why = NULL, *warn = NULL;
+
+	g_assert_cmpstr(plain, ==, "boot orangepi-pc ok userspace at 2.10 s");
+	b.reason = "touches arch/arm/boot/dts/sun8i-h3-orangepi-pc.dts "
+		   "(arch/arm/boot/dts/sun8i-h3*) → orangepi-pc";
+	why = report_board_line(&b);
+	g_assert_cmpstr(why, ==,
+			"boot orangepi-pc ok userspace at 2.10 s (touches "
+			"arch/arm/boot/dts/sun8i-h3-orangepi-pc.dts "
+			"(arch/arm/boot/dts/sun8i-h3*) → orangepi-pc)");
+	b.status = REPORT_STATUS_WARN;
+	b.summary = "kernel panic (the base fails too)";
+	b.reason = NULL;
+	warn = report_board_line(&b);
+	g_assert_cmpstr(warn, ==,
+			"boot orangepi-pc WARN kernel panic (the base fails "
+			"too)");
+}
+
 /* The kernel builds, armbot's module does not: the reader sees the
  * config, the makes and the module's. */
 static void test_build_fail(void)
@@ -842,6 +941,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/apply-fail", test_apply_fail);
 	g_test_add_func("/report/boot-fail", test_boot_fail);
 	g_test_add_func("/report/build-fail", test_build_fail);
+	g_test_add_func("/report/boards", test_boards);
+	g_test_add_func("/report/board-line", test_board_line);
 	g_test_add_func("/report/balanced", test_balanced);
 	g_test_add_func("/report/untouched", test_untouched);
 	g_test_add_func("/report/non-ascii", test_non_ascii);

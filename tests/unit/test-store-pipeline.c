@@ -3,6 +3,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "bot/store/boards.h"
 #include "bot/store/db.h"
 #include "bot/store/store.h"
 #include "bot/store/pipeline.h"
@@ -178,6 +179,62 @@ static void test_finish_and_outbox(struct scratch_store *f, gconstpointer data)
 	g_assert_false(added);
 }
 
+/* The boards a job booted (bot/store/boards.h): in the reply's order,
+ * a row set again replaced, none for another job. */
+static void test_boards(struct scratch_store *f, gconstpointer data)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(store_job) j = NULL;
+	g_autoptr(GPtrArray) got = NULL;
+	g_autoptr(GPtrArray) none = NULL;
+	const struct store_board vexpress = {
+		.board = (char *)"vexpress-a9",
+		.status = (char *)"fail",
+		.summary = (char *)"no userspace",
+		.reason = (char *)"touches arch/arm/boot/dts/"
+				  "vexpress-v2p-ca9.dts → vexpress-a9",
+		.detail = (char *)"Board vexpress-a9: no userspace\n| x\n",
+		.seconds = 38.5,
+	};
+	struct store_board sabre = {
+		.board = (char *)"sabrelite",
+		.status = (char *)"ok",
+		.summary = (char *)"userspace at 1.00 s",
+		.reason = (char *)"touches arch/arm/mach-imx/ → sabrelite",
+	};
+	gboolean added;
+
+	g_assert_true(store_job_add(f->st, 1, "t", NULL, NULL, &added, &error));
+	j = store_job_claim(f->st, "t", &error);
+	g_assert_nonnull(j);
+	g_assert_true(store_boards_set(f->st, j->id, 1, &sabre, &error));
+	g_assert_true(store_boards_set(f->st, j->id, 0, &vexpress, &error));
+	/* the job ran again: the row is replaced */
+	sabre.status = (char *)"skipped";
+	sabre.summary = (char *)"not booted here: not tried yet";
+	g_assert_true(store_boards_set(f->st, j->id, 1, &sabre, &error));
+	g_assert_no_error(error);
+	got = store_boards_job(f->st, j->id, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(got->len, ==, 2);
+	{
+		const struct store_board *a = got->pdata[0], *b = got->pdata[1];
+
+		g_assert_cmpstr(a->board, ==, "vexpress-a9");
+		g_assert_cmpstr(a->status, ==, "fail");
+		g_assert_cmpstr(a->reason, ==, vexpress.reason);
+		g_assert_cmpstr(a->detail, ==, vexpress.detail);
+		g_assert_cmpfloat(a->seconds, ==, 38.5);
+		g_assert_cmpstr(b->board, ==, "sabrelite");
+		g_assert_cmpstr(b->status, ==, "skipped");
+		g_assert_cmpstr(b->summary, ==, sabre.summary);
+		g_assert_null(b->detail);
+	}
+	none = store_boards_job(f->st, j->id + 1, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(none->len, ==, 0);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -185,6 +242,8 @@ int main(int argc, char **argv)
 		   NULL, setup, test_queue_and_claim, scratch_store_teardown);
 	g_test_add("/store-pipeline/recover", struct scratch_store, NULL, setup,
 		   test_recover, scratch_store_teardown);
+	g_test_add("/store-pipeline/boards", struct scratch_store, NULL, setup,
+		   test_boards, scratch_store_teardown);
 	g_test_add("/store-pipeline/superseded-while-queued",
 		   struct scratch_store, NULL, setup,
 		   test_superseded_while_queued, scratch_store_teardown);
