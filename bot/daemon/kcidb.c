@@ -251,6 +251,46 @@ static void kunit_cases(JsonBuilder *b, const char *build_id,
 	}
 }
 
+/* A board the series selects (struct pipeline_board, the pipeline's
+ * boards row): a build of its own, rpm-BOARD, booted on its machine.  A
+ * board not booted here has neither. */
+static char *board_build_id(const char *prefix, const struct pipeline_board *pb)
+{
+	return g_strdup_printf("%s-rpm-%s", prefix, pb->name);
+}
+
+static void board_build(JsonBuilder *b, const char *prefix,
+			const struct pipeline_board *pb)
+{
+	g_autofree char *id = NULL;
+	g_autofree char *config = NULL;
+	g_autofree char *comment = NULL;
+
+	if (pb->status == REPORT_STATUS_SKIPPED)
+		return;
+	id = board_build_id(prefix, pb);
+	config = g_strdup_printf("rpm-%s", pb->name);
+	comment = g_strdup_printf("allnoconfig with armbot's qemu/%s.config, "
+				  "for the board %s (%s)",
+				  pb->name, pb->name,
+				  pb->reason ? pb->reason : "selected");
+	build(b, prefix, id, config, NULL, NULL, FALSE, comment);
+}
+
+static void board_test(JsonBuilder *b, const char *prefix,
+		       const struct pipeline_board *pb)
+{
+	g_autofree char *id = NULL;
+	g_autofree char *test_prefix = NULL;
+
+	if (pb->status == REPORT_STATUS_SKIPPED)
+		return;
+	id = board_build_id(prefix, pb);
+	test_prefix = g_strdup_printf("%s-%s", prefix, pb->name);
+	test(b, id, test_prefix, "boot", check_status(pb->status), pb->summary,
+	     pb->seconds, pb->detail);
+}
+
 char *kcidb_document(const struct pipeline_outcome *out,
 		     const struct kcidb_input *in)
 {
@@ -295,6 +335,8 @@ char *kcidb_document(const struct pipeline_outcome *out,
 		      TRUE,
 		      "allnoconfig with armbot's qemu/virt.config and the "
 		      "runtime-PM KUnit module");
+	for (guint i = 0; out->boards && i < out->boards->len; i++)
+		board_build(b, prefix, out->boards->pdata[i]);
 	json_builder_end_array(b);
 
 	json_builder_set_member_name(b, "tests");
@@ -302,12 +344,19 @@ char *kcidb_document(const struct pipeline_outcome *out,
 	if (have_sparse)
 		check_test(b, sparse_id, prefix, "sparse", sparse);
 	if (have_build && bld->status == REPORT_STATUS_OK) {
-		check_test(b, boot_id, prefix, "boot",
-			   &out->checks[REPORT_CHECK_BOOT]);
+		struct pipeline_check virt = out->checks[REPORT_CHECK_BOOT];
+
+		/* rpm-virt's boot alone: the boards are builds of their
+		 * own */
+		if (out->board_failed)
+			virt.status = out->virt_boot;
+		check_test(b, boot_id, prefix, "boot", &virt);
 		check_test(b, boot_id, prefix, "kunit",
 			   &out->checks[REPORT_CHECK_RUNTIME_PM]);
 		kunit_cases(b, boot_id, prefix, out->log_dir);
 	}
+	for (guint i = 0; out->boards && i < out->boards->len; i++)
+		board_test(b, prefix, out->boards->pdata[i]);
 	json_builder_end_array(b);
 	json_builder_end_object(b);
 	return jsonout_finish(b);

@@ -1148,6 +1148,8 @@ static gboolean boards(struct run *r, GError **error)
 		bootc->summary = g_strdup_printf("%s%sfails on %s",
 						 old ? old : "",
 						 old ? "; " : "", broken->str);
+		r->out->board_failed = TRUE;
+		r->out->virt_boot = bootc->status;
 		bootc->status = REPORT_STATUS_FAIL;
 		g_clear_pointer(&bootc->reason, g_free);
 	}

@@ -126,6 +126,10 @@ struct pipeline_outcome {
 	/* struct pipeline_board *: the boards the series selects besides
 	 * virt (the boot check's), in the map's order; NULL: none */
 	GPtrArray *boards;
+	/* a board failed, so the boot check FAILs: its status on virt alone
+	 * was @virt_boot (for KCIDB's rpm-virt boot test) */
+	gboolean board_failed;
+	enum report_status virt_boot;
 	char *log_dir; /* DATA/logs/series-ID/TREE */
 	/* the compiler of the boot's build, its .config's
 	 * CONFIG_CC_VERSION_TEXT, or NULL */
