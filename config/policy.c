@@ -7,8 +7,8 @@
 
 G_DEFINE_QUARK(config - error - quark, config_error)
 
-static const char *const check_names[] = { "apply", "dirstat", "sparse",
-					   "boot",  "rpm",     NULL };
+static const char *const check_names[] = { "apply", "dirstat", "sparse", "boot",
+					   "rpm",   "boards",  NULL };
 
 gboolean config_parse_checks(const char *const *words, guint *out,
 			     char **bad_word)
@@ -193,7 +193,7 @@ void config_policy_read(struct keyfile *k, const char *group,
 	    !config_parse_checks((const char *const *)checks, &p->checks, &bad))
 		keyfile_error(k, group, "checks",
 			      "unknown check '%s' (apply, dirstat, sparse, "
-			      "boot, rpm, all, none)",
+			      "boot, rpm, boards, all, none)",
 			      bad);
 	if (reply && !config_parse_reply(reply, &p->reply))
 		keyfile_error(k, group, "reply",

@@ -23,8 +23,10 @@ enum config_check {
 	CONFIG_CHECK_SPARSE = 1 << 2,
 	CONFIG_CHECK_BOOT = 1 << 3,
 	CONFIG_CHECK_RPM = 1 << 4,
+	/* the boards the series selects besides virt (qemu/boards.conf) */
+	CONFIG_CHECK_BOARDS = 1 << 5,
 };
-#define CONFIG_CHECK_ALL 0x1f
+#define CONFIG_CHECK_ALL 0x3f
 
 /* When the bot replies to a series. */
 enum config_reply {

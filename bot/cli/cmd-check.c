@@ -1,7 +1,8 @@
 /* armbot check: every check of one series, and the reply it would get,
  * printed instead of sent.
  *
- *   armbot check [--tree NAME] [--no-sparse] [--no-boot] [--per-patch]
+ *   armbot check [--tree NAME] [--no-sparse] [--no-boot] [--no-boards]
+ *                [--per-patch]
  *                SERIES.mbox | MESSAGE-ID
  *
  * A mailbox is first stored and assembled like any mail armbot receives
@@ -115,7 +116,8 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autofree char *tree_name = NULL;
 	g_autofree char *bot_address = NULL;
-	gboolean no_sparse = FALSE, no_boot = FALSE, per_patch = FALSE;
+	gboolean no_sparse = FALSE, no_boot = FALSE, no_boards = FALSE;
+	gboolean per_patch = FALSE;
 	gboolean body_only = FALSE;
 	gint jobs = 0;
 	GOptionEntry options[] = {
@@ -125,6 +127,8 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 		  "do not run sparse", NULL },
 		{ "no-boot", 0, 0, G_OPTION_ARG_NONE, &no_boot,
 		  "do not build, boot and run the runtime-PM suite", NULL },
+		{ "no-boards", 0, 0, G_OPTION_ARG_NONE, &no_boards,
+		  "boot virt only, not the boards the series selects", NULL },
 		{ "per-patch", 0, 0, G_OPTION_ARG_NONE, &per_patch,
 		  "run sparse after each patch, to name the patch that "
 		  "introduced each warning",
@@ -202,6 +206,7 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 	popts.tree_name = tree_name;
 	popts.sparse = !no_sparse;
 	popts.boot = !no_boot;
+	popts.boards = !no_boards;
 	popts.per_patch = per_patch;
 	popts.jobs = jobs > 0 ? (guint)jobs : 0;
 	popts.bot_name = "armbot";

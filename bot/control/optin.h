@@ -10,7 +10,7 @@
  * "key: value", blank, or after a "-- " signature; anything else refuses
  * the request.  paths are MAINTAINERS F: patterns (blank or comma
  * separated), branch may repeat or list several, checks is a list of
- * apply, dirstat, sparse, boot, rpm, reply one of always, problems,
+ * apply, dirstat, sparse, boot, rpm, boards, reply one of always, problems,
  * never, optionally followed by "to list" or "to author".
  *
  * The sender must be an M: entry, in the MAINTAINERS file of the distro

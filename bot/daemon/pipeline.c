@@ -1355,6 +1355,13 @@ static const char *boot_off(const struct pipeline_options *opts)
 	return opts->boot ? NULL : "--no-boot";
 }
 
+static const char *boards_off(const struct pipeline_options *opts)
+{
+	if (!opts->boot)
+		return "--no-boot";
+	return opts->boards ? NULL : "--no-boards";
+}
+
 static const struct check_op check_ops[] = {
 	{
 		.name = "apply",
@@ -1398,7 +1405,7 @@ static const struct check_op check_ops[] = {
 		.run = boards,
 		.fills = { REPORT_N_CHECKS },
 		.needs_apply = TRUE,
-		.off = boot_off,
+		.off = boards_off,
 	},
 };
 

@@ -52,6 +52,8 @@ struct pipeline_options {
 				    "the distro tree (default)" */
 	gboolean sparse; /* run sparse */
 	gboolean boot; /* build, boot and run the runtime-PM suite */
+	/* with boot: also build and boot the boards the series selects */
+	gboolean boards;
 	gboolean per_patch; /* sparse after each patch */
 	/* sparse's configs (make targets); NULL: the tree's or the default */
 	const char *const *sparse_configs;

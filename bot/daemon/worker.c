@@ -422,6 +422,7 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	popts.sparse = !!(policy->checks & CONFIG_CHECK_SPARSE);
 	popts.boot =
 		!!(policy->checks & (CONFIG_CHECK_BOOT | CONFIG_CHECK_RPM));
+	popts.boards = !!(policy->checks & CONFIG_CHECK_BOARDS);
 	if (tf && tf->sparse_configs && tf->sparse_configs[0])
 		popts.sparse_configs = (const char *const *)tf->sparse_configs;
 	popts.bot_name = o->config->name;

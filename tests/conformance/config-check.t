@@ -110,7 +110,7 @@ is "$?" 0 "a per-list archive-url and a '*' one are valid"
 
 conf "[defaults]
 checks = apply;lint;sparse"
-expect "an unknown check" "armbot.conf:2: unknown check 'lint' (apply, dirstat, sparse, boot, rpm, all, none)"
+expect "an unknown check" "armbot.conf:2: unknown check 'lint' (apply, dirstat, sparse, boot, rpm, boards, all, none)"
 
 conf "[defaults]
 reply = sometimes"
@@ -279,7 +279,7 @@ checks = apply;boot;fuzz
 reply = loud
 rfc = perhaps"
 expect "bad policy keys in a tree file, all listed" \
-"trees.d/omap.conf:3: unknown check 'fuzz' (apply, dirstat, sparse, boot, rpm, all, none)
+"trees.d/omap.conf:3: unknown check 'fuzz' (apply, dirstat, sparse, boot, rpm, boards, all, none)
 trees.d/omap.conf:4: reply must be always, problems or never, not 'loud'
 trees.d/omap.conf:5: 'rfc' must be true or false, not 'perhaps'"
 

@@ -14,7 +14,7 @@ PYTHON=/usr/bin/python3
 
 "$PYTHON" -c 'import jsonschema' 2> /dev/null ||
 	skip_all "python3-jsonschema not installed"
-pipeline_setup "apply;dirstat;boot;rpm" || skip_all "cannot start postfix"
+pipeline_setup "apply;dirstat;boot;rpm;boards" || skip_all "cannot start postfix"
 
 format_dts_patch "$VEXPRESS_DTS" "$UART_NO_CLOCKS" \
 	"ARM: dts: vexpress-v2p-ca9: drop the clocks of UART0" "$TMP/noclk.patch"

@@ -254,7 +254,7 @@ static void test_bad_requests(struct fixture *f, gconstpointer data)
 			      "paths: arch/arm/mach-omap2/\nchecks: fuzz\n",
 			      &r),
 		       "unknown check 'fuzz' (apply, dirstat, sparse, boot, "
-		       "rpm, all, none)",
+		       "rpm, boards, all, none)",
 		       0);
 	assert_refused(f, &r,
 		       handle(f, "tony@atomide.com", "armbot opt-in omap-next",
