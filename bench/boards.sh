@@ -29,21 +29,9 @@ trap 'rm -rf "$W"' EXIT
 now() { date +%s.%N; }
 secs() { echo "$2 - $1" | bc; }
 
-# the warm series: one ARM file every board builds (the CPU banner of
-# arch/arm/kernel/setup.c), as a one-patch mbox
-F=arch/arm/kernel/setup.c
-git -C "$REPO" show "distro:$F" > "$W/a.c"
-perl -0pe 's/"CPU: %s \[%08x\]/"CPU (armbot bench): %s [%08x]/' "$W/a.c" > "$W/b.c"
-{
-	echo "From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001"
-	echo "From: Bench <bench@example.org>"
-	echo "Date: Mon, 1 Jan 2024 00:00:00 +0000"
-	echo "Subject: [PATCH] ARM: setup: mark the CPU banner"
-	echo
-	echo "---"
-	diff -u --label "a/$F" --label "b/$F" "$W/a.c" "$W/b.c" || true
-} > "$W/one-file.mbox"
-grep -q '^+.*armbot bench' "$W/one-file.mbox" || { echo "bench patch did not change $F"; exit 1; }
+# the warm series: one ARM file changed (bench/one-file-series.sh)
+. "$TOP/bench/one-file-series.sh"
+one_file_series "$REPO" "$W/one-file.mbox" || exit 1
 
 boot() {	# boot BOARD CACHE OUT [ARGS...]
 	_b=$1 _c=$2 _o=$3

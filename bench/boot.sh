@@ -36,21 +36,9 @@ ARMBOT_CACHE_DIR=$W/cache "$ARMBOT" --data-dir "$DATA" boot --jobs 2 \
 t1=$(now)
 phase "cold: checkout + build + module + boot" "$W/cold.out" "$t0" "$t1"
 
-# one ARM file changed, as a one-patch mbox: the boot banner of
-# arch/arm/kernel/setup.c
-F=arch/arm/kernel/setup.c
-git -C "$REPO" show "distro:$F" > "$W/a.c"
-perl -0pe 's/"CPU: %s \[%08x\]/"CPU (armbot bench): %s [%08x]/' "$W/a.c" > "$W/b.c"
-{
-	echo "From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001"
-	echo "From: Bench <bench@example.org>"
-	echo "Date: Mon, 1 Jan 2024 00:00:00 +0000"
-	echo "Subject: [PATCH] ARM: setup: mark the CPU banner"
-	echo
-	echo "---"
-	diff -u --label "a/$F" --label "b/$F" "$W/a.c" "$W/b.c" || true
-} > "$W/one-file.mbox"
-grep -q '^+.*armbot bench' "$W/one-file.mbox" || { echo "bench patch did not change $F"; exit 1; }
+# the warm series: one ARM file changed (bench/one-file-series.sh)
+. "$TOP/bench/one-file-series.sh"
+one_file_series "$REPO" "$W/one-file.mbox" || exit 1
 
 t2=$(now)
 ARMBOT_CACHE_DIR=$W/cache "$ARMBOT" --data-dir "$DATA" boot --jobs 2 \
