@@ -72,6 +72,16 @@ static char *subdir(const char *dir, const char *name, GError **error)
 	return path;
 }
 
+/* Whether this make compiles through icecream: only a trusted build's.
+ * The icecc client hands the local iceccd, which runs outside the sandbox
+ * with the host's files, the path of a compiler environment to use
+ * (ICECC_VERSION), and a make of a series' Makefiles sets its own
+ * environment: code from a patch never talks to the daemon. */
+static gboolean icecc_on(const struct kbuild *kb)
+{
+	return kb->icecc_socket && kb->trust == KBUILD_TRUSTED;
+}
+
 /* What the sandbox shows for kb->trust: the kernel tree read-only; the
  * build dir, or the series' copy at its path, read-write; the tree's
  * ccache read-write for a trusted build, else its store read-only and the
@@ -86,7 +96,7 @@ static void bind_dirs(struct kbuild *kb)
 
 	sandbox_clear_binds(kb->sandbox);
 	sandbox_add_readonly(kb->sandbox, kb->src_dir);
-	if (kb->icecc_socket) {
+	if (icecc_on(kb)) {
 		sandbox_add_bind(kb->sandbox, kb->icecc_socket,
 				 ICECC_SANDBOX_SOCKET, FALSE);
 		sandbox_add_readonly(kb->sandbox, kb->icecc_env);
@@ -274,7 +284,7 @@ static GPtrArray *make_argv(const struct kbuild *kb, const char *const *targets,
 	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
 	guint jobs = kb->jobs ? kb->jobs : (guint)g_get_num_processors();
 
-	if (kb->icecc_socket && kb->icecc_jobs > jobs)
+	if (icecc_on(kb) && kb->icecc_jobs > jobs)
 		jobs = kb->icecc_jobs;
 	g_ptr_array_add(argv, g_strdup("make"));
 	g_ptr_array_add(argv, g_strdup("ARCH=" KBUILD_ARCH));
@@ -399,7 +409,7 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 					    kb->ccache_dir, "/store|read-only",
 					    NULL));
 	}
-	if (kb->icecc_socket) {
+	if (icecc_on(kb)) {
 		/* ccache runs icecc, which hands the compile to iceccd
 		 * through the socket; HOME is the sandbox's /tmp */
 		g_ptr_array_add(extra, g_strdup("CCACHE_PREFIX=icecc"));
@@ -429,7 +439,7 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 	runner_result_clear(&r);
 	if (kb->ccache_dir && kb->trust == KBUILD_TRUSTED)
 		trim_ccache(kb);
-	if (kb->icecc_socket)
+	if (icecc_on(kb))
 		record_icecc(kb, argv, out->seconds, icecc_before);
 	return TRUE;
 }
