@@ -6,6 +6,7 @@ G_DEFINE_QUARK(store - error - quark, store_error)
 struct store {
 	sqlite3 *db;
 	GHashTable *stmts; /* SQL text address -> sqlite3_stmt */
+	GHashTable *selects; /* store_select() tail address -> SQL text */
 };
 
 /* The transactions' statements, cached as every other. */
@@ -119,6 +120,135 @@ char *store_column_text(sqlite3_stmt *s, int i)
 	const unsigned char *t = sqlite3_column_text(s, i);
 
 	return t ? g_strdup((const char *)t) : NULL;
+}
+
+sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
+			   const char *tail, GError **error)
+{
+	char *sql = g_hash_table_lookup(st->selects, tail);
+
+	if (!sql) {
+		GString *b = g_string_new("SELECT ");
+		const char *sep = "";
+
+		for (guint i = 0; i < row->n_fields; i++) {
+			if (!row->fields[i].column)
+				continue;
+			g_string_append(b, sep);
+			g_string_append(b, row->fields[i].column);
+			sep = ", ";
+		}
+		g_string_append(b, tail);
+		sql = g_string_free(b, FALSE);
+		g_hash_table_insert(st->selects, (gpointer)tail, sql);
+	}
+	return store_statement(st, sql, error);
+}
+
+gpointer store_row_read(const struct store_row *row, sqlite3_stmt *s)
+{
+	char *p = g_malloc0(row->size);
+	int col = 0;
+
+	for (guint i = 0; i < row->n_fields; i++) {
+		const struct store_field *f = &row->fields[i];
+		void *at = p + f->offset;
+
+		switch (f->kind) {
+		case STORE_TEXT:
+			*(char **)at = store_column_text(s, col);
+			break;
+		case STORE_INT:
+			*(int *)at = sqlite3_column_int(s, col);
+			break;
+		case STORE_INT64:
+			*(gint64 *)at = sqlite3_column_int64(s, col);
+			break;
+		case STORE_INT64_OR_MINUS1:
+			*(gint64 *)at = sqlite3_column_type(s, col) ==
+							SQLITE_NULL ?
+						-1 :
+						sqlite3_column_int64(s, col);
+			break;
+		case STORE_DOUBLE:
+			*(double *)at = sqlite3_column_double(s, col);
+			break;
+		case STORE_BLOB:
+			*(GBytes **)at =
+				g_bytes_new(sqlite3_column_blob(s, col),
+					    sqlite3_column_bytes(s, col));
+			break;
+		case STORE_BLOB_OR_NULL:
+			if (sqlite3_column_type(s, col) != SQLITE_NULL)
+				*(GBytes **)at = g_bytes_new(
+					sqlite3_column_blob(s, col),
+					sqlite3_column_bytes(s, col));
+			break;
+		case STORE_OWNED:
+			continue;
+		}
+		col++;
+	}
+	if (row->after)
+		row->after(p, s);
+	return p;
+}
+
+void store_row_free(const struct store_row *row, gpointer p)
+{
+	if (!p)
+		return;
+	for (guint i = 0; i < row->n_fields; i++) {
+		const struct store_field *f = &row->fields[i];
+		gpointer *at = (gpointer *)((char *)p + f->offset);
+
+		switch (f->kind) {
+		case STORE_TEXT:
+			g_free(*at);
+			break;
+		case STORE_BLOB:
+		case STORE_BLOB_OR_NULL:
+			g_clear_pointer(at, g_bytes_unref);
+			break;
+		case STORE_OWNED:
+			if (*at)
+				f->destroy(*at);
+			break;
+		default:
+			break;
+		}
+	}
+	g_free(p);
+}
+
+gboolean store_read_row(struct store *st, sqlite3_stmt *s,
+			const struct store_row *row, gpointer *out,
+			GError **error)
+{
+	gboolean found;
+
+	*out = NULL;
+	if (!store_step_row(st, s, &found, error))
+		return FALSE;
+	if (found)
+		*out = store_row_read(row, s);
+	sqlite3_reset(s);
+	return TRUE;
+}
+
+GPtrArray *store_read_rows(struct store *st, sqlite3_stmt *s,
+			   const struct store_row *row, GError **error)
+{
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(row->free);
+	gboolean found = TRUE;
+
+	while (found) {
+		if (!store_step_row(st, s, &found, error))
+			return NULL;
+		if (found)
+			g_ptr_array_add(out, store_row_read(row, s));
+	}
+	return g_steal_pointer(&out);
 }
 
 /* The schema version of @part (0 when it has none yet), or -1 with
@@ -281,6 +411,8 @@ struct store *store_db_open(const char *path, const struct store_schema *schema,
 
 	st->stmts = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
 					  finalize_statement);
+	st->selects = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+					    g_free);
 
 	if (sqlite3_open_v2(path, &st->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
@@ -318,6 +450,8 @@ void store_free(struct store *st)
 		return;
 	if (st->stmts)
 		g_hash_table_destroy(st->stmts);
+	if (st->selects)
+		g_hash_table_destroy(st->selects);
 	sqlite3_close(st->db);
 	g_free(st);
 }

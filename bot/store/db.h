@@ -12,6 +12,7 @@
 
 #include <glib.h>
 #include <sqlite3.h>
+#include <stddef.h>
 
 typedef struct store store;
 
@@ -81,3 +82,84 @@ void store_bind_text(sqlite3_stmt *s, int i, const char *text);
 
 /* Column @i as a new string, or NULL. */
 char *store_column_text(sqlite3_stmt *s, int i);
+
+/* Table-driven rows: a struct is described once, field by field, by the
+ * SQL expression it is read from, how, and where it lives in the struct;
+ * store_select() writes the SELECT list from it, store_read_row() and
+ * store_read_rows() read result rows into new structs and
+ * store_row_free() frees one.  Column i of the statement is the i-th
+ * field that has a column. */
+enum store_field_kind {
+	STORE_TEXT, /* char *, owned; NULL for NULL */
+	STORE_INT, /* int, guint or gboolean */
+	STORE_INT64, /* gint64; 0 for NULL */
+	STORE_INT64_OR_MINUS1, /* gint64; -1 for NULL */
+	STORE_DOUBLE, /* double */
+	STORE_BLOB, /* GBytes *, owned; empty for NULL */
+	STORE_BLOB_OR_NULL, /* GBytes *, owned; NULL for NULL */
+	STORE_OWNED, /* no column: a pointer the row owns, freed by
+			.destroy (NULL-safe: called only when set) */
+};
+
+struct store_field {
+	const char *column; /* the SQL expression; NULL for STORE_OWNED */
+	enum store_field_kind kind;
+	size_t offset; /* offsetof() the member */
+	GDestroyNotify destroy; /* STORE_OWNED only */
+};
+
+#define STORE_FIELD(type, member, column, kind)            \
+	{                                                  \
+		column, kind, offsetof(type, member), NULL \
+	}
+/* A member read from the column of its own name. */
+#define STORE_COLUMN(type, member, kind) \
+	STORE_FIELD(type, member, #member, kind)
+#define STORE_OWNED_FIELD(type, member, destroy)           \
+	{                                                  \
+		NULL, STORE_OWNED, offsetof(type, member), \
+			(GDestroyNotify)destroy            \
+	}
+
+struct store_row {
+	size_t size; /* sizeof the struct */
+	const struct store_field *fields;
+	guint n_fields;
+	/* the struct's public free function (a store_row_free() of this
+	 * row), for the arrays store_read_rows() returns */
+	GDestroyNotify free;
+	/* or NULL: called on each new struct with the row it was read
+	 * from, for what a field cannot say */
+	void (*after)(gpointer p, sqlite3_stmt *s);
+};
+
+/* The row of struct @type read by @fields (an array), freed by @free_fn;
+ * @after_fn or NULL. */
+#define STORE_ROW(type, fields, free_fn, after_fn)          \
+	{                                                   \
+		sizeof(type), fields, G_N_ELEMENTS(fields), \
+			(GDestroyNotify)free_fn, after_fn   \
+	}
+
+/* "SELECT <the row's columns> @tail" prepared once and cached as
+ * store_statement() does; @tail a string constant used with this row
+ * only (its address is the cache key).  NULL with @error set. */
+sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
+			   const char *tail, GError **error);
+
+/* The current result row of @s as a new struct of @row. */
+gpointer store_row_read(const struct store_row *row, sqlite3_stmt *s);
+
+/* Free @p (a struct of @row, or NULL) and what its fields own. */
+void store_row_free(const struct store_row *row, gpointer p);
+
+/* Step @s (bindings made) once: *@out the row read, or NULL when there
+ * was none; @s is reset.  FALSE with @error on failure. */
+gboolean store_read_row(struct store *st, sqlite3_stmt *s,
+			const struct store_row *row, gpointer *out,
+			GError **error);
+
+/* Every row of @s (bindings made) as structs of @row, owned by the array
+ * (freed by @row->free); NULL with @error on failure. */
+GPtrArray *store_read_rows(struct store *st, sqlite3_stmt *s,
+			   const struct store_row *row, GError **error);

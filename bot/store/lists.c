@@ -31,12 +31,8 @@ const struct store_part store_part_lists = {
 	.n_migrations = G_N_ELEMENTS(migrations),
 };
 
-static const char sql_get[] =
-	"SELECT address, via, state, request_id, requested, confirmed,"
-	" confirm_source, updated FROM lists WHERE address = ?1";
-static const char sql_all[] =
-	"SELECT address, via, state, request_id, requested, confirmed,"
-	" confirm_source, updated FROM lists ORDER BY address";
+static const char sql_get[] = " FROM lists WHERE address = ?1";
+static const char sql_all[] = " FROM lists ORDER BY address";
 static const char sql_put[] =
 	"INSERT OR REPLACE INTO lists (address, via, state, request_id,"
 	" requested, confirmed, confirm_source, updated) VALUES (?1, ?2, ?3,"
@@ -56,70 +52,42 @@ static const char sql_mark[] =
 	"INSERT OR IGNORE INTO control_done (message_id, what, at) VALUES (?1,"
 	" ?2, ?3)";
 
+static const struct store_field fields[] = {
+	STORE_COLUMN(struct store_list, address, STORE_TEXT),
+	STORE_COLUMN(struct store_list, via, STORE_TEXT),
+	STORE_COLUMN(struct store_list, state, STORE_TEXT),
+	STORE_COLUMN(struct store_list, request_id, STORE_TEXT),
+	STORE_COLUMN(struct store_list, requested, STORE_INT64),
+	STORE_COLUMN(struct store_list, confirmed, STORE_INT64),
+	STORE_COLUMN(struct store_list, confirm_source, STORE_TEXT),
+	STORE_COLUMN(struct store_list, updated, STORE_INT64),
+};
+
+static const struct store_row list_row =
+	STORE_ROW(struct store_list, fields, store_list_free, NULL);
+
 void store_list_free(struct store_list *l)
 {
-	if (!l)
-		return;
-	g_free(l->address);
-	g_free(l->via);
-	g_free(l->state);
-	g_free(l->request_id);
-	g_free(l->confirm_source);
-	g_free(l);
-}
-
-static struct store_list *read_row(sqlite3_stmt *s)
-{
-	struct store_list *l = g_new0(struct store_list, 1);
-
-	l->address = store_column_text(s, 0);
-	l->via = store_column_text(s, 1);
-	l->state = store_column_text(s, 2);
-	l->request_id = store_column_text(s, 3);
-	l->requested = sqlite3_column_int64(s, 4);
-	l->confirmed = sqlite3_column_int64(s, 5);
-	l->confirm_source = store_column_text(s, 6);
-	l->updated = sqlite3_column_int64(s, 7);
-	return l;
+	store_row_free(&list_row, l);
 }
 
 gboolean store_list_get(struct store *st, const char *address,
 			struct store_list **out, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_get, error);
-	gboolean row;
+	sqlite3_stmt *s = store_select(st, &list_row, sql_get, error);
 
 	*out = NULL;
 	if (!s)
 		return FALSE;
 	store_bind_text(s, 1, address);
-	if (!store_step_row(st, s, &row, error))
-		return FALSE;
-	if (row) {
-		*out = read_row(s);
-		sqlite3_reset(s);
-	}
-	return TRUE;
+	return store_read_row(st, s, &list_row, (gpointer *)out, error);
 }
 
 GPtrArray *store_lists_all(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_all, error);
-	g_autoptr(GPtrArray) out = NULL;
+	sqlite3_stmt *s = store_select(st, &list_row, sql_all, error);
 
-	if (!s)
-		return NULL;
-	out = g_ptr_array_new_with_free_func((GDestroyNotify)store_list_free);
-	for (;;) {
-		gboolean row;
-
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			break;
-		g_ptr_array_add(out, read_row(s));
-	}
-	return g_steal_pointer(&out);
+	return s ? store_read_rows(st, s, &list_row, error) : NULL;
 }
 
 gboolean store_list_put(struct store *st, const struct store_list *l,

@@ -164,36 +164,25 @@ gboolean store_series_set_state(struct store *st, gint64 series_id,
 	return store_step_done(st, s, error);
 }
 
+static const struct store_field job_fields[] = {
+	STORE_COLUMN(struct store_job, id, STORE_INT64),
+	STORE_COLUMN(struct store_job, series_id, STORE_INT64),
+	STORE_COLUMN(struct store_job, tree, STORE_TEXT),
+	STORE_COLUMN(struct store_job, tree_reason, STORE_TEXT),
+	STORE_COLUMN(struct store_job, state, STORE_TEXT),
+	STORE_COLUMN(struct store_job, attempts, STORE_INT),
+	STORE_COLUMN(struct store_job, reason, STORE_TEXT),
+	STORE_COLUMN(struct store_job, queued, STORE_INT64),
+	STORE_COLUMN(struct store_job, started, STORE_INT64),
+	STORE_COLUMN(struct store_job, finished, STORE_INT64),
+};
+
+static const struct store_row job_row =
+	STORE_ROW(struct store_job, job_fields, store_job_free, NULL);
+
 void store_job_free(struct store_job *job)
 {
-	if (!job)
-		return;
-	g_free(job->tree);
-	g_free(job->tree_reason);
-	g_free(job->state);
-	g_free(job->reason);
-	g_free(job);
-}
-
-#define JOB_COLUMNS                                                          \
-	"id, series_id, tree, tree_reason, state, attempts, reason, queued," \
-	" started, finished"
-
-static struct store_job *read_job(sqlite3_stmt *s)
-{
-	struct store_job *job = g_new0(struct store_job, 1);
-
-	job->id = sqlite3_column_int64(s, 0);
-	job->series_id = sqlite3_column_int64(s, 1);
-	job->tree = store_column_text(s, 2);
-	job->tree_reason = store_column_text(s, 3);
-	job->state = store_column_text(s, 4);
-	job->attempts = sqlite3_column_int(s, 5);
-	job->reason = store_column_text(s, 6);
-	job->queued = sqlite3_column_int64(s, 7);
-	job->started = sqlite3_column_int64(s, 8);
-	job->finished = sqlite3_column_int64(s, 9);
-	return job;
+	store_row_free(&job_row, job);
 }
 
 gboolean store_job_add(struct store *st, gint64 series_id, const char *tree,
@@ -254,8 +243,8 @@ fail:
 struct store_job *store_job_claim(struct store *st, const char *tree,
 				  GError **error)
 {
-	static const char pick_sql[] =
-		"SELECT " JOB_COLUMNS " FROM jobs WHERE state = 'queued'"
+	static const char pick_tail[] =
+		" FROM jobs WHERE state = 'queued'"
 		" AND (?1 IS NULL OR tree = ?1) ORDER BY queued, id LIMIT 1";
 	static const char superseded_sql[] =
 		"UPDATE jobs SET state = 'ignored', reason = 'superseded by a"
@@ -268,7 +257,6 @@ struct store_job *store_job_claim(struct store *st, const char *tree,
 		" started = ?2 WHERE id = ?1";
 	g_autoptr(store_job) job = NULL;
 	sqlite3_stmt *s;
-	gboolean row;
 
 	if (!store_begin(st, error))
 		return NULL;
@@ -277,20 +265,18 @@ struct store_job *store_job_claim(struct store *st, const char *tree,
 	s = store_statement(st, superseded_sql, error);
 	if (!s || !store_step_done(st, s, error))
 		goto fail;
-	s = store_statement(st, pick_sql, error);
+	s = store_select(st, &job_row, pick_tail, error);
 	if (!s)
 		goto fail;
 	store_bind_text(s, 1, tree);
-	if (!store_step_row(st, s, &row, error))
+	if (!store_read_row(st, s, &job_row, (gpointer *)&job, error))
 		goto fail;
-	if (!row) {
+	if (!job) {
 		/* keeps what was set aside */
 		if (!store_commit(st, error))
 			goto fail;
 		return NULL;
 	}
-	job = read_job(s);
-	sqlite3_reset(s);
 	s = store_statement(st, take_sql, error);
 	if (!s)
 		goto fail;
@@ -431,91 +417,68 @@ fail:
 GPtrArray *store_jobs_of_series(struct store *st, gint64 series_id,
 				GError **error)
 {
-	static const char sql[] = "SELECT " JOB_COLUMNS
-				  " FROM jobs WHERE series_id = ?1 ORDER BY id";
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	static const char tail[] =
+		" FROM jobs WHERE series_id = ?1 ORDER BY id";
+	sqlite3_stmt *s = store_select(st, &job_row, tail, error);
 
 	if (!s)
 		return NULL;
 	sqlite3_bind_int64(s, 1, series_id);
-	return store_rows(st, s, (store_row_fn)read_job,
-			  (GDestroyNotify)store_job_free, error);
+	return store_read_rows(st, s, &job_row, error);
 }
+
+static const struct store_field outbox_fields[] = {
+	STORE_COLUMN(struct store_outbox, id, STORE_INT64),
+	STORE_COLUMN(struct store_outbox, job_id, STORE_INT64),
+	STORE_COLUMN(struct store_outbox, message_id, STORE_TEXT),
+	STORE_COLUMN(struct store_outbox, list, STORE_TEXT),
+	STORE_COLUMN(struct store_outbox, sender, STORE_TEXT),
+	STORE_COLUMN(struct store_outbox, recipients, STORE_TEXT),
+	STORE_COLUMN(struct store_outbox, raw, STORE_BLOB),
+	STORE_COLUMN(struct store_outbox, state, STORE_TEXT),
+	STORE_COLUMN(struct store_outbox, attempts, STORE_INT),
+	STORE_COLUMN(struct store_outbox, next_attempt, STORE_INT64),
+	STORE_COLUMN(struct store_outbox, last_error, STORE_TEXT),
+	STORE_COLUMN(struct store_outbox, created, STORE_INT64),
+	STORE_COLUMN(struct store_outbox, handed, STORE_INT64),
+	STORE_COLUMN(struct store_outbox, sent, STORE_INT64),
+};
+
+static const struct store_row outbox_row =
+	STORE_ROW(struct store_outbox, outbox_fields, store_outbox_free, NULL);
 
 void store_outbox_free(struct store_outbox *o)
 {
-	if (!o)
-		return;
-	g_free(o->message_id);
-	g_free(o->list);
-	g_free(o->sender);
-	g_free(o->recipients);
-	g_free(o->state);
-	g_free(o->last_error);
-	if (o->raw)
-		g_bytes_unref(o->raw);
-	g_free(o);
-}
-
-#define OUTBOX_COLUMNS                                                  \
-	"id, job_id, message_id, list, sender, recipients, raw, state," \
-	" attempts, next_attempt, last_error, created, handed, sent"
-
-static struct store_outbox *read_outbox(sqlite3_stmt *s)
-{
-	struct store_outbox *o = g_new0(struct store_outbox, 1);
-
-	o->id = sqlite3_column_int64(s, 0);
-	o->job_id = sqlite3_column_int64(s, 1);
-	o->message_id = store_column_text(s, 2);
-	o->list = store_column_text(s, 3);
-	o->sender = store_column_text(s, 4);
-	o->recipients = store_column_text(s, 5);
-	o->raw = g_bytes_new(sqlite3_column_blob(s, 6),
-			     sqlite3_column_bytes(s, 6));
-	o->state = store_column_text(s, 7);
-	o->attempts = sqlite3_column_int(s, 8);
-	o->next_attempt = sqlite3_column_int64(s, 9);
-	o->last_error = store_column_text(s, 10);
-	o->created = sqlite3_column_int64(s, 11);
-	o->handed = sqlite3_column_int64(s, 12);
-	o->sent = sqlite3_column_int64(s, 13);
-	return o;
+	store_row_free(&outbox_row, o);
 }
 
 struct store_outbox *store_outbox_next(struct store *st, gint64 now,
 				       GError **error)
 {
-	static const char sql[] =
-		"SELECT " OUTBOX_COLUMNS " FROM outbox WHERE state = 'pending'"
+	static const char tail[] =
+		" FROM outbox WHERE state = 'pending'"
 		" AND next_attempt <= ?1 ORDER BY next_attempt, id LIMIT 1";
-	sqlite3_stmt *s = store_statement(st, sql, error);
-	struct store_outbox *o = NULL;
-	gboolean row;
+	sqlite3_stmt *s = store_select(st, &outbox_row, tail, error);
+	gpointer o = NULL;
 
 	if (!s)
 		return NULL;
 	sqlite3_bind_int64(s, 1, now);
-	if (!store_step_row(st, s, &row, error))
+	if (!store_read_row(st, s, &outbox_row, &o, error))
 		return NULL;
-	if (row)
-		o = read_outbox(s);
-	sqlite3_reset(s);
 	return o;
 }
 
 GPtrArray *store_outbox_in_state(struct store *st, const char *state,
 				 GError **error)
 {
-	static const char sql[] = "SELECT " OUTBOX_COLUMNS
-				  " FROM outbox WHERE state = ?1 ORDER BY id";
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	static const char tail[] = " FROM outbox WHERE state = ?1 ORDER BY id";
+	sqlite3_stmt *s = store_select(st, &outbox_row, tail, error);
 
 	if (!s)
 		return NULL;
 	store_bind_text(s, 1, state);
-	return store_rows(st, s, (store_row_fn)read_outbox,
-			  (GDestroyNotify)store_outbox_free, error);
+	return store_read_rows(st, s, &outbox_row, error);
 }
 
 gboolean store_outbox_set(struct store *st, gint64 id, const char *state,
