@@ -90,8 +90,6 @@ enum stmt {
 	STMT_SERIES_DELETE,
 	STMT_MEMBERS_DELETE,
 	STMT_MEMBER_INSERT,
-	STMT_SERIES_LIST,
-	STMT_SERIES_GET,
 	STMT_SERIES_MEMBERS,
 	STMT_COUNT_
 };
@@ -148,16 +146,6 @@ static const char *const statements[STMT_COUNT_] = {
 	[STMT_MEMBER_INSERT] =
 		"INSERT INTO series_members (series_id, position, message_id)"
 		" VALUES (?1, ?2, ?3)",
-	[STMT_SERIES_LIST] =
-		"SELECT id, state, expired, version, version_minor, total,"
-		" received, rfc, subject, author, cover, base_commit,"
-		" supersedes, partial_of, first_date, last_activity"
-		" FROM series ORDER BY first_date, id",
-	[STMT_SERIES_GET] =
-		"SELECT id, state, expired, version, version_minor, total,"
-		" received, rfc, subject, author, cover, base_commit,"
-		" supersedes, partial_of, first_date, last_activity"
-		" FROM series WHERE id = ?1",
 	[STMT_SERIES_MEMBERS] =
 		"SELECT message_id FROM series_members WHERE series_id = ?1"
 		" AND position > 0 ORDER BY position",
@@ -542,100 +530,89 @@ gboolean store_save_assembly(struct store *st,
 	return TRUE;
 }
 
+static const struct store_field series_fields[] = {
+	STORE_COLUMN(struct store_series, id, STORE_INT64),
+	STORE_COLUMN(struct store_series, state, STORE_TEXT),
+	STORE_COLUMN(struct store_series, expired, STORE_INT),
+	STORE_COLUMN(struct store_series, version, STORE_INT),
+	STORE_COLUMN(struct store_series, version_minor, STORE_INT),
+	STORE_COLUMN(struct store_series, total, STORE_INT),
+	STORE_COLUMN(struct store_series, received, STORE_INT),
+	STORE_COLUMN(struct store_series, rfc, STORE_INT),
+	STORE_COLUMN(struct store_series, subject, STORE_TEXT),
+	STORE_COLUMN(struct store_series, author, STORE_TEXT),
+	STORE_COLUMN(struct store_series, cover, STORE_TEXT),
+	STORE_COLUMN(struct store_series, base_commit, STORE_TEXT),
+	STORE_COLUMN(struct store_series, supersedes, STORE_INT64),
+	STORE_COLUMN(struct store_series, partial_of, STORE_INT64),
+	STORE_COLUMN(struct store_series, first_date, STORE_INT64),
+	STORE_COLUMN(struct store_series, last_activity, STORE_INT64),
+	STORE_OWNED_FIELD(struct store_series, patches, g_ptr_array_unref),
+};
+
+static const struct store_row series_row =
+	STORE_ROW(struct store_series, series_fields, store_series_free, NULL);
+
+static const char sql_series_list[] = " FROM series ORDER BY first_date, id";
+static const char sql_series_get[] = " FROM series WHERE id = ?1";
+
 void store_series_free(struct store_series *s)
 {
-	if (!s)
-		return;
-	g_free(s->state);
-	g_free(s->subject);
-	g_free(s->author);
-	g_free(s->cover);
-	g_free(s->base_commit);
-	g_clear_pointer(&s->patches, g_ptr_array_unref);
-	g_free(s);
+	store_row_free(&series_row, s);
 }
 
-static struct store_series *read_series(struct store *st, sqlite3_stmt *s,
-					GError **error)
+/* The patches of series @x, read after the series (the statements share
+ * the connection's cache). */
+static gboolean read_patches(struct store *st, struct store_series *x,
+			     GError **error)
 {
-	g_autoptr(store_series) out = g_new0(struct store_series, 1);
 	sqlite3_stmt *m;
 	int rc;
 
-	out->id = sqlite3_column_int64(s, 0);
-	out->state = store_column_text(s, 1);
-	out->expired = sqlite3_column_int(s, 2);
-	out->version = sqlite3_column_int(s, 3);
-	out->version_minor = sqlite3_column_int(s, 4);
-	out->total = sqlite3_column_int(s, 5);
-	out->received = sqlite3_column_int(s, 6);
-	out->rfc = sqlite3_column_int(s, 7);
-	out->subject = store_column_text(s, 8);
-	out->author = store_column_text(s, 9);
-	out->cover = store_column_text(s, 10);
-	out->base_commit = store_column_text(s, 11);
-	out->supersedes = sqlite3_column_int64(s, 12);
-	out->partial_of = sqlite3_column_int64(s, 13);
-	out->first_date = sqlite3_column_int64(s, 14);
-	out->last_activity = sqlite3_column_int64(s, 15);
-	out->patches = g_ptr_array_new_with_free_func(g_free);
+	x->patches = g_ptr_array_new_with_free_func(g_free);
 	if (!(m = stmt(st, STMT_SERIES_MEMBERS, error)))
-		return NULL;
-	sqlite3_bind_int64(m, 1, out->id);
+		return FALSE;
+	sqlite3_bind_int64(m, 1, x->id);
 	while ((rc = sqlite3_step(m)) == SQLITE_ROW)
-		g_ptr_array_add(out->patches, store_column_text(m, 0));
+		g_ptr_array_add(x->patches, store_column_text(m, 0));
 	sqlite3_reset(m);
-	if (rc != SQLITE_DONE) {
-		store_fail(st, error, "cannot read series members");
-		return NULL;
-	}
-	return g_steal_pointer(&out);
+	if (rc != SQLITE_DONE)
+		return store_fail(st, error, "cannot read series members");
+	return TRUE;
 }
 
 GPtrArray *store_list_series(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = stmt(st, STMT_SERIES_LIST, error);
-	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)store_series_free);
-	int rc;
+	sqlite3_stmt *s = store_select(st, &series_row, sql_series_list, error);
+	g_autoptr(GPtrArray) out = NULL;
 
-	if (!s)
+	if (!s || !(out = store_read_rows(st, s, &series_row, error)))
 		return NULL;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_series *x = read_series(st, s, error);
-
-		if (!x) {
-			sqlite3_reset(s);
+	for (guint i = 0; i < out->len; i++)
+		if (!read_patches(st, out->pdata[i], error))
 			return NULL;
-		}
-		g_ptr_array_add(out, x);
-	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE) {
-		store_fail(st, error, "cannot read series");
-		return NULL;
-	}
 	return g_steal_pointer(&out);
 }
 
 struct store_series *store_get_series(struct store *st, gint64 id,
 				      GError **error)
 {
-	sqlite3_stmt *s = stmt(st, STMT_SERIES_GET, error);
-	struct store_series *out;
+	sqlite3_stmt *s = store_select(st, &series_row, sql_series_get, error);
+	g_autoptr(store_series) out = NULL;
 
 	if (!s)
 		return NULL;
 	sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		sqlite3_reset(s);
+	if (!store_read_row(st, s, &series_row, (gpointer *)&out, error))
+		return NULL;
+	if (!out) {
 		g_set_error(error, STORE_ERROR, 0,
 			    "no series %" G_GINT64_FORMAT, id);
 		return NULL;
 	}
-	out = read_series(st, s, error);
-	sqlite3_reset(s);
-	return out;
+	if (!read_patches(st, out, error))
+		return NULL;
+	return g_steal_pointer(&out);
 }
 
 static gboolean count(struct store *st, enum stmt id, gint64 *out,

@@ -487,59 +487,62 @@ GArray *store_web_arch_weeks(struct store *st, const char *list, guint max,
 }
 
 /* json_each() has a column "path" of its own: the alias is "dir" */
-static const char sql_dirs[] =
-	"SELECT json_extract(d.value, '$.path') AS dir, count(*),"
-	" sum(json_extract(d.value, '$.added')),"
-	" sum(json_extract(d.value, '$.removed')),"
-	" sum(json_extract(d.value, '$.net')) AS net" ARCH_FROM
+static const char sql_dirs[] = ARCH_FROM
 	" JOIN json_each(CASE WHEN json_type(j.verdict_json,"
 	" '$.directories') = 'array' THEN j.verdict_json ELSE '{}' END,"
 	" '$.directories') d" ARCH_WHERE
 	" GROUP BY dir HAVING dir IS NOT NULL ORDER BY net DESC, dir"
 	" LIMIT ?1";
 
+static const struct store_field dir_fields[] = {
+	STORE_FIELD(struct store_web_dir, path,
+		    "json_extract(d.value, '$.path') AS dir", STORE_TEXT),
+	STORE_FIELD(struct store_web_dir, series, "count(*)", STORE_INT),
+	STORE_FIELD(struct store_web_dir, added,
+		    "sum(json_extract(d.value, '$.added'))", STORE_INT64),
+	STORE_FIELD(struct store_web_dir, removed,
+		    "sum(json_extract(d.value, '$.removed'))", STORE_INT64),
+	STORE_FIELD(struct store_web_dir, net,
+		    "sum(json_extract(d.value, '$.net')) AS net", STORE_INT64),
+};
+
+const struct store_row store_web_dir_row =
+	STORE_ROW(struct store_web_dir, dir_fields, store_web_dir_free, NULL);
+
 void store_web_dir_free(struct store_web_dir *d)
 {
-	g_free(d->path);
-	g_free(d);
-}
-
-gpointer store_web_dir_row(sqlite3_stmt *s)
-{
-	struct store_web_dir *d = g_new0(struct store_web_dir, 1);
-
-	d->path = store_column_text(s, 0);
-	d->series = sqlite3_column_int(s, 1);
-	d->added = sqlite3_column_int64(s, 2);
-	d->removed = sqlite3_column_int64(s, 3);
-	d->net = sqlite3_column_int64(s, 4);
-	return d;
+	store_row_free(&store_web_dir_row, d);
 }
 
 GPtrArray *store_web_arch_dirs(struct store *st, const char *list, guint max,
 			       GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_dirs, error);
+	sqlite3_stmt *s = store_select(st, &store_web_dir_row, sql_dirs, error);
 
 	if (!s)
 		return NULL;
 	sqlite3_bind_int64(s, 1, max);
 	store_bind_text(s, 2, list && *list ? list : NULL);
-	return store_rows(st, s, store_web_dir_row,
-			  (GDestroyNotify)store_web_dir_free, error);
+	return store_read_rows(st, s, &store_web_dir_row, error);
 }
 
-static const char sql_count_series[] =
-	"SELECT state, count(*) FROM series GROUP BY state LIMIT 100";
-static const char sql_count_jobs[] =
-	"SELECT state, count(*) FROM jobs GROUP BY state LIMIT 100";
-static const char sql_count_outbox[] =
-	"SELECT state, count(*) FROM outbox GROUP BY state LIMIT 100";
+static const char sql_count_series[] = " FROM series GROUP BY state LIMIT 100";
+static const char sql_count_jobs[] = " FROM jobs GROUP BY state LIMIT 100";
+static const char sql_count_outbox[] = " FROM outbox GROUP BY state LIMIT 100";
+
+static void count_free(struct store_web_count *c);
+
+static const struct store_field count_fields[] = {
+	STORE_FIELD(struct store_web_count, name, "state", STORE_TEXT),
+	STORE_FIELD(struct store_web_count, count, "count(*)", STORE_INT64),
+};
+
+static const struct store_row count_row =
+	STORE_ROW(struct store_web_count, count_fields, count_free, NULL);
 
 static void count_free(struct store_web_count *c)
 {
-	g_free(c->name);
-	g_free(c);
+	store_row_free(&count_row, c);
 }
 
 GPtrArray *store_web_count_states(struct store *st, const char *table,
@@ -548,69 +551,55 @@ GPtrArray *store_web_count_states(struct store *st, const char *table,
 	const char *sql = !strcmp(table, "series") ? sql_count_series :
 			  !strcmp(table, "jobs")   ? sql_count_jobs :
 						     sql_count_outbox;
-	sqlite3_stmt *s = store_statement(st, sql, error);
-	g_autoptr(GPtrArray) out =
-		g_ptr_array_new_with_free_func((GDestroyNotify)count_free);
-	gboolean row;
+	sqlite3_stmt *s = store_select(st, &count_row, sql, error);
 
-	if (!s)
-		return NULL;
-	for (;;) {
-		struct store_web_count *c;
-
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			return g_steal_pointer(&out);
-		c = g_new0(struct store_web_count, 1);
-		c->name = store_column_text(s, 0);
-		c->count = sqlite3_column_int64(s, 1);
-		g_ptr_array_add(out, c);
-	}
+	return s ? store_read_rows(st, s, &count_row, error) : NULL;
 }
 
 const double store_web_buckets[STORE_WEB_BUCKETS] = {
 	0.5, 1, 5, 10, 30, 60, 120, 300, 600, 1800,
 };
 
-static const char sql_durations[] =
-	"SELECT name, count(*), total(seconds),"
-	" sum(seconds <= 0.5), sum(seconds <= 1), sum(seconds <= 5),"
-	" sum(seconds <= 10), sum(seconds <= 30), sum(seconds <= 60),"
-	" sum(seconds <= 120), sum(seconds <= 300), sum(seconds <= 600),"
-	" sum(seconds <= 1800) FROM checks WHERE status != 'skipped'"
-	" GROUP BY name ORDER BY name LIMIT 100";
+static const char sql_durations[] = " FROM checks WHERE status != 'skipped'"
+				    " GROUP BY name ORDER BY name LIMIT 100";
+
+static void histogram_free(struct store_web_histogram *h);
+
+#define LE(i, seconds)                                 \
+	STORE_FIELD(struct store_web_histogram, le[i], \
+		    "sum(seconds <= " #seconds ")", STORE_INT64)
+static const struct store_field histogram_fields[] = {
+	STORE_COLUMN(struct store_web_histogram, name, STORE_TEXT),
+	STORE_FIELD(struct store_web_histogram, count, "count(*)", STORE_INT64),
+	STORE_FIELD(struct store_web_histogram, sum, "total(seconds)",
+		    STORE_DOUBLE),
+	LE(0, 0.5),
+	LE(1, 1),
+	LE(2, 5),
+	LE(3, 10),
+	LE(4, 30),
+	LE(5, 60),
+	LE(6, 120),
+	LE(7, 300),
+	LE(8, 600),
+	LE(9, 1800),
+};
+#undef LE
+
+static const struct store_row histogram_row = STORE_ROW(
+	struct store_web_histogram, histogram_fields, histogram_free, NULL);
 
 static void histogram_free(struct store_web_histogram *h)
 {
-	g_free(h->name);
-	g_free(h);
+	store_row_free(&histogram_row, h);
 }
 
 GPtrArray *store_web_check_durations(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_durations, error);
-	g_autoptr(GPtrArray) out =
-		g_ptr_array_new_with_free_func((GDestroyNotify)histogram_free);
-	gboolean row;
+	sqlite3_stmt *s =
+		store_select(st, &histogram_row, sql_durations, error);
 
-	if (!s)
-		return NULL;
-	for (;;) {
-		struct store_web_histogram *h;
-
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			return g_steal_pointer(&out);
-		h = g_new0(struct store_web_histogram, 1);
-		h->name = store_column_text(s, 0);
-		h->count = sqlite3_column_int64(s, 1);
-		h->sum = sqlite3_column_double(s, 2);
-		for (int i = 0; i < STORE_WEB_BUCKETS; i++)
-			h->le[i] = sqlite3_column_int64(s, 3 + i);
-		g_ptr_array_add(out, h);
-	}
+	return s ? store_read_rows(st, s, &histogram_row, error) : NULL;
 }
 
 static const char sql_totals[] =
@@ -631,52 +620,42 @@ gboolean store_web_totals(struct store *st, gint64 *messages, gint64 *rejects,
 }
 
 static const char sql_reports[] =
-	"SELECT j.series_id, s.subject, s.author, j.tree, j.verdict,"
-	" o.message_id, o.state, o.raw, o.created, o.sent FROM outbox o"
+	" FROM outbox o"
 	" JOIN jobs j ON j.id = o.job_id JOIN series s ON s.id = j.series_id"
 	" ORDER BY o.created DESC, o.id DESC LIMIT ?1";
 
+static void report_free(struct store_web_report *r);
+
+#define REPORT(member, column, kind) \
+	STORE_FIELD(struct store_web_report, member, column, kind)
+static const struct store_field report_fields[] = {
+	REPORT(series_id, "j.series_id", STORE_INT64),
+	REPORT(subject, "s.subject", STORE_TEXT),
+	REPORT(author, "s.author", STORE_TEXT),
+	REPORT(tree, "j.tree", STORE_TEXT),
+	REPORT(verdict, "j.verdict", STORE_TEXT),
+	REPORT(message_id, "o.message_id", STORE_TEXT),
+	REPORT(state, "o.state", STORE_TEXT),
+	REPORT(raw, "o.raw", STORE_BLOB),
+	REPORT(created, "o.created", STORE_INT64),
+	REPORT(sent, "o.sent", STORE_INT64),
+};
+#undef REPORT
+
+static const struct store_row report_row =
+	STORE_ROW(struct store_web_report, report_fields, report_free, NULL);
+
 static void report_free(struct store_web_report *r)
 {
-	g_free(r->subject);
-	g_free(r->author);
-	g_free(r->tree);
-	g_free(r->verdict);
-	g_free(r->message_id);
-	g_free(r->state);
-	g_clear_pointer(&r->raw, g_bytes_unref);
-	g_free(r);
+	store_row_free(&report_row, r);
 }
 
 GPtrArray *store_web_reports(struct store *st, guint max, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_reports, error);
-	g_autoptr(GPtrArray) out =
-		g_ptr_array_new_with_free_func((GDestroyNotify)report_free);
-	gboolean row;
+	sqlite3_stmt *s = store_select(st, &report_row, sql_reports, error);
 
 	if (!s)
 		return NULL;
 	sqlite3_bind_int64(s, 1, max);
-	for (;;) {
-		struct store_web_report *r;
-
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			return g_steal_pointer(&out);
-		r = g_new0(struct store_web_report, 1);
-		r->series_id = sqlite3_column_int64(s, 0);
-		r->subject = store_column_text(s, 1);
-		r->author = store_column_text(s, 2);
-		r->tree = store_column_text(s, 3);
-		r->verdict = store_column_text(s, 4);
-		r->message_id = store_column_text(s, 5);
-		r->state = store_column_text(s, 6);
-		r->raw = g_bytes_new(sqlite3_column_blob(s, 7),
-				     sqlite3_column_bytes(s, 7));
-		r->created = sqlite3_column_int64(s, 8);
-		r->sent = sqlite3_column_int64(s, 9);
-		g_ptr_array_add(out, r);
-	}
+	return store_read_rows(st, s, &report_row, error);
 }
