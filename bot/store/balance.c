@@ -64,14 +64,8 @@ static void series_counted(gpointer p, sqlite3_stmt *s)
 	r->counted = r->tested && strcmp(r->state, "superseded");
 }
 
-static const struct store_row series_row =
-	STORE_ROW(struct store_balance_series, series_fields, series_free,
-		  series_counted);
-
-static void series_free(struct store_balance_series *s)
-{
-	store_row_free(&series_row, s);
-}
+STORE_ROW_DEFINE(static, series_row, struct store_balance_series, series_fields,
+		 series_free, series_counted)
 
 void store_balance_free(struct store_balance *b)
 {

@@ -75,6 +75,63 @@ GPtrArray *store_rows(struct store *st, sqlite3_stmt *s, store_row_fn read,
 	return g_steal_pointer(&out);
 }
 
+gboolean store_read_int64(struct store *st, sqlite3_stmt *s, gint64 *out,
+			  GError **error)
+{
+	gboolean row;
+
+	*out = 0;
+	if (!store_step_row(st, s, &row, error))
+		return FALSE;
+	if (row)
+		*out = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	return TRUE;
+}
+
+gboolean store_read_text(struct store *st, sqlite3_stmt *s, char **out,
+			 GError **error)
+{
+	gboolean row;
+
+	*out = NULL;
+	if (!store_step_row(st, s, &row, error))
+		return FALSE;
+	if (row)
+		*out = store_column_text(s, 0);
+	sqlite3_reset(s);
+	return TRUE;
+}
+
+GArray *store_read_ids(struct store *st, sqlite3_stmt *s, GError **error)
+{
+	g_autoptr(GArray) out = g_array_new(FALSE, FALSE, sizeof(gint64));
+	gboolean row = TRUE;
+
+	while (row) {
+		if (!store_step_row(st, s, &row, error))
+			return NULL;
+		if (row)
+			g_array_append_val(
+				out, *(gint64[]){ sqlite3_column_int64(s, 0) });
+	}
+	return g_steal_pointer(&out);
+}
+
+GPtrArray *store_read_texts(struct store *st, sqlite3_stmt *s, GError **error)
+{
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(g_free);
+	gboolean row = TRUE;
+
+	while (row) {
+		if (!store_step_row(st, s, &row, error))
+			return NULL;
+		if (row && sqlite3_column_type(s, 0) != SQLITE_NULL)
+			g_ptr_array_add(out, store_column_text(s, 0));
+	}
+	return g_steal_pointer(&out);
+}
+
 gboolean store_step_done(struct store *st, sqlite3_stmt *s, GError **error)
 {
 	int rc = sqlite3_step(s);

@@ -74,6 +74,19 @@ typedef gpointer (*store_row_fn)(sqlite3_stmt *s);
 GPtrArray *store_rows(struct store *st, sqlite3_stmt *s, store_row_fn read,
 		      GDestroyNotify free_fn, GError **error);
 
+/* Step @s (bindings made) once and reset it: *@out its first column, 0
+ * or NULL when there was no row.  FALSE with @error on failure. */
+gboolean store_read_int64(struct store *st, sqlite3_stmt *s, gint64 *out,
+			  GError **error);
+gboolean store_read_text(struct store *st, sqlite3_stmt *s, char **out,
+			 GError **error);
+
+/* The first column of every row of @s (bindings made): as gint64s, and
+ * as new strings (char *, owned; NULLs left out).  NULL with @error on
+ * failure. */
+GArray *store_read_ids(struct store *st, sqlite3_stmt *s, GError **error);
+GPtrArray *store_read_texts(struct store *st, sqlite3_stmt *s, GError **error);
+
 /* Set @error from SQLite's last error, prefixed by @what; FALSE. */
 gboolean store_fail(struct store *st, GError **error, const char *what);
 
@@ -139,6 +152,17 @@ struct store_row {
 	{                                                   \
 		sizeof(type), fields, G_N_ELEMENTS(fields), \
 			(GDestroyNotify)free_fn, after_fn   \
+	}
+
+/* Define @row, the row of struct @type read by @fields, and @free_fn
+ * (declared before: the row names it), which frees one with
+ * store_row_free(); @storage is static or nothing. */
+#define STORE_ROW_DEFINE(storage, row, type, fields, free_fn, after_fn) \
+	static const struct store_row row =                             \
+		STORE_ROW(type, fields, free_fn, after_fn);             \
+	storage void free_fn(type *p)                                   \
+	{                                                               \
+		store_row_free(&row, p);                                \
 	}
 
 /* "SELECT <the row's columns> @tail" prepared once and cached as

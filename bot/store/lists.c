@@ -63,13 +63,7 @@ static const struct store_field fields[] = {
 	STORE_COLUMN(struct store_list, updated, STORE_INT64),
 };
 
-static const struct store_row list_row =
-	STORE_ROW(struct store_list, fields, store_list_free, NULL);
-
-void store_list_free(struct store_list *l)
-{
-	store_row_free(&list_row, l);
-}
+STORE_ROW_DEFINE(, list_row, struct store_list, fields, store_list_free, NULL)
 
 gboolean store_list_get(struct store *st, const char *address,
 			struct store_list **out, GError **error)
@@ -130,19 +124,12 @@ static gboolean one_text(struct store *st, const char *sql, const char *arg,
 			 char **out, GError **error)
 {
 	sqlite3_stmt *s = store_statement(st, sql, error);
-	gboolean row;
 
 	*out = NULL;
 	if (!s)
 		return FALSE;
 	store_bind_text(s, 1, arg);
-	if (!store_step_row(st, s, &row, error))
-		return FALSE;
-	if (row) {
-		*out = store_column_text(s, 0);
-		sqlite3_reset(s);
-	}
-	return TRUE;
+	return store_read_text(st, s, out, error);
 }
 
 gboolean store_list_message_source(struct store *st, const char *message_id,
@@ -161,18 +148,15 @@ gboolean store_control_done(struct store *st, const char *message_id,
 			    gboolean *out, GError **error)
 {
 	sqlite3_stmt *s = store_statement(st, sql_done, error);
-	gboolean row;
+	gint64 one;
 
 	*out = FALSE;
 	if (!s)
 		return FALSE;
 	store_bind_text(s, 1, message_id);
-	if (!store_step_row(st, s, &row, error))
+	if (!store_read_int64(st, s, &one, error))
 		return FALSE;
-	if (row) {
-		*out = TRUE;
-		sqlite3_reset(s);
-	}
+	*out = one != 0;
 	return TRUE;
 }
 

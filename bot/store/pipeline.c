@@ -89,11 +89,6 @@ const struct store_part store_part_pipeline = {
 	.n_migrations = G_N_ELEMENTS(migrations),
 };
 
-static gpointer first_column(sqlite3_stmt *s)
-{
-	return store_column_text(s, 0);
-}
-
 static gpointer second_column(sqlite3_stmt *s)
 {
 	return store_column_text(s, 1);
@@ -111,18 +106,12 @@ gboolean store_series_of_message(struct store *st, const char *message_id,
 		"SELECT series_id FROM series_members WHERE message_id = ?1"
 		" ORDER BY series_id DESC LIMIT 1";
 	sqlite3_stmt *s = store_statement(st, sql, error);
-	gboolean row;
 
 	*series_id = 0;
 	if (!s)
 		return FALSE;
 	store_bind_text(s, 1, message_id);
-	if (!store_step_row(st, s, &row, error))
-		return FALSE;
-	if (row)
-		*series_id = sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
-	return TRUE;
+	return store_read_int64(st, s, series_id, error);
 }
 
 GArray *store_series_ids_in_state(struct store *st, const char *state,
@@ -131,22 +120,11 @@ GArray *store_series_ids_in_state(struct store *st, const char *state,
 	static const char sql[] =
 		"SELECT id FROM series WHERE state = ?1 ORDER BY id";
 	sqlite3_stmt *s = store_statement(st, sql, error);
-	g_autoptr(GArray) ids = g_array_new(FALSE, FALSE, sizeof(gint64));
-	gboolean row = TRUE;
 
 	if (!s)
 		return NULL;
 	store_bind_text(s, 1, state);
-	while (row) {
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (row) {
-			gint64 id = sqlite3_column_int64(s, 0);
-
-			g_array_append_val(ids, id);
-		}
-	}
-	return g_steal_pointer(&ids);
+	return store_read_ids(st, s, error);
 }
 
 gboolean store_series_set_state(struct store *st, gint64 series_id,
@@ -177,13 +155,7 @@ static const struct store_field job_fields[] = {
 	STORE_COLUMN(struct store_job, finished, STORE_INT64),
 };
 
-static const struct store_row job_row =
-	STORE_ROW(struct store_job, job_fields, store_job_free, NULL);
-
-void store_job_free(struct store_job *job)
-{
-	store_row_free(&job_row, job);
-}
+STORE_ROW_DEFINE(, job_row, struct store_job, job_fields, store_job_free, NULL)
 
 gboolean store_job_add(struct store *st, gint64 series_id, const char *tree,
 		       const char *tree_reason, const char *ignore_reason,
@@ -444,13 +416,8 @@ static const struct store_field outbox_fields[] = {
 	STORE_COLUMN(struct store_outbox, sent, STORE_INT64),
 };
 
-static const struct store_row outbox_row =
-	STORE_ROW(struct store_outbox, outbox_fields, store_outbox_free, NULL);
-
-void store_outbox_free(struct store_outbox *o)
-{
-	store_row_free(&outbox_row, o);
-}
+STORE_ROW_DEFINE(, outbox_row, struct store_outbox, outbox_fields,
+		 store_outbox_free, NULL)
 
 struct store_outbox *store_outbox_next(struct store *st, gint64 now,
 				       GError **error)
@@ -511,18 +478,16 @@ gboolean store_outbox_sent_since(struct store *st, const char *list,
 		"SELECT count(*) FROM outbox WHERE list = ?1 AND state IN"
 		" ('sent', 'sending') AND coalesce(sent, handed) >= ?2";
 	sqlite3_stmt *s = store_statement(st, sql, error);
-	gboolean row;
+	gint64 n;
 
 	*count = 0;
 	if (!s)
 		return FALSE;
 	store_bind_text(s, 1, list);
 	sqlite3_bind_int64(s, 2, since);
-	if (!store_step_row(st, s, &row, error))
+	if (!store_read_int64(st, s, &n, error))
 		return FALSE;
-	if (row)
-		*count = sqlite3_column_int(s, 0);
-	sqlite3_reset(s);
+	*count = n;
 	return TRUE;
 }
 
@@ -611,5 +576,5 @@ GPtrArray *store_job_queued_trees(struct store *st, GError **error)
 
 	if (!s)
 		return NULL;
-	return store_rows(st, s, first_column, g_free, error);
+	return store_read_texts(st, s, error);
 }

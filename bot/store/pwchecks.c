@@ -62,13 +62,8 @@ static const struct store_field fields[] = {
 	STORE_COLUMN(struct store_pwcheck, last_error, STORE_TEXT),
 };
 
-static const struct store_row pwcheck_row =
-	STORE_ROW(struct store_pwcheck, fields, store_pwcheck_free, NULL);
-
-void store_pwcheck_free(struct store_pwcheck *c)
-{
-	store_row_free(&pwcheck_row, c);
-}
+STORE_ROW_DEFINE(, pwcheck_row, struct store_pwcheck, fields,
+		 store_pwcheck_free, NULL)
 
 gboolean store_pwcheck_queue(struct store *st, const struct store_pwcheck *c,
 			     gint64 now, GError **error)

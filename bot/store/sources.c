@@ -40,20 +40,13 @@ gboolean store_sources_get(struct store *st, const char *source,
 			   const char *key, char **out, GError **error)
 {
 	sqlite3_stmt *s = store_statement(st, sql_get, error);
-	gboolean row;
 
 	*out = NULL;
 	if (!s)
 		return FALSE;
 	store_bind_text(s, 1, source);
 	store_bind_text(s, 2, key);
-	if (!store_step_row(st, s, &row, error))
-		return FALSE;
-	if (row) {
-		*out = store_column_text(s, 0);
-		sqlite3_reset(s);
-	}
-	return TRUE;
+	return store_read_text(st, s, out, error);
 }
 
 gboolean store_sources_get_int(struct store *st, const char *source,

@@ -550,16 +550,11 @@ static const struct store_field series_fields[] = {
 	STORE_OWNED_FIELD(struct store_series, patches, g_ptr_array_unref),
 };
 
-static const struct store_row series_row =
-	STORE_ROW(struct store_series, series_fields, store_series_free, NULL);
+STORE_ROW_DEFINE(, series_row, struct store_series, series_fields,
+		 store_series_free, NULL)
 
 static const char sql_series_list[] = " FROM series ORDER BY first_date, id";
 static const char sql_series_get[] = " FROM series WHERE id = ?1";
-
-void store_series_free(struct store_series *s)
-{
-	store_row_free(&series_row, s);
-}
 
 /* The patches of series @x, read after the series (the statements share
  * the connection's cache). */
@@ -620,15 +615,7 @@ static gboolean count(struct store *st, enum stmt id, gint64 *out,
 {
 	sqlite3_stmt *s = stmt(st, id, error);
 
-	if (!s)
-		return FALSE;
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		sqlite3_reset(s);
-		return store_fail(st, error, "cannot count");
-	}
-	*out = sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
-	return TRUE;
+	return s && store_read_int64(st, s, out, error);
 }
 
 gboolean store_count(struct store *st, gint64 *messages, gint64 *rejects,
@@ -636,11 +623,6 @@ gboolean store_count(struct store *st, gint64 *messages, gint64 *rejects,
 {
 	return count(st, STMT_MESSAGE_COUNT, messages, error) &&
 	       count(st, STMT_REJECT_COUNT, rejects, error);
-}
-
-static gpointer first_text_column(sqlite3_stmt *s)
-{
-	return store_column_text(s, 0);
 }
 
 GPtrArray *store_message_ids_since(struct store *st, gint64 since,
@@ -653,5 +635,5 @@ GPtrArray *store_message_ids_since(struct store *st, gint64 since,
 	if (!s)
 		return NULL;
 	sqlite3_bind_int64(s, 1, since);
-	return store_rows(st, s, first_text_column, g_free, error);
+	return store_read_texts(st, s, error);
 }

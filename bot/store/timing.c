@@ -46,13 +46,8 @@ static const struct store_field timing_fields[] = {
 	STORE_COLUMN(struct store_timing, seconds, STORE_DOUBLE),
 };
 
-static const struct store_row timing_row =
-	STORE_ROW(struct store_timing, timing_fields, timing_free, NULL);
-
-static void timing_free(struct store_timing *t)
-{
-	store_row_free(&timing_row, t);
-}
+STORE_ROW_DEFINE(static, timing_row, struct store_timing, timing_fields,
+		 timing_free, NULL)
 
 static const char sql_job[] = " FROM stage_times WHERE job_id = ?1"
 			      " ORDER BY position, stage LIMIT 100";
@@ -99,13 +94,8 @@ static const struct store_field histogram_fields[] = {
 };
 #undef LE
 
-static const struct store_row histogram_row = STORE_ROW(
-	struct store_timing_histogram, histogram_fields, histogram_free, NULL);
-
-static void histogram_free(struct store_timing_histogram *h)
-{
-	store_row_free(&histogram_row, h);
-}
+STORE_ROW_DEFINE(static, histogram_row, struct store_timing_histogram,
+		 histogram_fields, histogram_free, NULL)
 
 GPtrArray *store_timing_histograms(struct store *st, GError **error)
 {

@@ -106,13 +106,8 @@ static const struct store_field tree_fields[] = {
 	STORE_COLUMN(struct store_tree, updated, STORE_INT64),
 };
 
-static const struct store_row tree_row =
-	STORE_ROW(struct store_tree, tree_fields, store_tree_free, NULL);
-
-void store_tree_free(struct store_tree *t)
-{
-	store_row_free(&tree_row, t);
-}
+STORE_ROW_DEFINE(, tree_row, struct store_tree, tree_fields, store_tree_free,
+		 NULL)
 
 GPtrArray *store_trees_list(struct store *st, GError **error)
 {
@@ -156,13 +151,8 @@ static const struct store_field change_fields[] = {
 	STORE_COLUMN(struct store_tree_change, what, STORE_TEXT),
 };
 
-static const struct store_row change_row = STORE_ROW(
-	struct store_tree_change, change_fields, store_tree_change_free, NULL);
-
-void store_tree_change_free(struct store_tree_change *c)
-{
-	store_row_free(&change_row, c);
-}
+STORE_ROW_DEFINE(, change_row, struct store_tree_change, change_fields,
+		 store_tree_change_free, NULL)
 
 gboolean store_tree_change_add(struct store *st,
 			       const struct store_tree_change *c,
@@ -204,14 +194,8 @@ static const struct store_field request_fields[] = {
 	STORE_COLUMN(struct store_optin_request, used, STORE_INT64),
 };
 
-static const struct store_row request_row =
-	STORE_ROW(struct store_optin_request, request_fields,
-		  store_optin_request_free, NULL);
-
-void store_optin_request_free(struct store_optin_request *r)
-{
-	store_row_free(&request_row, r);
-}
+STORE_ROW_DEFINE(, request_row, struct store_optin_request, request_fields,
+		 store_optin_request_free, NULL)
 
 gboolean store_optin_request_add(struct store *st,
 				 struct store_optin_request *r, GError **error)
@@ -253,18 +237,16 @@ gboolean store_optin_request_count(struct store *st, const char *sender,
 				   gint64 since, guint *out, GError **error)
 {
 	sqlite3_stmt *s = store_statement(st, sql_request_count, error);
-	gboolean row;
+	gint64 n;
 
 	*out = 0;
 	if (!s)
 		return FALSE;
 	store_bind_text(s, 1, sender);
 	sqlite3_bind_int64(s, 2, since);
-	if (!store_step_row(st, s, &row, error))
+	if (!store_read_int64(st, s, &n, error))
 		return FALSE;
-	if (row)
-		*out = (guint)sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
+	*out = (guint)n;
 	return TRUE;
 }
 
@@ -299,13 +281,8 @@ static const struct store_field update_fields[] = {
 	STORE_COLUMN(struct store_tree_update, bytes, STORE_INT64),
 };
 
-static const struct store_row update_row = STORE_ROW(
-	struct store_tree_update, update_fields, store_tree_update_free, NULL);
-
-void store_tree_update_free(struct store_tree_update *u)
-{
-	store_row_free(&update_row, u);
-}
+STORE_ROW_DEFINE(, update_row, struct store_tree_update, update_fields,
+		 store_tree_update_free, NULL)
 
 GPtrArray *store_tree_updates_list(struct store *st, GError **error)
 {

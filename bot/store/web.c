@@ -38,13 +38,8 @@ static const struct store_field check_fields[] = {
 };
 #undef CHECK
 
-static const struct store_row check_row =
-	STORE_ROW(struct store_web_check, check_fields, check_free, NULL);
-
-static void check_free(struct store_web_check *c)
-{
-	store_row_free(&check_row, c);
-}
+STORE_ROW_DEFINE(static, check_row, struct store_web_check, check_fields,
+		 check_free, NULL)
 
 #define REPLY(member, kind) STORE_COLUMN(struct store_web_reply, member, kind)
 static const struct store_field reply_fields[] = {
@@ -55,13 +50,8 @@ static const struct store_field reply_fields[] = {
 };
 #undef REPLY
 
-static const struct store_row reply_row =
-	STORE_ROW(struct store_web_reply, reply_fields, reply_free, NULL);
-
-static void reply_free(struct store_web_reply *r)
-{
-	store_row_free(&reply_row, r);
-}
+STORE_ROW_DEFINE(static, reply_row, struct store_web_reply, reply_fields,
+		 reply_free, NULL)
 
 /* the arch/arm figures of a job, from a verdict that may not be JSON */
 #define VERDICT(what) "CASE WHEN json_valid(verdict_json) THEN " what " END"
@@ -111,13 +101,8 @@ static void job_has_net(gpointer p, sqlite3_stmt *s)
 	j->has_net = sqlite3_column_type(s, 14) == SQLITE_INTEGER;
 }
 
-static const struct store_row job_row =
-	STORE_ROW(struct store_web_job, job_fields, job_free, job_has_net);
-
-static void job_free(struct store_web_job *j)
-{
-	store_row_free(&job_row, j);
-}
+STORE_ROW_DEFINE(static, job_row, struct store_web_job, job_fields, job_free,
+		 job_has_net)
 
 static const struct store_field part_fields[] = {
 	STORE_FIELD(struct store_web_part, position, "sm.position", STORE_INT),
@@ -136,13 +121,8 @@ static const struct store_field part_fields[] = {
 		    STORE_INT64),
 };
 
-static const struct store_row part_row =
-	STORE_ROW(struct store_web_part, part_fields, part_free, NULL);
-
-static void part_free(struct store_web_part *p)
-{
-	store_row_free(&part_row, p);
-}
+STORE_ROW_DEFINE(static, part_row, struct store_web_part, part_fields,
+		 part_free, NULL)
 
 #define SERIES(member, kind) \
 	STORE_FIELD(struct store_web_series, member, "s." #member, kind)
@@ -186,14 +166,8 @@ static void series_parts(gpointer p, sqlite3_stmt *s)
 	x->parts = g_ptr_array_new_with_free_func((GDestroyNotify)part_free);
 }
 
-static const struct store_row series_row =
-	STORE_ROW(struct store_web_series, series_fields, store_web_series_free,
-		  series_parts);
-
-void store_web_series_free(struct store_web_series *s)
-{
-	store_row_free(&series_row, s);
-}
+STORE_ROW_DEFINE(, series_row, struct store_web_series, series_fields,
+		 store_web_series_free, series_parts)
 
 /* ?1 state, ?2 author, ?3 tree, ?4 list; NULL matches anything */
 #define SERIES_FILTER                                                 \
@@ -231,21 +205,11 @@ static GArray *read_ids(struct store *st, const char *sql, gint64 id,
 			GError **error)
 {
 	sqlite3_stmt *s = store_statement(st, sql, error);
-	g_autoptr(GArray) out = g_array_new(FALSE, FALSE, sizeof(gint64));
-	gboolean row;
 
 	if (!s)
 		return NULL;
 	sqlite3_bind_int64(s, 1, id);
-	for (;;) {
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			break;
-		g_array_append_val(out,
-				   *(gint64[]){ sqlite3_column_int64(s, 0) });
-	}
-	return g_steal_pointer(&out);
+	return store_read_ids(st, s, error);
 }
 
 static GPtrArray *read_checks(struct store *st, gint64 job, gboolean full,
@@ -330,15 +294,12 @@ GPtrArray *store_web_series_list(struct store *st,
 	guint per_page = CLAMP(filter->per_page, 1, STORE_WEB_PER_PAGE_MAX);
 	guint page = MAX(filter->page, 1);
 	sqlite3_stmt *s = store_statement(st, sql_series_count, error);
-	gboolean row;
 
 	if (!s)
 		return NULL;
 	bind_filter(s, filter);
-	if (!store_step_row(st, s, &row, error))
+	if (!store_read_int64(st, s, total, error))
 		return NULL;
-	*total = row ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_reset(s);
 	if (!(s = store_select(st, &series_row, sql_series_page, error)))
 		return NULL;
 	bind_filter(s, filter);
@@ -398,19 +359,8 @@ static GPtrArray *read_strings(struct store *st, const char *sql,
 			       GError **error)
 {
 	sqlite3_stmt *s = store_statement(st, sql, error);
-	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(g_free);
-	gboolean row;
 
-	if (!s)
-		return NULL;
-	for (;;) {
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			return g_steal_pointer(&out);
-		if (sqlite3_column_type(s, 0) != SQLITE_NULL)
-			g_ptr_array_add(out, store_column_text(s, 0));
-	}
+	return s ? store_read_texts(st, s, error) : NULL;
 }
 
 static const char sql_states[] =
@@ -537,13 +487,8 @@ static const struct store_field count_fields[] = {
 	STORE_FIELD(struct store_web_count, count, "count(*)", STORE_INT64),
 };
 
-static const struct store_row count_row =
-	STORE_ROW(struct store_web_count, count_fields, count_free, NULL);
-
-static void count_free(struct store_web_count *c)
-{
-	store_row_free(&count_row, c);
-}
+STORE_ROW_DEFINE(static, count_row, struct store_web_count, count_fields,
+		 count_free, NULL)
 
 GPtrArray *store_web_count_states(struct store *st, const char *table,
 				  GError **error)
@@ -586,13 +531,8 @@ static const struct store_field histogram_fields[] = {
 };
 #undef LE
 
-static const struct store_row histogram_row = STORE_ROW(
-	struct store_web_histogram, histogram_fields, histogram_free, NULL);
-
-static void histogram_free(struct store_web_histogram *h)
-{
-	store_row_free(&histogram_row, h);
-}
+STORE_ROW_DEFINE(static, histogram_row, struct store_web_histogram,
+		 histogram_fields, histogram_free, NULL)
 
 GPtrArray *store_web_check_durations(struct store *st, GError **error)
 {
@@ -642,13 +582,8 @@ static const struct store_field report_fields[] = {
 };
 #undef REPORT
 
-static const struct store_row report_row =
-	STORE_ROW(struct store_web_report, report_fields, report_free, NULL);
-
-static void report_free(struct store_web_report *r)
-{
-	store_row_free(&report_row, r);
-}
+STORE_ROW_DEFINE(static, report_row, struct store_web_report, report_fields,
+		 report_free, NULL)
 
 GPtrArray *store_web_reports(struct store *st, guint max, GError **error)
 {
