@@ -75,32 +75,73 @@ GPtrArray *store_rows(struct store *st, sqlite3_stmt *s, store_row_fn read,
 	return g_steal_pointer(&out);
 }
 
-gboolean store_read_int64(struct store *st, sqlite3_stmt *s, gint64 *out,
-			  GError **error)
+static void read_field(const struct store_field *f, sqlite3_stmt *s, int col,
+		       char *base)
 {
+	void *at = base + f->offset;
+
+	switch (f->kind) {
+	case STORE_TEXT:
+		*(char **)at = store_column_text(s, col);
+		break;
+	case STORE_INT:
+		*(int *)at = sqlite3_column_int(s, col);
+		break;
+	case STORE_INT64:
+		*(gint64 *)at = sqlite3_column_int64(s, col);
+		break;
+	case STORE_INT64_OR_MINUS1:
+		*(gint64 *)at = sqlite3_column_type(s, col) == SQLITE_NULL ?
+					-1 :
+					sqlite3_column_int64(s, col);
+		break;
+	case STORE_DOUBLE:
+		*(double *)at = sqlite3_column_double(s, col);
+		break;
+	case STORE_BLOB:
+		*(GBytes **)at = g_bytes_new(sqlite3_column_blob(s, col),
+					     sqlite3_column_bytes(s, col));
+		break;
+	case STORE_BLOB_OR_NULL:
+		if (sqlite3_column_type(s, col) != SQLITE_NULL)
+			*(GBytes **)at =
+				g_bytes_new(sqlite3_column_blob(s, col),
+					    sqlite3_column_bytes(s, col));
+		break;
+	case STORE_OWNED:
+		break;
+	}
+}
+
+/* Step @s once and reset it; when it gave a row, its first column into
+ * *@out as @kind says. */
+static gboolean read_first(struct store *st, sqlite3_stmt *s,
+			   enum store_field_kind kind, gpointer out,
+			   GError **error)
+{
+	const struct store_field f = { "", kind, 0, NULL };
 	gboolean row;
 
-	*out = 0;
 	if (!store_step_row(st, s, &row, error))
 		return FALSE;
 	if (row)
-		*out = sqlite3_column_int64(s, 0);
+		read_field(&f, s, 0, out);
 	sqlite3_reset(s);
 	return TRUE;
+}
+
+gboolean store_read_int64(struct store *st, sqlite3_stmt *s, gint64 *out,
+			  GError **error)
+{
+	*out = 0;
+	return read_first(st, s, STORE_INT64, out, error);
 }
 
 gboolean store_read_text(struct store *st, sqlite3_stmt *s, char **out,
 			 GError **error)
 {
-	gboolean row;
-
 	*out = NULL;
-	if (!store_step_row(st, s, &row, error))
-		return FALSE;
-	if (row)
-		*out = store_column_text(s, 0);
-	sqlite3_reset(s);
-	return TRUE;
+	return read_first(st, s, STORE_TEXT, out, error);
 }
 
 GArray *store_read_ids(struct store *st, sqlite3_stmt *s, GError **error)
@@ -208,43 +249,9 @@ gpointer store_row_read(const struct store_row *row, sqlite3_stmt *s)
 	int col = 0;
 
 	for (guint i = 0; i < row->n_fields; i++) {
-		const struct store_field *f = &row->fields[i];
-		void *at = p + f->offset;
-
-		switch (f->kind) {
-		case STORE_TEXT:
-			*(char **)at = store_column_text(s, col);
-			break;
-		case STORE_INT:
-			*(int *)at = sqlite3_column_int(s, col);
-			break;
-		case STORE_INT64:
-			*(gint64 *)at = sqlite3_column_int64(s, col);
-			break;
-		case STORE_INT64_OR_MINUS1:
-			*(gint64 *)at = sqlite3_column_type(s, col) ==
-							SQLITE_NULL ?
-						-1 :
-						sqlite3_column_int64(s, col);
-			break;
-		case STORE_DOUBLE:
-			*(double *)at = sqlite3_column_double(s, col);
-			break;
-		case STORE_BLOB:
-			*(GBytes **)at =
-				g_bytes_new(sqlite3_column_blob(s, col),
-					    sqlite3_column_bytes(s, col));
-			break;
-		case STORE_BLOB_OR_NULL:
-			if (sqlite3_column_type(s, col) != SQLITE_NULL)
-				*(GBytes **)at = g_bytes_new(
-					sqlite3_column_blob(s, col),
-					sqlite3_column_bytes(s, col));
-			break;
-		case STORE_OWNED:
+		if (row->fields[i].kind == STORE_OWNED)
 			continue;
-		}
-		col++;
+		read_field(&row->fields[i], s, col++, p);
 	}
 	if (row->after)
 		row->after(p, s);
