@@ -82,13 +82,12 @@ static sqlite3_stmt *bound(struct store *st, const struct store_row *row,
 			   const char *sql, const char *list_id, gint64 week,
 			   GError **error)
 {
-	sqlite3_stmt *s = store_select(st, row, sql, error);
+	sqlite3_stmt *s = store_select(st, row, sql, error, STORE_T(list_id),
+				       STORE_I(week),
+				       STORE_I(BALANCE_SERIES_MAX), STORE_END);
 
 	if (!s)
 		return NULL;
-	store_bind_text(s, 1, list_id);
-	sqlite3_bind_int64(s, 2, week);
-	sqlite3_bind_int64(s, 3, BALANCE_SERIES_MAX);
 	return s;
 }
 

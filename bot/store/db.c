@@ -1,6 +1,8 @@
 /* The store's connection: see bot/store/db.h. */
 #include "bot/store/db.h"
 
+#include <stdarg.h>
+
 G_DEFINE_QUARK(store - error - quark, store_error)
 
 struct store {
@@ -42,6 +44,61 @@ sqlite3_stmt *store_statement(struct store *st, const char *sql, GError **error)
 	sqlite3_reset(s);
 	sqlite3_clear_bindings(s);
 	return s;
+}
+
+static void bind_args(sqlite3_stmt *s, va_list ap)
+{
+	int kind;
+	gint64 v;
+
+	for (int i = 1; (kind = va_arg(ap, int)) != STORE_END; i++) {
+		switch (kind) {
+		case STORE_ARG_TEXT:
+			store_bind_text(s, i, va_arg(ap, const char *));
+			break;
+		case STORE_ARG_INT64:
+			sqlite3_bind_int64(s, i, va_arg(ap, gint64));
+			break;
+		case STORE_ARG_TIME:
+			v = va_arg(ap, gint64);
+			if (v)
+				sqlite3_bind_int64(s, i, v);
+			else
+				sqlite3_bind_null(s, i);
+			break;
+		case STORE_ARG_DOUBLE:
+			sqlite3_bind_double(s, i, va_arg(ap, double));
+			break;
+		default:
+			g_assert_not_reached();
+		}
+	}
+}
+
+sqlite3_stmt *store_bind(struct store *st, const char *sql, GError **error, ...)
+{
+	sqlite3_stmt *s = store_statement(st, sql, error);
+	va_list ap;
+
+	if (!s)
+		return NULL;
+	va_start(ap, error);
+	bind_args(s, ap);
+	va_end(ap);
+	return s;
+}
+
+gboolean store_exec(struct store *st, const char *sql, GError **error, ...)
+{
+	sqlite3_stmt *s = store_statement(st, sql, error);
+	va_list ap;
+
+	if (!s)
+		return FALSE;
+	va_start(ap, error);
+	bind_args(s, ap);
+	va_end(ap);
+	return store_step_done(st, s, error);
 }
 
 gboolean store_step_row(struct store *st, sqlite3_stmt *s, gboolean *row,
@@ -221,9 +278,11 @@ char *store_column_text(sqlite3_stmt *s, int i)
 }
 
 sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
-			   const char *tail, GError **error)
+			   const char *tail, GError **error, ...)
 {
 	char *sql = g_hash_table_lookup(st->selects, tail);
+	sqlite3_stmt *s;
+	va_list ap;
 
 	if (!sql) {
 		GString *b = g_string_new("SELECT ");
@@ -240,7 +299,12 @@ sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
 		sql = g_string_free(b, FALSE);
 		g_hash_table_insert(st->selects, (gpointer)tail, sql);
 	}
-	return store_statement(st, sql, error);
+	if (!(s = store_statement(st, sql, error)))
+		return NULL;
+	va_start(ap, error);
+	bind_args(s, ap);
+	va_end(ap);
+	return s;
 }
 
 gpointer store_row_read(const struct store_row *row, sqlite3_stmt *s)

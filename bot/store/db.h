@@ -60,6 +60,29 @@ sqlite3 *store_db(struct store *st);
 sqlite3_stmt *store_statement(struct store *st, const char *sql,
 			      GError **error);
 
+/* The parameters of a statement, in order from ?1, each a kind and its
+ * value, the list ended by STORE_END: made by these macros only, so that
+ * every value is passed as the type read. */
+enum store_arg {
+	STORE_END,
+	STORE_ARG_TEXT, /* const char *, NULL for NULL */
+	STORE_ARG_INT64, /* gint64 */
+	STORE_ARG_TIME, /* gint64, 0 for NULL */
+	STORE_ARG_DOUBLE, /* double */
+};
+#define STORE_T(v) STORE_ARG_TEXT, (const char *)(v)
+#define STORE_I(v) STORE_ARG_INT64, (gint64)(v)
+#define STORE_TIME(v) STORE_ARG_TIME, (gint64)(v)
+#define STORE_D(v) STORE_ARG_DOUBLE, (double)(v)
+
+/* store_statement() of @sql with the parameters that follow bound; NULL
+ * with @error set. */
+sqlite3_stmt *store_bind(struct store *st, const char *sql, GError **error,
+			 ...);
+
+/* The same, then stepped to its end: FALSE with @error on failure. */
+gboolean store_exec(struct store *st, const char *sql, GError **error, ...);
+
 /* Step @s to its end (bindings made); FALSE with @error on failure. */
 gboolean store_step_done(struct store *st, sqlite3_stmt *s, GError **error);
 
@@ -166,10 +189,11 @@ struct store_row {
 	}
 
 /* "SELECT <the row's columns> @tail" prepared once and cached as
- * store_statement() does; @tail a string constant used with this row
- * only (its address is the cache key).  NULL with @error set. */
+ * store_statement() does, with the parameters that follow bound (as
+ * store_bind()); @tail a string constant used with this row only (its
+ * address is the cache key).  NULL with @error set. */
 sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
-			   const char *tail, GError **error);
+			   const char *tail, GError **error, ...);
 
 /* The current result row of @s as a new struct of @row. */
 gpointer store_row_read(const struct store_row *row, sqlite3_stmt *s);

@@ -68,18 +68,19 @@ STORE_ROW_DEFINE(, list_row, struct store_list, fields, store_list_free, NULL)
 gboolean store_list_get(struct store *st, const char *address,
 			struct store_list **out, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &list_row, sql_get, error);
+	sqlite3_stmt *s = store_select(st, &list_row, sql_get, error,
+				       STORE_T(address), STORE_END);
 
 	*out = NULL;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, address);
 	return store_read_row(st, s, &list_row, (gpointer *)out, error);
 }
 
 GPtrArray *store_lists_all(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &list_row, sql_all, error);
+	sqlite3_stmt *s =
+		store_select(st, &list_row, sql_all, error, STORE_END);
 
 	return s ? store_read_rows(st, s, &list_row, error) : NULL;
 }
@@ -87,33 +88,22 @@ GPtrArray *store_lists_all(struct store *st, GError **error)
 gboolean store_list_put(struct store *st, const struct store_list *l,
 			GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_put, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, l->address);
-	store_bind_text(s, 2, l->via);
-	store_bind_text(s, 3, l->state);
-	store_bind_text(s, 4, l->request_id);
-	sqlite3_bind_int64(s, 5, l->requested);
-	if (l->confirmed)
-		sqlite3_bind_int64(s, 6, l->confirmed);
-	store_bind_text(s, 7, l->confirm_source);
-	sqlite3_bind_int64(s, 8, l->updated);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_put, error, STORE_T(l->address),
+			  STORE_T(l->via), STORE_T(l->state),
+			  STORE_T(l->request_id), STORE_I(l->requested),
+			  STORE_TIME(l->confirmed), STORE_T(l->confirm_source),
+			  STORE_I(l->updated), STORE_END);
 }
 
 gboolean store_list_token_use(struct store *st, const char *address,
 			      const char *token, gint64 at, gboolean *fresh,
 			      GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_token_use, error);
+	sqlite3_stmt *s = store_bind(st, sql_token_use, error, STORE_T(address),
+				     STORE_T(token), STORE_I(at), STORE_END);
 
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, address);
-	store_bind_text(s, 2, token);
-	sqlite3_bind_int64(s, 3, at);
 	if (!store_step_done(st, s, error))
 		return FALSE;
 	*fresh = sqlite3_changes(store_db(st)) > 0;
@@ -123,12 +113,11 @@ gboolean store_list_token_use(struct store *st, const char *address,
 static gboolean one_text(struct store *st, const char *sql, const char *arg,
 			 char **out, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	sqlite3_stmt *s = store_bind(st, sql, error, STORE_T(arg), STORE_END);
 
 	*out = NULL;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, arg);
 	return store_read_text(st, s, out, error);
 }
 
@@ -147,13 +136,13 @@ gboolean store_list_traffic_source(struct store *st, const char *list_id,
 gboolean store_control_done(struct store *st, const char *message_id,
 			    gboolean *out, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_done, error);
+	sqlite3_stmt *s =
+		store_bind(st, sql_done, error, STORE_T(message_id), STORE_END);
 	gint64 one;
 
 	*out = FALSE;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, message_id);
 	if (!store_read_int64(st, s, &one, error))
 		return FALSE;
 	*out = one != 0;
@@ -163,12 +152,6 @@ gboolean store_control_done(struct store *st, const char *message_id,
 gboolean store_control_mark(struct store *st, const char *message_id,
 			    const char *what, gint64 at, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_mark, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, message_id);
-	store_bind_text(s, 2, what);
-	sqlite3_bind_int64(s, 3, at);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_mark, error, STORE_T(message_id),
+			  STORE_T(what), STORE_I(at), STORE_END);
 }

@@ -105,12 +105,12 @@ gboolean store_series_of_message(struct store *st, const char *message_id,
 	static const char sql[] =
 		"SELECT series_id FROM series_members WHERE message_id = ?1"
 		" ORDER BY series_id DESC LIMIT 1";
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	sqlite3_stmt *s =
+		store_bind(st, sql, error, STORE_T(message_id), STORE_END);
 
 	*series_id = 0;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, message_id);
 	return store_read_int64(st, s, series_id, error);
 }
 
@@ -119,11 +119,10 @@ GArray *store_series_ids_in_state(struct store *st, const char *state,
 {
 	static const char sql[] =
 		"SELECT id FROM series WHERE state = ?1 ORDER BY id";
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	sqlite3_stmt *s = store_bind(st, sql, error, STORE_T(state), STORE_END);
 
 	if (!s)
 		return NULL;
-	store_bind_text(s, 1, state);
 	return store_read_ids(st, s, error);
 }
 
@@ -132,14 +131,8 @@ gboolean store_series_set_state(struct store *st, gint64 series_id,
 {
 	static const char sql[] =
 		"UPDATE series SET state = ?2, updated = ?3 WHERE id = ?1";
-	sqlite3_stmt *s = store_statement(st, sql, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, series_id);
-	store_bind_text(s, 2, state);
-	sqlite3_bind_int64(s, 3, now_s());
-	return store_step_done(st, s, error);
+	return store_exec(st, sql, error, STORE_I(series_id), STORE_T(state),
+			  STORE_I(now_s()), STORE_END);
 }
 
 static const struct store_field job_fields[] = {
@@ -164,16 +157,14 @@ gboolean store_job_add(struct store *st, gint64 series_id, const char *tree,
 	static const char sql[] =
 		"INSERT OR IGNORE INTO jobs (series_id, tree, tree_reason,"
 		" state, reason, queued) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	sqlite3_stmt *s =
+		store_bind(st, sql, error, STORE_I(series_id), STORE_T(tree),
+			   STORE_T(tree_reason),
+			   STORE_T(ignore_reason ? "ignored" : "queued"),
+			   STORE_T(ignore_reason), STORE_I(now_s()), STORE_END);
 
 	if (!s)
 		return FALSE;
-	sqlite3_bind_int64(s, 1, series_id);
-	store_bind_text(s, 2, tree);
-	store_bind_text(s, 3, tree_reason);
-	store_bind_text(s, 4, ignore_reason ? "ignored" : "queued");
-	store_bind_text(s, 5, ignore_reason);
-	sqlite3_bind_int64(s, 6, now_s());
 	if (!store_step_done(st, s, error))
 		return FALSE;
 	*added = sqlite3_changes(store_db(st)) > 0;
@@ -194,12 +185,8 @@ gboolean store_job_recover(struct store *st, guint max_attempts,
 
 	if (!store_begin(st, error))
 		return FALSE;
-	s = store_statement(st, fail_sql, error);
-	if (!s)
-		goto fail;
-	sqlite3_bind_int(s, 1, max_attempts);
-	sqlite3_bind_int64(s, 2, now_s());
-	if (!store_step_done(st, s, error))
+	if (!store_exec(st, fail_sql, error, STORE_I(max_attempts),
+			STORE_I(now_s()), STORE_END))
 		goto fail;
 	*failed = sqlite3_changes(store_db(st));
 	s = store_statement(st, requeue_sql, error);
@@ -237,10 +224,10 @@ struct store_job *store_job_claim(struct store *st, const char *tree,
 	s = store_statement(st, superseded_sql, error);
 	if (!s || !store_step_done(st, s, error))
 		goto fail;
-	s = store_select(st, &job_row, pick_tail, error);
+	s = store_select(st, &job_row, pick_tail, error, STORE_T(tree),
+			 STORE_END);
 	if (!s)
 		goto fail;
-	store_bind_text(s, 1, tree);
 	if (!store_read_row(st, s, &job_row, (gpointer *)&job, error))
 		goto fail;
 	if (!job) {
@@ -249,11 +236,10 @@ struct store_job *store_job_claim(struct store *st, const char *tree,
 			goto fail;
 		return NULL;
 	}
-	s = store_statement(st, take_sql, error);
+	s = store_bind(st, take_sql, error, STORE_I(job->id), STORE_I(now_s()),
+		       STORE_END);
 	if (!s)
 		goto fail;
-	sqlite3_bind_int64(s, 1, job->id);
-	sqlite3_bind_int64(s, 2, now_s());
 	if (!store_step_done(st, s, error) ||
 	    !store_series_set_state(st, job->series_id, "checking", error) ||
 	    !store_commit(st, error))
@@ -290,35 +276,22 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 
 	if (!store_begin(st, error))
 		return FALSE;
-	if (!(s = store_statement(st, job_sql, error)))
-		goto fail;
-	sqlite3_bind_int64(s, 1, job_id);
-	sqlite3_bind_int64(s, 2, now_s());
-	store_bind_text(s, 3, res->base_commit);
-	store_bind_text(s, 4, res->base_how);
-	store_bind_text(s, 5, res->head_commit);
-	store_bind_text(s, 6, res->verdict);
-	store_bind_text(s, 7, res->verdict_json);
-	store_bind_text(s, 8, res->dirstat);
-	store_bind_text(s, 9, res->no_reply_reason);
-	store_bind_text(s, 10, res->tree_reason);
-	store_bind_text(s, 11, res->base_reason);
-	store_bind_text(s, 12, res->not_tested);
-	store_bind_text(s, 13, res->similar);
-	if (!store_step_done(st, s, error))
+	if (!store_exec(st, job_sql, error, STORE_I(job_id), STORE_I(now_s()),
+			STORE_T(res->base_commit), STORE_T(res->base_how),
+			STORE_T(res->head_commit), STORE_T(res->verdict),
+			STORE_T(res->verdict_json), STORE_T(res->dirstat),
+			STORE_T(res->no_reply_reason),
+			STORE_T(res->tree_reason), STORE_T(res->base_reason),
+			STORE_T(res->not_tested), STORE_T(res->similar),
+			STORE_END))
 		goto fail;
 	for (guint i = 0; i < res->n_checks; i++) {
 		const struct store_check *c = &res->checks[i];
 
-		if (!(s = store_statement(st, check_sql, error)))
-			goto fail;
-		sqlite3_bind_int64(s, 1, job_id);
-		store_bind_text(s, 2, c->name);
-		store_bind_text(s, 3, c->status);
-		store_bind_text(s, 4, c->summary);
-		store_bind_text(s, 5, c->detail);
-		sqlite3_bind_double(s, 6, c->seconds);
-		if (!store_step_done(st, s, error))
+		if (!store_exec(st, check_sql, error, STORE_I(job_id),
+				STORE_T(c->name), STORE_T(c->status),
+				STORE_T(c->summary), STORE_T(c->detail),
+				STORE_D(c->seconds), STORE_END))
 			goto fail;
 	}
 	if (res->reply) {
@@ -326,25 +299,20 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 		gsize len;
 		const void *data = g_bytes_get_data(r->raw, &len);
 
-		if (!(s = store_statement(st, reply_sql, error)))
+		if (!(s = store_bind(st, reply_sql, error, STORE_I(job_id),
+				     STORE_T(r->message_id), STORE_T(r->list),
+				     STORE_T(r->sender), STORE_T(r->recipients),
+				     STORE_END)))
 			goto fail;
-		sqlite3_bind_int64(s, 1, job_id);
-		store_bind_text(s, 2, r->message_id);
-		store_bind_text(s, 3, r->list);
-		store_bind_text(s, 4, r->sender);
-		store_bind_text(s, 5, r->recipients);
 		sqlite3_bind_blob64(s, 6, data ? data : "", len, SQLITE_STATIC);
 		store_bind_text(s, 7, r->state);
 		sqlite3_bind_int64(s, 8, now_s());
 		if (!store_step_done(st, s, error))
 			goto fail;
 	}
-	if (!(s = store_statement(st, series_sql, error)))
-		goto fail;
-	sqlite3_bind_int64(s, 1, job_id);
-	sqlite3_bind_int64(s, 2, now_s());
-	store_bind_text(s, 3, res->series_state);
-	if (!store_step_done(st, s, error))
+	if (!store_exec(st, series_sql, error, STORE_I(job_id),
+			STORE_I(now_s()), STORE_T(res->series_state),
+			STORE_END))
 		goto fail;
 	return store_commit(st, error);
 fail:
@@ -361,24 +329,16 @@ gboolean store_job_error(struct store *st, gint64 job_id, const char *reason,
 	static const char series_sql[] =
 		"UPDATE series SET state = ?2, updated = ?3 WHERE id ="
 		" (SELECT series_id FROM jobs WHERE id = ?1)";
-	sqlite3_stmt *s;
 
 	if (!store_begin(st, error))
 		return FALSE;
-	if (!(s = store_statement(st, sql, error)))
+	if (!store_exec(st, sql, error, STORE_I(job_id),
+			STORE_T(retry ? "queued" : "failed"), STORE_T(reason),
+			STORE_I(now_s()), STORE_END))
 		goto fail;
-	sqlite3_bind_int64(s, 1, job_id);
-	store_bind_text(s, 2, retry ? "queued" : "failed");
-	store_bind_text(s, 3, reason);
-	sqlite3_bind_int64(s, 4, now_s());
-	if (!store_step_done(st, s, error))
-		goto fail;
-	if (!(s = store_statement(st, series_sql, error)))
-		goto fail;
-	sqlite3_bind_int64(s, 1, job_id);
-	store_bind_text(s, 2, retry ? "checking" : "failed");
-	sqlite3_bind_int64(s, 3, now_s());
-	if (!store_step_done(st, s, error))
+	if (!store_exec(st, series_sql, error, STORE_I(job_id),
+			STORE_T(retry ? "checking" : "failed"),
+			STORE_I(now_s()), STORE_END))
 		goto fail;
 	return store_commit(st, error);
 fail:
@@ -391,11 +351,11 @@ GPtrArray *store_jobs_of_series(struct store *st, gint64 series_id,
 {
 	static const char tail[] =
 		" FROM jobs WHERE series_id = ?1 ORDER BY id";
-	sqlite3_stmt *s = store_select(st, &job_row, tail, error);
+	sqlite3_stmt *s = store_select(st, &job_row, tail, error,
+				       STORE_I(series_id), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, series_id);
 	return store_read_rows(st, s, &job_row, error);
 }
 
@@ -425,12 +385,12 @@ struct store_outbox *store_outbox_next(struct store *st, gint64 now,
 	static const char tail[] =
 		" FROM outbox WHERE state = 'pending'"
 		" AND next_attempt <= ?1 ORDER BY next_attempt, id LIMIT 1";
-	sqlite3_stmt *s = store_select(st, &outbox_row, tail, error);
+	sqlite3_stmt *s = store_select(st, &outbox_row, tail, error,
+				       STORE_I(now), STORE_END);
 	gpointer o = NULL;
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, now);
 	if (!store_read_row(st, s, &outbox_row, &o, error))
 		return NULL;
 	return o;
@@ -440,11 +400,11 @@ GPtrArray *store_outbox_in_state(struct store *st, const char *state,
 				 GError **error)
 {
 	static const char tail[] = " FROM outbox WHERE state = ?1 ORDER BY id";
-	sqlite3_stmt *s = store_select(st, &outbox_row, tail, error);
+	sqlite3_stmt *s = store_select(st, &outbox_row, tail, error,
+				       STORE_T(state), STORE_END);
 
 	if (!s)
 		return NULL;
-	store_bind_text(s, 1, state);
 	return store_read_rows(st, s, &outbox_row, error);
 }
 
@@ -459,16 +419,9 @@ gboolean store_outbox_set(struct store *st, gint64 id, const char *state,
 		" sent = CASE WHEN ?2 = 'sent' THEN ?3 ELSE sent END,"
 		" next_attempt = ?4,"
 		" last_error = coalesce(?5, last_error) WHERE id = ?1";
-	sqlite3_stmt *s = store_statement(st, sql, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, id);
-	store_bind_text(s, 2, state);
-	sqlite3_bind_int64(s, 3, now);
-	sqlite3_bind_int64(s, 4, next_attempt);
-	store_bind_text(s, 5, last_error);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql, error, STORE_I(id), STORE_T(state),
+			  STORE_I(now), STORE_I(next_attempt),
+			  STORE_T(last_error), STORE_END);
 }
 
 gboolean store_outbox_sent_since(struct store *st, const char *list,
@@ -477,14 +430,13 @@ gboolean store_outbox_sent_since(struct store *st, const char *list,
 	static const char sql[] =
 		"SELECT count(*) FROM outbox WHERE list = ?1 AND state IN"
 		" ('sent', 'sending') AND coalesce(sent, handed) >= ?2";
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	sqlite3_stmt *s = store_bind(st, sql, error, STORE_T(list),
+				     STORE_I(since), STORE_END);
 	gint64 n;
 
 	*count = 0;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, list);
-	sqlite3_bind_int64(s, 2, since);
 	if (!store_read_int64(st, s, &n, error))
 		return FALSE;
 	*count = n;
@@ -531,11 +483,10 @@ GPtrArray *store_pipeline_errors(struct store *st, guint max, GError **error)
 		"  ' attempts): ' || last_error FROM outbox"
 		"  WHERE last_error IS NOT NULL AND state != 'sent')"
 		" ORDER BY t DESC LIMIT ?1";
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	sqlite3_stmt *s = store_bind(st, sql, error, STORE_I(max), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int(s, 1, max);
 	return store_rows(st, s, second_column, g_free, error);
 }
 
@@ -547,17 +498,15 @@ gboolean store_outbox_add(struct store *st, const char *kind,
 		"INSERT OR IGNORE INTO outbox (kind, message_id, list, sender,"
 		" recipients, raw, state, created) VALUES (?1, ?2, ?3, ?4, ?5,"
 		" ?6, ?7, ?8)";
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	sqlite3_stmt *s = store_bind(st, sql, error, STORE_T(kind),
+				     STORE_T(mail->message_id),
+				     STORE_T(mail->list), STORE_T(mail->sender),
+				     STORE_T(mail->recipients), STORE_END);
 	gsize len;
 	const void *data = g_bytes_get_data(mail->raw, &len);
 
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, kind);
-	store_bind_text(s, 2, mail->message_id);
-	store_bind_text(s, 3, mail->list);
-	store_bind_text(s, 4, mail->sender);
-	store_bind_text(s, 5, mail->recipients);
 	sqlite3_bind_blob64(s, 6, data ? data : "", len, SQLITE_STATIC);
 	store_bind_text(s, 7, mail->state ? mail->state : "pending");
 	sqlite3_bind_int64(s, 8, now_s());

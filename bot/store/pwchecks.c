@@ -68,67 +68,46 @@ STORE_ROW_DEFINE(, pwcheck_row, struct store_pwcheck, fields,
 gboolean store_pwcheck_queue(struct store *st, const struct store_pwcheck *c,
 			     gint64 now, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_queue, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, c->series_id);
-	store_bind_text(s, 2, c->tree);
-	store_bind_text(s, 3, c->list);
-	store_bind_text(s, 4, c->message_id);
-	store_bind_text(s, 5, c->context);
-	store_bind_text(s, 6, c->state);
-	store_bind_text(s, 7, c->target_url);
-	store_bind_text(s, 8, c->description);
-	sqlite3_bind_int64(s, 9, now);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_queue, error, STORE_I(c->series_id),
+			  STORE_T(c->tree), STORE_T(c->list),
+			  STORE_T(c->message_id), STORE_T(c->context),
+			  STORE_T(c->state), STORE_T(c->target_url),
+			  STORE_T(c->description), STORE_I(now), STORE_END);
 }
 
 GPtrArray *store_pwcheck_due(struct store *st, gint64 now, guint limit,
 			     GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &pwcheck_row, sql_due, error);
+	sqlite3_stmt *s = store_select(st, &pwcheck_row, sql_due, error,
+				       STORE_I(now), STORE_I(limit), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, now);
-	sqlite3_bind_int64(s, 2, limit);
 	return store_read_rows(st, s, &pwcheck_row, error);
 }
 
 GPtrArray *store_pwcheck_of_series(struct store *st, gint64 series_id,
 				   GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &pwcheck_row, sql_series, error);
+	sqlite3_stmt *s = store_select(st, &pwcheck_row, sql_series, error,
+				       STORE_I(series_id), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, series_id);
 	return store_read_rows(st, s, &pwcheck_row, error);
 }
 
 gboolean store_pwcheck_posted(struct store *st, gint64 id, gint64 now,
 			      GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_posted, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int64(s, 2, now);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_posted, error, STORE_I(id), STORE_I(now),
+			  STORE_END);
 }
 
 gboolean store_pwcheck_retry(struct store *st, gint64 id, const char *why,
 			     gint64 next_try, gboolean give_up, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_retry, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, id);
-	store_bind_text(s, 2, give_up ? "failed" : "pending");
-	sqlite3_bind_int64(s, 3, next_try);
-	store_bind_text(s, 4, why);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_retry, error, STORE_I(id),
+			  STORE_T(give_up ? "failed" : "pending"),
+			  STORE_I(next_try), STORE_T(why), STORE_END);
 }

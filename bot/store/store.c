@@ -578,7 +578,8 @@ static gboolean read_patches(struct store *st, struct store_series *x,
 
 GPtrArray *store_list_series(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &series_row, sql_series_list, error);
+	sqlite3_stmt *s = store_select(st, &series_row, sql_series_list, error,
+				       STORE_END);
 	g_autoptr(GPtrArray) out = NULL;
 
 	if (!s || !(out = store_read_rows(st, s, &series_row, error)))
@@ -592,7 +593,8 @@ GPtrArray *store_list_series(struct store *st, GError **error)
 struct store_series *store_get_series(struct store *st, gint64 id,
 				      GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &series_row, sql_series_get, error);
+	sqlite3_stmt *s =
+		store_select(st, &series_row, sql_series_get, error, STORE_END);
 	g_autoptr(store_series) out = NULL;
 
 	if (!s)

@@ -28,15 +28,8 @@ static const char sql_set[] =
 gboolean store_timing_set(struct store *st, gint64 job_id, guint position,
 			  const char *stage, double seconds, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_set, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, job_id);
-	store_bind_text(s, 2, stage);
-	sqlite3_bind_int(s, 3, position);
-	sqlite3_bind_double(s, 4, seconds);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_set, error, STORE_I(job_id), STORE_T(stage),
+			  STORE_I(position), STORE_D(seconds), STORE_END);
 }
 
 static void timing_free(struct store_timing *t);
@@ -54,11 +47,11 @@ static const char sql_job[] = " FROM stage_times WHERE job_id = ?1"
 
 GPtrArray *store_timing_job(struct store *st, gint64 job_id, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &timing_row, sql_job, error);
+	sqlite3_stmt *s = store_select(st, &timing_row, sql_job, error,
+				       STORE_I(job_id), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, job_id);
 	return store_read_rows(st, s, &timing_row, error);
 }
 
@@ -99,8 +92,8 @@ STORE_ROW_DEFINE(static, histogram_row, struct store_timing_histogram,
 
 GPtrArray *store_timing_histograms(struct store *st, GError **error)
 {
-	sqlite3_stmt *s =
-		store_select(st, &histogram_row, sql_histograms, error);
+	sqlite3_stmt *s = store_select(st, &histogram_row, sql_histograms,
+				       error, STORE_END);
 
 	return s ? store_read_rows(st, s, &histogram_row, error) : NULL;
 }

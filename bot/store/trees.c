@@ -111,7 +111,8 @@ STORE_ROW_DEFINE(, tree_row, struct store_tree, tree_fields, store_tree_free,
 
 GPtrArray *store_trees_list(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &tree_row, sql_tree_list, error);
+	sqlite3_stmt *s =
+		store_select(st, &tree_row, sql_tree_list, error, STORE_END);
 
 	return s ? store_read_rows(st, s, &tree_row, error) : NULL;
 }
@@ -119,29 +120,22 @@ GPtrArray *store_trees_list(struct store *st, GError **error)
 gboolean store_tree_get(struct store *st, const char *name,
 			struct store_tree **out, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &tree_row, sql_tree_get, error);
+	sqlite3_stmt *s = store_select(st, &tree_row, sql_tree_get, error,
+				       STORE_T(name), STORE_END);
 
 	*out = NULL;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, name);
 	return store_read_row(st, s, &tree_row, (gpointer *)out, error);
 }
 
 gboolean store_tree_put(struct store *st, const struct store_tree *t,
 			GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_tree_put, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, t->name);
-	store_bind_text(s, 2, t->data);
-	sqlite3_bind_int(s, 3, t->active);
-	store_bind_text(s, 4, t->owner);
-	sqlite3_bind_int64(s, 5, t->created);
-	sqlite3_bind_int64(s, 6, t->updated);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_tree_put, error, STORE_T(t->name),
+			  STORE_T(t->data), STORE_I(t->active),
+			  STORE_T(t->owner), STORE_I(t->created),
+			  STORE_I(t->updated), STORE_END);
 }
 
 static const struct store_field change_fields[] = {
@@ -158,25 +152,19 @@ gboolean store_tree_change_add(struct store *st,
 			       const struct store_tree_change *c,
 			       GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_change_add, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, c->tree);
-	store_bind_text(s, 2, c->who);
-	sqlite3_bind_int64(s, 3, c->at);
-	store_bind_text(s, 4, c->what);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_change_add, error, STORE_T(c->tree),
+			  STORE_T(c->who), STORE_I(c->at), STORE_T(c->what),
+			  STORE_END);
 }
 
 GPtrArray *store_tree_changes(struct store *st, const char *tree,
 			      GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &change_row, sql_changes, error);
+	sqlite3_stmt *s = store_select(st, &change_row, sql_changes, error,
+				       STORE_T(tree), STORE_END);
 
 	if (!s)
 		return NULL;
-	store_bind_text(s, 1, tree);
 	return store_read_rows(st, s, &change_row, error);
 }
 
@@ -200,19 +188,14 @@ STORE_ROW_DEFINE(, request_row, struct store_optin_request, request_fields,
 gboolean store_optin_request_add(struct store *st,
 				 struct store_optin_request *r, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_request_add, error);
+	sqlite3_stmt *s = store_bind(
+		st, sql_request_add, error, STORE_T(r->token_hash),
+		STORE_T(r->action), STORE_T(r->tree), STORE_T(r->sender),
+		STORE_T(r->data), STORE_T(r->what), STORE_T(r->message_id),
+		STORE_I(r->created), STORE_I(r->expires), STORE_END);
 
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, r->token_hash);
-	store_bind_text(s, 2, r->action);
-	store_bind_text(s, 3, r->tree);
-	store_bind_text(s, 4, r->sender);
-	store_bind_text(s, 5, r->data);
-	store_bind_text(s, 6, r->what);
-	store_bind_text(s, 7, r->message_id);
-	sqlite3_bind_int64(s, 8, r->created);
-	sqlite3_bind_int64(s, 9, r->expires);
 	if (!store_step_done(st, s, error))
 		return FALSE;
 	r->id = sqlite3_last_insert_rowid(store_db(st));
@@ -223,27 +206,26 @@ gboolean store_optin_request_find(struct store *st, const char *token_hash,
 				  struct store_optin_request **out,
 				  GError **error)
 {
-	sqlite3_stmt *s =
-		store_select(st, &request_row, sql_request_find, error);
+	sqlite3_stmt *s = store_select(st, &request_row, sql_request_find,
+				       error, STORE_T(token_hash), STORE_END);
 
 	*out = NULL;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, token_hash);
 	return store_read_row(st, s, &request_row, (gpointer *)out, error);
 }
 
 gboolean store_optin_request_count(struct store *st, const char *sender,
 				   gint64 since, guint *out, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_request_count, error);
+	sqlite3_stmt *s = store_bind(st, sql_request_count, error,
+				     STORE_T(sender), STORE_I(since),
+				     STORE_END);
 	gint64 n;
 
 	*out = 0;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, sender);
-	sqlite3_bind_int64(s, 2, since);
 	if (!store_read_int64(st, s, &n, error))
 		return FALSE;
 	*out = (guint)n;
@@ -253,12 +235,11 @@ gboolean store_optin_request_count(struct store *st, const char *sender,
 gboolean store_optin_request_use(struct store *st, gint64 id, gint64 now,
 				 gboolean *marked, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_request_use, error);
+	sqlite3_stmt *s = store_bind(st, sql_request_use, error, STORE_I(id),
+				     STORE_I(now), STORE_END);
 
 	if (!s)
 		return FALSE;
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int64(s, 2, now);
 	if (!store_step_done(st, s, error))
 		return FALSE;
 	*marked = sqlite3_changes(store_db(st)) == 1;
@@ -286,7 +267,8 @@ STORE_ROW_DEFINE(, update_row, struct store_tree_update, update_fields,
 
 GPtrArray *store_tree_updates_list(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &update_row, sql_update_list, error);
+	sqlite3_stmt *s = store_select(st, &update_row, sql_update_list, error,
+				       STORE_END);
 
 	return s ? store_read_rows(st, s, &update_row, error) : NULL;
 }
@@ -294,12 +276,12 @@ GPtrArray *store_tree_updates_list(struct store *st, GError **error)
 gboolean store_tree_update_get(struct store *st, const char *tree,
 			       struct store_tree_update **out, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &update_row, sql_update_get, error);
+	sqlite3_stmt *s = store_select(st, &update_row, sql_update_get, error,
+				       STORE_T(tree), STORE_END);
 
 	*out = NULL;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, tree);
 	return store_read_row(st, s, &update_row, (gpointer *)out, error);
 }
 
@@ -307,56 +289,29 @@ gboolean store_tree_update_follow(struct store *st, const char *tree,
 				  const char *url, const char *branches,
 				  guint interval, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_update_follow, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, tree);
-	store_bind_text(s, 2, url);
-	store_bind_text(s, 3, branches);
-	sqlite3_bind_int64(s, 4, interval);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_update_follow, error, STORE_T(tree),
+			  STORE_T(url), STORE_T(branches), STORE_I(interval),
+			  STORE_END);
 }
 
 gboolean store_tree_updates_unfollow(struct store *st, const char *tree,
 				     GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_update_unfollow, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, tree);
-	return store_step_done(st, s, error);
-}
-
-static void bind_time(sqlite3_stmt *s, int i, gint64 t)
-{
-	if (t)
-		sqlite3_bind_int64(s, i, t);
-	else
-		sqlite3_bind_null(s, i);
+	return store_exec(st, sql_update_unfollow, error, STORE_T(tree),
+			  STORE_END);
 }
 
 gboolean store_tree_update_record(struct store *st,
 				  const struct store_tree_update *u,
 				  GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_update_record, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, u->tree);
-	store_bind_text(s, 2, u->url);
-	store_bind_text(s, 3, u->branches);
-	sqlite3_bind_int64(s, 4, u->attempted);
-	bind_time(s, 5, u->error ? 0 : u->succeeded);
-	store_bind_text(s, 6, u->error);
-	store_bind_text(s, 7, u->error ? NULL : u->head_branch);
-	store_bind_text(s, 8, u->error ? NULL : u->head);
-	sqlite3_bind_double(s, 9, u->seconds);
-	sqlite3_bind_int64(s, 10, u->objects);
-	sqlite3_bind_int64(s, 11, u->bytes);
-	return store_step_done(st, s, error);
+	return store_exec(
+		st, sql_update_record, error, STORE_T(u->tree), STORE_T(u->url),
+		STORE_T(u->branches), STORE_I(u->attempted),
+		STORE_TIME(u->error ? 0 : u->succeeded), STORE_T(u->error),
+		STORE_T(u->error ? NULL : u->head_branch),
+		STORE_T(u->error ? NULL : u->head), STORE_D(u->seconds),
+		STORE_I(u->objects), STORE_I(u->bytes), STORE_END);
 }
 
 gint64 store_tree_update_next(const struct store_tree_update *u)

@@ -204,23 +204,22 @@ static const char sql_reply[] = " FROM outbox WHERE job_id = ?1";
 static GArray *read_ids(struct store *st, const char *sql, gint64 id,
 			GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	sqlite3_stmt *s = store_bind(st, sql, error, STORE_I(id), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, id);
 	return store_read_ids(st, s, error);
 }
 
 static GPtrArray *read_checks(struct store *st, gint64 job, gboolean full,
 			      GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &check_row, sql_checks, error);
+	sqlite3_stmt *s = store_select(st, &check_row, sql_checks, error,
+				       STORE_I(job), STORE_END);
 	g_autoptr(GPtrArray) out = NULL;
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, job);
 	if (!(out = store_read_rows(st, s, &check_row, error)))
 		return NULL;
 	for (guint i = 0; !full && i < out->len; i++) {
@@ -235,11 +234,11 @@ static GPtrArray *read_checks(struct store *st, gint64 job, gboolean full,
 static gboolean read_reply(struct store *st, struct store_web_job *job,
 			   GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &reply_row, sql_reply, error);
+	sqlite3_stmt *s = store_select(st, &reply_row, sql_reply, error,
+				       STORE_I(job->id), STORE_END);
 
 	if (!s)
 		return FALSE;
-	sqlite3_bind_int64(s, 1, job->id);
 	return store_read_row(st, s, &reply_row, (gpointer *)&job->reply,
 			      error);
 }
@@ -247,12 +246,12 @@ static gboolean read_reply(struct store *st, struct store_web_job *job,
 static GPtrArray *read_jobs(struct store *st, gint64 series, gboolean full,
 			    GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &job_row, sql_jobs, error);
+	sqlite3_stmt *s = store_select(st, &job_row, sql_jobs, error,
+				       STORE_I(series), STORE_END);
 	g_autoptr(GPtrArray) out = NULL;
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, series);
 	if (!(out = store_read_rows(st, s, &job_row, error)))
 		return NULL;
 	/* the job statement is done before the nested ones reuse the
@@ -300,7 +299,8 @@ GPtrArray *store_web_series_list(struct store *st,
 	bind_filter(s, filter);
 	if (!store_read_int64(st, s, total, error))
 		return NULL;
-	if (!(s = store_select(st, &series_row, sql_series_page, error)))
+	if (!(s = store_select(st, &series_row, sql_series_page, error,
+			       STORE_END)))
 		return NULL;
 	bind_filter(s, filter);
 	sqlite3_bind_int64(s, 5, per_page);
@@ -321,12 +321,12 @@ GPtrArray *store_web_series_list(struct store *st,
 static gboolean read_parts(struct store *st, struct store_web_series *x,
 			   GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &part_row, sql_parts, error);
+	sqlite3_stmt *s = store_select(st, &part_row, sql_parts, error,
+				       STORE_I(x->id), STORE_END);
 	GPtrArray *parts;
 
 	if (!s)
 		return FALSE;
-	sqlite3_bind_int64(s, 1, x->id);
 	if (!(parts = store_read_rows(st, s, &part_row, error)))
 		return FALSE;
 	g_ptr_array_unref(x->parts);
@@ -337,13 +337,13 @@ static gboolean read_parts(struct store *st, struct store_web_series *x,
 struct store_web_series *store_web_series_get(struct store *st, gint64 id,
 					      gboolean *found, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &series_row, sql_series_one, error);
+	sqlite3_stmt *s = store_select(st, &series_row, sql_series_one, error,
+				       STORE_I(id), STORE_END);
 	g_autoptr(store_web_series) x = NULL;
 
 	*found = FALSE;
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, id);
 	if (!store_read_row(st, s, &series_row, (gpointer *)&x, error) || !x)
 		return NULL;
 	*found = TRUE;
@@ -467,12 +467,13 @@ void store_web_dir_free(struct store_web_dir *d)
 GPtrArray *store_web_arch_dirs(struct store *st, const char *list, guint max,
 			       GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &store_web_dir_row, sql_dirs, error);
+	sqlite3_stmt *s = store_select(st, &store_web_dir_row, sql_dirs, error,
+				       STORE_I(max),
+				       STORE_T(list && *list ? list : NULL),
+				       STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, max);
-	store_bind_text(s, 2, list && *list ? list : NULL);
 	return store_read_rows(st, s, &store_web_dir_row, error);
 }
 
@@ -496,7 +497,7 @@ GPtrArray *store_web_count_states(struct store *st, const char *table,
 	const char *sql = !strcmp(table, "series") ? sql_count_series :
 			  !strcmp(table, "jobs")   ? sql_count_jobs :
 						     sql_count_outbox;
-	sqlite3_stmt *s = store_select(st, &count_row, sql, error);
+	sqlite3_stmt *s = store_select(st, &count_row, sql, error, STORE_END);
 
 	return s ? store_read_rows(st, s, &count_row, error) : NULL;
 }
@@ -536,8 +537,8 @@ STORE_ROW_DEFINE(static, histogram_row, struct store_web_histogram,
 
 GPtrArray *store_web_check_durations(struct store *st, GError **error)
 {
-	sqlite3_stmt *s =
-		store_select(st, &histogram_row, sql_durations, error);
+	sqlite3_stmt *s = store_select(st, &histogram_row, sql_durations, error,
+				       STORE_END);
 
 	return s ? store_read_rows(st, s, &histogram_row, error) : NULL;
 }
@@ -587,10 +588,10 @@ STORE_ROW_DEFINE(static, report_row, struct store_web_report, report_fields,
 
 GPtrArray *store_web_reports(struct store *st, guint max, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &report_row, sql_reports, error);
+	sqlite3_stmt *s = store_select(st, &report_row, sql_reports, error,
+				       STORE_I(max), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, max);
 	return store_read_rows(st, s, &report_row, error);
 }
