@@ -50,6 +50,9 @@ static void bind_args(sqlite3_stmt *s, va_list ap)
 {
 	int kind;
 	gint64 v;
+	GBytes *bytes;
+	gconstpointer data;
+	gsize len;
 
 	for (int i = 1; (kind = va_arg(ap, int)) != STORE_END; i++) {
 		switch (kind) {
@@ -68,6 +71,13 @@ static void bind_args(sqlite3_stmt *s, va_list ap)
 			break;
 		case STORE_ARG_DOUBLE:
 			sqlite3_bind_double(s, i, va_arg(ap, double));
+			break;
+		case STORE_ARG_BLOB:
+			bytes = va_arg(ap, GBytes *);
+			len = 0;
+			data = bytes ? g_bytes_get_data(bytes, &len) : NULL;
+			sqlite3_bind_blob64(s, i, data ? data : "", len,
+					    SQLITE_STATIC);
 			break;
 		default:
 			g_assert_not_reached();
@@ -99,6 +109,24 @@ gboolean store_exec(struct store *st, const char *sql, GError **error, ...)
 	bind_args(s, ap);
 	va_end(ap);
 	return store_step_done(st, s, error);
+}
+
+gboolean store_exec_changed(struct store *st, const char *sql,
+			    gboolean *changed, GError **error, ...)
+{
+	sqlite3_stmt *s = store_statement(st, sql, error);
+	va_list ap;
+
+	*changed = FALSE;
+	if (!s)
+		return FALSE;
+	va_start(ap, error);
+	bind_args(s, ap);
+	va_end(ap);
+	if (!store_step_done(st, s, error))
+		return FALSE;
+	*changed = sqlite3_changes(st->db) > 0;
+	return TRUE;
 }
 
 gboolean store_step_row(struct store *st, sqlite3_stmt *s, gboolean *row,

@@ -69,11 +69,14 @@ enum store_arg {
 	STORE_ARG_INT64, /* gint64 */
 	STORE_ARG_TIME, /* gint64, 0 for NULL */
 	STORE_ARG_DOUBLE, /* double */
+	STORE_ARG_BLOB, /* GBytes *, NULL for empty; bound without a copy,
+			 * so it must live until the statement is stepped */
 };
 #define STORE_T(v) STORE_ARG_TEXT, (const char *)(v)
 #define STORE_I(v) STORE_ARG_INT64, (gint64)(v)
 #define STORE_TIME(v) STORE_ARG_TIME, (gint64)(v)
 #define STORE_D(v) STORE_ARG_DOUBLE, (double)(v)
+#define STORE_B(v) STORE_ARG_BLOB, (GBytes *)(v)
 
 /* store_statement() of @sql with the parameters that follow bound; NULL
  * with @error set. */
@@ -82,6 +85,11 @@ sqlite3_stmt *store_bind(struct store *st, const char *sql, GError **error,
 
 /* The same, then stepped to its end: FALSE with @error on failure. */
 gboolean store_exec(struct store *st, const char *sql, GError **error, ...);
+
+/* store_exec(), and *@changed whether it inserted, updated or deleted a
+ * row. */
+gboolean store_exec_changed(struct store *st, const char *sql,
+			    gboolean *changed, GError **error, ...);
 
 /* Step @s to its end (bindings made); FALSE with @error on failure. */
 gboolean store_step_done(struct store *st, sqlite3_stmt *s, GError **error);

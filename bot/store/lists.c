@@ -99,15 +99,9 @@ gboolean store_list_token_use(struct store *st, const char *address,
 			      const char *token, gint64 at, gboolean *fresh,
 			      GError **error)
 {
-	sqlite3_stmt *s = store_bind(st, sql_token_use, error, STORE_T(address),
-				     STORE_T(token), STORE_I(at), STORE_END);
-
-	if (!s)
-		return FALSE;
-	if (!store_step_done(st, s, error))
-		return FALSE;
-	*fresh = sqlite3_changes(store_db(st)) > 0;
-	return TRUE;
+	return store_exec_changed(st, sql_token_use, fresh, error,
+				  STORE_T(address), STORE_T(token), STORE_I(at),
+				  STORE_END);
 }
 
 static gboolean one_text(struct store *st, const char *sql, const char *arg,

@@ -157,18 +157,11 @@ gboolean store_job_add(struct store *st, gint64 series_id, const char *tree,
 	static const char sql[] =
 		"INSERT OR IGNORE INTO jobs (series_id, tree, tree_reason,"
 		" state, reason, queued) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
-	sqlite3_stmt *s =
-		store_bind(st, sql, error, STORE_I(series_id), STORE_T(tree),
-			   STORE_T(tree_reason),
-			   STORE_T(ignore_reason ? "ignored" : "queued"),
-			   STORE_T(ignore_reason), STORE_I(now_s()), STORE_END);
-
-	if (!s)
-		return FALSE;
-	if (!store_step_done(st, s, error))
-		return FALSE;
-	*added = sqlite3_changes(store_db(st)) > 0;
-	return TRUE;
+	return store_exec_changed(st, sql, added, error, STORE_I(series_id),
+				  STORE_T(tree), STORE_T(tree_reason),
+				  STORE_T(ignore_reason ? "ignored" : "queued"),
+				  STORE_T(ignore_reason), STORE_I(now_s()),
+				  STORE_END);
 }
 
 gboolean store_job_recover(struct store *st, guint max_attempts,
@@ -272,7 +265,6 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 	static const char series_sql[] =
 		"UPDATE series SET state = coalesce(?3, 'reported'), updated = ?2"
 		" WHERE id = (SELECT series_id FROM jobs WHERE id = ?1)";
-	sqlite3_stmt *s;
 
 	if (!store_begin(st, error))
 		return FALSE;
@@ -296,18 +288,12 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 	}
 	if (res->reply) {
 		const struct store_reply *r = res->reply;
-		gsize len;
-		const void *data = g_bytes_get_data(r->raw, &len);
 
-		if (!(s = store_bind(st, reply_sql, error, STORE_I(job_id),
-				     STORE_T(r->message_id), STORE_T(r->list),
-				     STORE_T(r->sender), STORE_T(r->recipients),
-				     STORE_END)))
-			goto fail;
-		sqlite3_bind_blob64(s, 6, data ? data : "", len, SQLITE_STATIC);
-		store_bind_text(s, 7, r->state);
-		sqlite3_bind_int64(s, 8, now_s());
-		if (!store_step_done(st, s, error))
+		if (!store_exec(st, reply_sql, error, STORE_I(job_id),
+				STORE_T(r->message_id), STORE_T(r->list),
+				STORE_T(r->sender), STORE_T(r->recipients),
+				STORE_B(r->raw), STORE_T(r->state),
+				STORE_I(now_s()), STORE_END))
 			goto fail;
 	}
 	if (!store_exec(st, series_sql, error, STORE_I(job_id),
@@ -498,22 +484,13 @@ gboolean store_outbox_add(struct store *st, const char *kind,
 		"INSERT OR IGNORE INTO outbox (kind, message_id, list, sender,"
 		" recipients, raw, state, created) VALUES (?1, ?2, ?3, ?4, ?5,"
 		" ?6, ?7, ?8)";
-	sqlite3_stmt *s = store_bind(st, sql, error, STORE_T(kind),
-				     STORE_T(mail->message_id),
-				     STORE_T(mail->list), STORE_T(mail->sender),
-				     STORE_T(mail->recipients), STORE_END);
-	gsize len;
-	const void *data = g_bytes_get_data(mail->raw, &len);
 
-	if (!s)
-		return FALSE;
-	sqlite3_bind_blob64(s, 6, data ? data : "", len, SQLITE_STATIC);
-	store_bind_text(s, 7, mail->state ? mail->state : "pending");
-	sqlite3_bind_int64(s, 8, now_s());
-	if (!store_step_done(st, s, error))
-		return FALSE;
-	*added = sqlite3_changes(store_db(st)) > 0;
-	return TRUE;
+	return store_exec_changed(
+		st, sql, added, error, STORE_T(kind), STORE_T(mail->message_id),
+		STORE_T(mail->list), STORE_T(mail->sender),
+		STORE_T(mail->recipients), STORE_B(mail->raw),
+		STORE_T(mail->state ? mail->state : "pending"),
+		STORE_I(now_s()), STORE_END);
 }
 
 GPtrArray *store_job_queued_trees(struct store *st, GError **error)

@@ -194,67 +194,41 @@ gboolean store_add_message(struct store *st, const struct message *msg,
 			   const struct series_message *info,
 			   const char *source, gboolean *added, GError **error)
 {
-	sqlite3_stmt *s = stmt(st, STMT_MESSAGE_INSERT, error);
 	g_autofree char *refs = NULL;
-	gsize len;
-	const void *raw = g_bytes_get_data(msg->raw, &len);
 
-	if (!s)
-		return FALSE;
 	if (msg->references->len) {
 		g_ptr_array_add(msg->references, NULL);
 		refs = g_strjoinv(" ", (char **)msg->references->pdata);
 		g_ptr_array_remove_index(msg->references,
 					 msg->references->len - 1);
 	}
-	store_bind_text(s, 1, msg->message_id);
-	sqlite3_bind_blob64(s, 2, raw ? raw : "", len, SQLITE_STATIC);
-	store_bind_text(s, 3, classify_kind_name(info->kind));
-	store_bind_text(s, 4, msg->subject);
-	store_bind_text(s, 5, info->subject);
-	store_bind_text(s, 6, msg->from_email);
-	store_bind_text(s, 7, info->author);
-	sqlite3_bind_int64(s, 8, msg->date);
-	sqlite3_bind_int64(s, 9, info->received);
-	store_bind_text(s, 10, msg->in_reply_to);
-	store_bind_text(s, 11, refs);
-	sqlite3_bind_int(s, 12, info->has_version);
-	sqlite3_bind_int(s, 13, info->version);
-	sqlite3_bind_int(s, 14, info->version_minor);
-	sqlite3_bind_int(s, 15, info->has_index);
-	sqlite3_bind_int(s, 16, info->index);
-	sqlite3_bind_int(s, 17, info->total);
-	sqlite3_bind_int(s, 18, info->rfc);
-	store_bind_text(s, 19, info->base_commit);
-	store_bind_text(s, 20, info->change_id);
-	store_bind_text(s, 21, message_header(msg, "List-Id"));
-	store_bind_text(s, 22, source);
-	if (!store_step_done(st, s, error))
-		return FALSE;
-	*added = sqlite3_changes(store_db(st)) > 0;
-	return TRUE;
+	return store_exec_changed(
+		st, statements[STMT_MESSAGE_INSERT], added, error,
+		STORE_T(msg->message_id), STORE_B(msg->raw),
+		STORE_T(classify_kind_name(info->kind)), STORE_T(msg->subject),
+		STORE_T(info->subject), STORE_T(msg->from_email),
+		STORE_T(info->author), STORE_I(msg->date),
+		STORE_I(info->received), STORE_T(msg->in_reply_to),
+		STORE_T(refs), STORE_I(info->has_version),
+		STORE_I(info->version), STORE_I(info->version_minor),
+		STORE_I(info->has_index), STORE_I(info->index),
+		STORE_I(info->total), STORE_I(info->rfc),
+		STORE_T(info->base_commit), STORE_T(info->change_id),
+		STORE_T(message_header(msg, "List-Id")), STORE_T(source),
+		STORE_END);
 }
 
 gboolean store_add_reject(struct store *st, GBytes *raw, const char *source,
 			  const char *reason, gboolean *added, GError **error)
 {
-	sqlite3_stmt *s = stmt(st, STMT_REJECT_INSERT, error);
 	g_autofree char *sum =
 		g_compute_checksum_for_bytes(G_CHECKSUM_SHA256, raw);
-	gsize len;
-	const void *data = g_bytes_get_data(raw, &len);
 
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, sum);
-	sqlite3_bind_blob64(s, 2, data ? data : "", len, SQLITE_STATIC);
-	store_bind_text(s, 3, source);
-	store_bind_text(s, 4, reason);
-	sqlite3_bind_int64(s, 5, g_get_real_time() / G_USEC_PER_SEC);
-	if (!store_step_done(st, s, error))
-		return FALSE;
-	*added = sqlite3_changes(store_db(st)) > 0;
-	return TRUE;
+	return store_exec_changed(st, statements[STMT_REJECT_INSERT], added,
+				  error, STORE_T(sum), STORE_B(raw),
+				  STORE_T(source), STORE_T(reason),
+				  STORE_I(g_get_real_time() / G_USEC_PER_SEC),
+				  STORE_END);
 }
 
 gboolean store_has_message(struct store *st, const char *message_id,

@@ -235,15 +235,9 @@ gboolean store_optin_request_count(struct store *st, const char *sender,
 gboolean store_optin_request_use(struct store *st, gint64 id, gint64 now,
 				 gboolean *marked, GError **error)
 {
-	sqlite3_stmt *s = store_bind(st, sql_request_use, error, STORE_I(id),
-				     STORE_I(now), STORE_END);
-
-	if (!s)
-		return FALSE;
-	if (!store_step_done(st, s, error))
-		return FALSE;
-	*marked = sqlite3_changes(store_db(st)) == 1;
-	return TRUE;
+	/* at most one row: the request's */
+	return store_exec_changed(st, sql_request_use, marked, error,
+				  STORE_I(id), STORE_I(now), STORE_END);
 }
 
 static const struct store_field update_fields[] = {
