@@ -84,15 +84,8 @@ new_patch arch/arm/kernel/setup.c \
 OBJ=$D/kbuild/distro-6.1/.series/allmodconfig/build/arch/arm/kernel/setup.o
 
 run() {	# run CONFIG-DIR: armbot sparse through that configuration
-	_start=$(date +%s)
-	"$ARMBOT" --data-dir "$D" sparse -q --jobs 2 \
-		--config "$1/armbot.conf" "$TMP/global.mbox" \
-		> "$TMP/out" 2> "$TMP/err"
-	status=$?
-	elapsed=$(( $(date +%s) - _start ))
-	sed 's/^/# /' "$TMP/out"
-	[ -s "$TMP/err" ] && sed 's/^/# stderr: /' "$TMP/err"
-	return 0
+	run_timed --data-dir "$D" sparse -q --jobs 2 \
+		--config "$1/armbot.conf" "$TMP/global.mbox"
 }
 
 run "$TMP/conf"
