@@ -205,6 +205,20 @@ static int tree_list_cmd(struct armbot_context *ctx, int argc, char **argv)
 	return tree_list_configured(ctx, file);
 }
 
+/* "NAME: BRANCH at COMMIT" of @tree after an add or an update. */
+static int print_head(struct tree *tree)
+{
+	g_autoptr(GError) error = NULL;
+	char hex[GITOID_HEXSZ + 1];
+	struct gitoid head;
+
+	if (!tree_head(tree, &head, &error))
+		return tree_fail(error);
+	oid_hex(hex, &head);
+	printf("%s: %s at %s\n", tree->name, tree->head_branch, hex);
+	return 0;
+}
+
 static int tree_add_cmd(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_auto(GStrv) branches = NULL;
@@ -219,8 +233,6 @@ static int tree_add_cmd(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(kernel_tree) tree = NULL;
 	g_autoptr(store) st = NULL;
 	struct treeupdate_options uo;
-	char hex[GITOID_HEXSZ + 1];
-	struct gitoid head;
 
 	if (!command_parse_options("tree add", "NAME URL|PATH",
 				   "Add a kernel tree fetched from a git "
@@ -236,11 +248,7 @@ static int tree_add_cmd(struct armbot_context *ctx, int argc, char **argv)
 			      (const char *const *)branches, &error);
 	if (!tree)
 		return tree_fail(error);
-	if (!tree_head(tree, &head, &error))
-		return tree_fail(error);
-	oid_hex(hex, &head);
-	printf("%s: %s at %s\n", tree->name, tree->head_branch, hex);
-	return 0;
+	return print_head(tree);
 }
 
 static int tree_update_cmd(struct armbot_context *ctx, int argc, char **argv)
@@ -249,8 +257,6 @@ static int tree_update_cmd(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(kernel_tree) tree = NULL;
 	g_autoptr(store) st = NULL;
 	struct treeupdate_options uo;
-	char hex[GITOID_HEXSZ + 1];
-	struct gitoid head;
 
 	if (!command_parse_options("tree update", "NAME",
 				   "Fetch a tree's branches again (the distro "
@@ -262,11 +268,9 @@ static int tree_update_cmd(struct armbot_context *ctx, int argc, char **argv)
 	if (!update_options(ctx, &uo, &st, &error))
 		return tree_fail(error);
 	tree = treeupdate_fetch(&uo, argv[1], &error);
-	if (!tree || !tree_head(tree, &head, &error))
+	if (!tree)
 		return tree_fail(error);
-	oid_hex(hex, &head);
-	printf("%s: %s at %s\n", tree->name, tree->head_branch, hex);
-	return 0;
+	return print_head(tree);
 }
 
 static int tree_show_cmd(struct armbot_context *ctx, int argc, char **argv)

@@ -26,20 +26,11 @@ gint64 store_balance_week_start(gint64 when)
 	" ON m.message_id = sm.message_id WHERE sm.series_id = s.id"   \
 	" AND instr(lower(m.list_id), '<' || lower(?1) || '>') > 0)"
 
-static const char sql_series[] =
-	"SELECT s.id, s.subject, s.author, s.state, s.first_date,"
-	" j.id IS NOT NULL, json_extract(j.verdict_json, '$.added'),"
-	" json_extract(j.verdict_json, '$.removed'),"
-	" json_extract(j.verdict_json, '$.net'), j.similar"
-	" FROM series s LEFT" BALANCE_JOB BALANCE_WHERE
-	" ORDER BY s.first_date, s.id LIMIT ?3";
+static const char sql_series[] = " FROM series s LEFT" BALANCE_JOB BALANCE_WHERE
+				 " ORDER BY s.first_date, s.id LIMIT ?3";
 
 /* json_each() has a column "path" of its own: the alias is "dir" */
 static const char sql_dirs[] =
-	"SELECT json_extract(d.value, '$.path') AS dir, count(*),"
-	" sum(json_extract(d.value, '$.added')),"
-	" sum(json_extract(d.value, '$.removed')),"
-	" sum(json_extract(d.value, '$.net')) AS net"
 	" FROM series s" BALANCE_JOB
 	" JOIN json_each(CASE WHEN json_type(j.verdict_json,"
 	" '$.directories') = 'array' THEN j.verdict_json ELSE '{}' END,"
@@ -47,14 +38,34 @@ static const char sql_dirs[] =
 	" GROUP BY dir HAVING dir IS NOT NULL ORDER BY net DESC, dir"
 	" LIMIT ?3";
 
-static void series_free(struct store_balance_series *s)
+static void series_free(struct store_balance_series *s);
+
+#define SERIES(member, column, kind) \
+	STORE_FIELD(struct store_balance_series, member, column, kind)
+static const struct store_field series_fields[] = {
+	SERIES(id, "s.id", STORE_INT64),
+	SERIES(subject, "s.subject", STORE_TEXT),
+	SERIES(author, "s.author", STORE_TEXT),
+	SERIES(state, "s.state", STORE_TEXT),
+	SERIES(first_date, "s.first_date", STORE_INT64),
+	SERIES(tested, "j.id IS NOT NULL", STORE_INT),
+	SERIES(added, "json_extract(j.verdict_json, '$.added')", STORE_INT64),
+	SERIES(removed, "json_extract(j.verdict_json, '$.removed')",
+	       STORE_INT64),
+	SERIES(net, "json_extract(j.verdict_json, '$.net')", STORE_INT64),
+	SERIES(similar, "j.similar", STORE_TEXT),
+};
+#undef SERIES
+
+static void series_counted(gpointer p, sqlite3_stmt *s)
 {
-	g_free(s->subject);
-	g_free(s->author);
-	g_free(s->state);
-	g_free(s->similar);
-	g_free(s);
+	struct store_balance_series *r = p;
+
+	r->counted = r->tested && strcmp(r->state, "superseded");
 }
+
+STORE_ROW_DEFINE(static, series_row, struct store_balance_series, series_fields,
+		 series_free, series_counted)
 
 void store_balance_free(struct store_balance *b)
 {
@@ -67,35 +78,17 @@ void store_balance_free(struct store_balance *b)
 	g_free(b);
 }
 
-static sqlite3_stmt *bound(struct store *st, const char *sql,
-			   const char *list_id, gint64 week, GError **error)
+static sqlite3_stmt *bound(struct store *st, const struct store_row *row,
+			   const char *sql, const char *list_id, gint64 week,
+			   GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	sqlite3_stmt *s = store_select(st, row, sql, error, STORE_T(list_id),
+				       STORE_I(week),
+				       STORE_I(BALANCE_SERIES_MAX), STORE_END);
 
 	if (!s)
 		return NULL;
-	store_bind_text(s, 1, list_id);
-	sqlite3_bind_int64(s, 2, week);
-	sqlite3_bind_int64(s, 3, BALANCE_SERIES_MAX);
 	return s;
-}
-
-static gpointer read_series(sqlite3_stmt *s)
-{
-	struct store_balance_series *r = g_new0(struct store_balance_series, 1);
-
-	r->id = sqlite3_column_int64(s, 0);
-	r->subject = store_column_text(s, 1);
-	r->author = store_column_text(s, 2);
-	r->state = store_column_text(s, 3);
-	r->first_date = sqlite3_column_int64(s, 4);
-	r->tested = sqlite3_column_int(s, 5);
-	r->counted = r->tested && strcmp(r->state, "superseded");
-	r->added = sqlite3_column_int64(s, 6);
-	r->removed = sqlite3_column_int64(s, 7);
-	r->net = sqlite3_column_int64(s, 8);
-	r->similar = store_column_text(s, 9);
-	return r;
 }
 
 struct store_balance *store_balance_read(struct store *st, const char *list_id,
@@ -105,14 +98,12 @@ struct store_balance *store_balance_read(struct store *st, const char *list_id,
 	sqlite3_stmt *s;
 
 	b->week = week;
-	s = bound(st, sql_series, list_id, week, error);
-	if (!s || !(b->series = store_rows(st, s, read_series,
-					   (GDestroyNotify)series_free, error)))
+	s = bound(st, &series_row, sql_series, list_id, week, error);
+	if (!s || !(b->series = store_read_rows(st, s, &series_row, error)))
 		return NULL;
-	s = bound(st, sql_dirs, list_id, week, error);
+	s = bound(st, &store_web_dir_row, sql_dirs, list_id, week, error);
 	if (!s ||
-	    !(b->dirs = store_rows(st, s, store_web_dir_row,
-				   (GDestroyNotify)store_web_dir_free, error)))
+	    !(b->dirs = store_read_rows(st, s, &store_web_dir_row, error)))
 		return NULL;
 	for (guint i = 0; i < b->series->len; i++) {
 		const struct store_balance_series *r = b->series->pdata[i];

@@ -28,14 +28,14 @@ static const char sql_unset[] = "DELETE FROM boot_jobs WHERE key = ?1";
 gboolean store_boot_job_get(struct store *st, const char *key, char **server,
 			    guint64 *id, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_get, error);
+	sqlite3_stmt *s =
+		store_bind(st, sql_get, error, STORE_T(key), STORE_END);
 	gboolean row;
 
 	*server = NULL;
 	*id = 0;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, key);
 	if (!store_step_row(st, s, &row, error))
 		return FALSE;
 	if (row) {

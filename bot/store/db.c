@@ -1,11 +1,14 @@
 /* The store's connection: see bot/store/db.h. */
 #include "bot/store/db.h"
 
+#include <stdarg.h>
+
 G_DEFINE_QUARK(store - error - quark, store_error)
 
 struct store {
 	sqlite3 *db;
 	GHashTable *stmts; /* SQL text address -> sqlite3_stmt */
+	GHashTable *selects; /* store_select() tail address -> SQL text */
 };
 
 /* The transactions' statements, cached as every other. */
@@ -43,6 +46,89 @@ sqlite3_stmt *store_statement(struct store *st, const char *sql, GError **error)
 	return s;
 }
 
+static void bind_args(sqlite3_stmt *s, va_list ap)
+{
+	int kind;
+	gint64 v;
+	GBytes *bytes;
+	gconstpointer data;
+	gsize len;
+
+	for (int i = 1; (kind = va_arg(ap, int)) != STORE_END; i++) {
+		switch (kind) {
+		case STORE_ARG_TEXT:
+			store_bind_text(s, i, va_arg(ap, const char *));
+			break;
+		case STORE_ARG_INT64:
+			sqlite3_bind_int64(s, i, va_arg(ap, gint64));
+			break;
+		case STORE_ARG_TIME:
+			v = va_arg(ap, gint64);
+			if (v)
+				sqlite3_bind_int64(s, i, v);
+			else
+				sqlite3_bind_null(s, i);
+			break;
+		case STORE_ARG_DOUBLE:
+			sqlite3_bind_double(s, i, va_arg(ap, double));
+			break;
+		case STORE_ARG_BLOB:
+			bytes = va_arg(ap, GBytes *);
+			len = 0;
+			data = bytes ? g_bytes_get_data(bytes, &len) : NULL;
+			sqlite3_bind_blob64(s, i, data ? data : "", len,
+					    SQLITE_STATIC);
+			break;
+		default:
+			g_assert_not_reached();
+		}
+	}
+}
+
+sqlite3_stmt *store_bind(struct store *st, const char *sql, GError **error, ...)
+{
+	sqlite3_stmt *s = store_statement(st, sql, error);
+	va_list ap;
+
+	if (!s)
+		return NULL;
+	va_start(ap, error);
+	bind_args(s, ap);
+	va_end(ap);
+	return s;
+}
+
+gboolean store_exec(struct store *st, const char *sql, GError **error, ...)
+{
+	sqlite3_stmt *s = store_statement(st, sql, error);
+	va_list ap;
+
+	if (!s)
+		return FALSE;
+	va_start(ap, error);
+	bind_args(s, ap);
+	va_end(ap);
+	return store_step_done(st, s, error);
+}
+
+gboolean store_exec_changed(struct store *st, const char *sql,
+			    gboolean *changed, GError **error, ...)
+{
+	sqlite3_stmt *s = store_statement(st, sql, error);
+	va_list ap;
+
+	*changed = FALSE;
+	if (!s)
+		return FALSE;
+	va_start(ap, error);
+	bind_args(s, ap);
+	va_end(ap);
+	if (!store_step_done(st, s, error))
+		return FALSE;
+	*changed = sqlite3_changes(st->db) > 0;
+	return TRUE;
+}
+
 gboolean store_step_row(struct store *st, sqlite3_stmt *s, gboolean *row,
 			GError **error)
 {
@@ -70,6 +156,104 @@ GPtrArray *store_rows(struct store *st, sqlite3_stmt *s, store_row_fn read,
 			return NULL;
 		if (row)
 			g_ptr_array_add(out, read(s));
+	}
+	return g_steal_pointer(&out);
+}
+
+static void read_field(const struct store_field *f, sqlite3_stmt *s, int col,
+		       char *base)
+{
+	void *at = base + f->offset;
+
+	switch (f->kind) {
+	case STORE_TEXT:
+		*(char **)at = store_column_text(s, col);
+		break;
+	case STORE_INT:
+		*(int *)at = sqlite3_column_int(s, col);
+		break;
+	case STORE_INT64:
+		*(gint64 *)at = sqlite3_column_int64(s, col);
+		break;
+	case STORE_INT64_OR_MINUS1:
+		*(gint64 *)at = sqlite3_column_type(s, col) == SQLITE_NULL ?
+					-1 :
+					sqlite3_column_int64(s, col);
+		break;
+	case STORE_DOUBLE:
+		*(double *)at = sqlite3_column_double(s, col);
+		break;
+	case STORE_BLOB:
+		*(GBytes **)at = g_bytes_new(sqlite3_column_blob(s, col),
+					     sqlite3_column_bytes(s, col));
+		break;
+	case STORE_BLOB_OR_NULL:
+		if (sqlite3_column_type(s, col) != SQLITE_NULL)
+			*(GBytes **)at =
+				g_bytes_new(sqlite3_column_blob(s, col),
+					    sqlite3_column_bytes(s, col));
+		break;
+	case STORE_OWNED:
+		break;
+	}
+}
+
+/* Step @s once and reset it; when it gave a row, its first column into
+ * *@out as @kind says. */
+static gboolean read_first(struct store *st, sqlite3_stmt *s,
+			   enum store_field_kind kind, gpointer out,
+			   GError **error)
+{
+	const struct store_field f = { "", kind, 0, NULL };
+	gboolean row;
+
+	if (!store_step_row(st, s, &row, error))
+		return FALSE;
+	if (row)
+		read_field(&f, s, 0, out);
+	sqlite3_reset(s);
+	return TRUE;
+}
+
+gboolean store_read_int64(struct store *st, sqlite3_stmt *s, gint64 *out,
+			  GError **error)
+{
+	*out = 0;
+	return read_first(st, s, STORE_INT64, out, error);
+}
+
+gboolean store_read_text(struct store *st, sqlite3_stmt *s, char **out,
+			 GError **error)
+{
+	*out = NULL;
+	return read_first(st, s, STORE_TEXT, out, error);
+}
+
+GArray *store_read_ids(struct store *st, sqlite3_stmt *s, GError **error)
+{
+	g_autoptr(GArray) out = g_array_new(FALSE, FALSE, sizeof(gint64));
+	gboolean row = TRUE;
+
+	while (row) {
+		if (!store_step_row(st, s, &row, error))
+			return NULL;
+		if (row)
+			g_array_append_val(
+				out, *(gint64[]){ sqlite3_column_int64(s, 0) });
+	}
+	return g_steal_pointer(&out);
+}
+
+GPtrArray *store_read_texts(struct store *st, sqlite3_stmt *s, GError **error)
+{
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(g_free);
+	gboolean row = TRUE;
+
+	while (row) {
+		if (!store_step_row(st, s, &row, error))
+			return NULL;
+		if (row && sqlite3_column_type(s, 0) != SQLITE_NULL)
+			g_ptr_array_add(out, store_column_text(s, 0));
 	}
 	return g_steal_pointer(&out);
 }
@@ -119,6 +303,108 @@ char *store_column_text(sqlite3_stmt *s, int i)
 	const unsigned char *t = sqlite3_column_text(s, i);
 
 	return t ? g_strdup((const char *)t) : NULL;
+}
+
+sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
+			   const char *tail, GError **error, ...)
+{
+	char *sql = g_hash_table_lookup(st->selects, tail);
+	sqlite3_stmt *s;
+	va_list ap;
+
+	if (!sql) {
+		GString *b = g_string_new("SELECT ");
+		const char *sep = "";
+
+		for (guint i = 0; i < row->n_fields; i++) {
+			if (!row->fields[i].column)
+				continue;
+			g_string_append(b, sep);
+			g_string_append(b, row->fields[i].column);
+			sep = ", ";
+		}
+		g_string_append(b, tail);
+		sql = g_string_free(b, FALSE);
+		g_hash_table_insert(st->selects, (gpointer)tail, sql);
+	}
+	if (!(s = store_statement(st, sql, error)))
+		return NULL;
+	va_start(ap, error);
+	bind_args(s, ap);
+	va_end(ap);
+	return s;
+}
+
+gpointer store_row_read(const struct store_row *row, sqlite3_stmt *s)
+{
+	char *p = g_malloc0(row->size);
+	int col = 0;
+
+	for (guint i = 0; i < row->n_fields; i++) {
+		if (row->fields[i].kind == STORE_OWNED)
+			continue;
+		read_field(&row->fields[i], s, col++, p);
+	}
+	if (row->after)
+		row->after(p, s);
+	return p;
+}
+
+void store_row_free(const struct store_row *row, gpointer p)
+{
+	if (!p)
+		return;
+	for (guint i = 0; i < row->n_fields; i++) {
+		const struct store_field *f = &row->fields[i];
+		gpointer *at = (gpointer *)((char *)p + f->offset);
+
+		switch (f->kind) {
+		case STORE_TEXT:
+			g_free(*at);
+			break;
+		case STORE_BLOB:
+		case STORE_BLOB_OR_NULL:
+			g_clear_pointer(at, g_bytes_unref);
+			break;
+		case STORE_OWNED:
+			if (*at)
+				f->destroy(*at);
+			break;
+		default:
+			break;
+		}
+	}
+	g_free(p);
+}
+
+gboolean store_read_row(struct store *st, sqlite3_stmt *s,
+			const struct store_row *row, gpointer *out,
+			GError **error)
+{
+	gboolean found;
+
+	*out = NULL;
+	if (!store_step_row(st, s, &found, error))
+		return FALSE;
+	if (found)
+		*out = store_row_read(row, s);
+	sqlite3_reset(s);
+	return TRUE;
+}
+
+GPtrArray *store_read_rows(struct store *st, sqlite3_stmt *s,
+			   const struct store_row *row, GError **error)
+{
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(row->free);
+	gboolean found = TRUE;
+
+	while (found) {
+		if (!store_step_row(st, s, &found, error))
+			return NULL;
+		if (found)
+			g_ptr_array_add(out, store_row_read(row, s));
+	}
+	return g_steal_pointer(&out);
 }
 
 /* The schema version of @part (0 when it has none yet), or -1 with
@@ -281,6 +567,8 @@ struct store *store_db_open(const char *path, const struct store_schema *schema,
 
 	st->stmts = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
 					  finalize_statement);
+	st->selects = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+					    g_free);
 
 	if (sqlite3_open_v2(path, &st->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
@@ -318,6 +606,8 @@ void store_free(struct store *st)
 		return;
 	if (st->stmts)
 		g_hash_table_destroy(st->stmts);
+	if (st->selects)
+		g_hash_table_destroy(st->selects);
 	sqlite3_close(st->db);
 	g_free(st);
 }

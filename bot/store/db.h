@@ -12,6 +12,7 @@
 
 #include <glib.h>
 #include <sqlite3.h>
+#include <stddef.h>
 
 typedef struct store store;
 
@@ -59,6 +60,37 @@ sqlite3 *store_db(struct store *st);
 sqlite3_stmt *store_statement(struct store *st, const char *sql,
 			      GError **error);
 
+/* The parameters of a statement, in order from ?1, each a kind and its
+ * value, the list ended by STORE_END: made by these macros only, so that
+ * every value is passed as the type read. */
+enum store_arg {
+	STORE_END,
+	STORE_ARG_TEXT, /* const char *, NULL for NULL */
+	STORE_ARG_INT64, /* gint64 */
+	STORE_ARG_TIME, /* gint64, 0 for NULL */
+	STORE_ARG_DOUBLE, /* double */
+	STORE_ARG_BLOB, /* GBytes *, NULL for empty; bound without a copy,
+			 * so it must live until the statement is stepped */
+};
+#define STORE_T(v) STORE_ARG_TEXT, (const char *)(v)
+#define STORE_I(v) STORE_ARG_INT64, (gint64)(v)
+#define STORE_TIME(v) STORE_ARG_TIME, (gint64)(v)
+#define STORE_D(v) STORE_ARG_DOUBLE, (double)(v)
+#define STORE_B(v) STORE_ARG_BLOB, (GBytes *)(v)
+
+/* store_statement() of @sql with the parameters that follow bound; NULL
+ * with @error set. */
+sqlite3_stmt *store_bind(struct store *st, const char *sql, GError **error,
+			 ...);
+
+/* The same, then stepped to its end: FALSE with @error on failure. */
+gboolean store_exec(struct store *st, const char *sql, GError **error, ...);
+
+/* store_exec(), and *@changed whether it inserted, updated or deleted a
+ * row. */
+gboolean store_exec_changed(struct store *st, const char *sql,
+			    gboolean *changed, GError **error, ...);
+
 /* Step @s to its end (bindings made); FALSE with @error on failure. */
 gboolean store_step_done(struct store *st, sqlite3_stmt *s, GError **error);
 
@@ -73,6 +105,19 @@ typedef gpointer (*store_row_fn)(sqlite3_stmt *s);
 GPtrArray *store_rows(struct store *st, sqlite3_stmt *s, store_row_fn read,
 		      GDestroyNotify free_fn, GError **error);
 
+/* Step @s (bindings made) once and reset it: *@out its first column, 0
+ * or NULL when there was no row.  FALSE with @error on failure. */
+gboolean store_read_int64(struct store *st, sqlite3_stmt *s, gint64 *out,
+			  GError **error);
+gboolean store_read_text(struct store *st, sqlite3_stmt *s, char **out,
+			 GError **error);
+
+/* The first column of every row of @s (bindings made): as gint64s, and
+ * as new strings (char *, owned; NULLs left out).  NULL with @error on
+ * failure. */
+GArray *store_read_ids(struct store *st, sqlite3_stmt *s, GError **error);
+GPtrArray *store_read_texts(struct store *st, sqlite3_stmt *s, GError **error);
+
 /* Set @error from SQLite's last error, prefixed by @what; FALSE. */
 gboolean store_fail(struct store *st, GError **error, const char *what);
 
@@ -81,3 +126,96 @@ void store_bind_text(sqlite3_stmt *s, int i, const char *text);
 
 /* Column @i as a new string, or NULL. */
 char *store_column_text(sqlite3_stmt *s, int i);
+
+/* Table-driven rows: a struct is described once, field by field, by the
+ * SQL expression it is read from, how, and where it lives in the struct;
+ * store_select() writes the SELECT list from it, store_read_row() and
+ * store_read_rows() read result rows into new structs and
+ * store_row_free() frees one.  Column i of the statement is the i-th
+ * field that has a column. */
+enum store_field_kind {
+	STORE_TEXT, /* char *, owned; NULL for NULL */
+	STORE_INT, /* int, guint or gboolean */
+	STORE_INT64, /* gint64; 0 for NULL */
+	STORE_INT64_OR_MINUS1, /* gint64; -1 for NULL */
+	STORE_DOUBLE, /* double */
+	STORE_BLOB, /* GBytes *, owned; empty for NULL */
+	STORE_BLOB_OR_NULL, /* GBytes *, owned; NULL for NULL */
+	STORE_OWNED, /* no column: a pointer the row owns, freed by
+			.destroy (NULL-safe: called only when set) */
+};
+
+struct store_field {
+	const char *column; /* the SQL expression; NULL for STORE_OWNED */
+	enum store_field_kind kind;
+	size_t offset; /* offsetof() the member */
+	GDestroyNotify destroy; /* STORE_OWNED only */
+};
+
+#define STORE_FIELD(type, member, column, kind)            \
+	{                                                  \
+		column, kind, offsetof(type, member), NULL \
+	}
+/* A member read from the column of its own name. */
+#define STORE_COLUMN(type, member, kind) \
+	STORE_FIELD(type, member, #member, kind)
+#define STORE_OWNED_FIELD(type, member, destroy)           \
+	{                                                  \
+		NULL, STORE_OWNED, offsetof(type, member), \
+			(GDestroyNotify)destroy            \
+	}
+
+struct store_row {
+	size_t size; /* sizeof the struct */
+	const struct store_field *fields;
+	guint n_fields;
+	/* the struct's public free function (a store_row_free() of this
+	 * row), for the arrays store_read_rows() returns */
+	GDestroyNotify free;
+	/* or NULL: called on each new struct with the row it was read
+	 * from, for what a field cannot say */
+	void (*after)(gpointer p, sqlite3_stmt *s);
+};
+
+/* The row of struct @type read by @fields (an array), freed by @free_fn;
+ * @after_fn or NULL. */
+#define STORE_ROW(type, fields, free_fn, after_fn)          \
+	{                                                   \
+		sizeof(type), fields, G_N_ELEMENTS(fields), \
+			(GDestroyNotify)free_fn, after_fn   \
+	}
+
+/* Define @row, the row of struct @type read by @fields, and @free_fn
+ * (declared before: the row names it), which frees one with
+ * store_row_free(); @storage is static or nothing. */
+#define STORE_ROW_DEFINE(storage, row, type, fields, free_fn, after_fn) \
+	static const struct store_row row =                             \
+		STORE_ROW(type, fields, free_fn, after_fn);             \
+	storage void free_fn(type *p)                                   \
+	{                                                               \
+		store_row_free(&row, p);                                \
+	}
+
+/* "SELECT <the row's columns> @tail" prepared once and cached as
+ * store_statement() does, with the parameters that follow bound (as
+ * store_bind()); @tail a string constant used with this row only (its
+ * address is the cache key).  NULL with @error set. */
+sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
+			   const char *tail, GError **error, ...);
+
+/* The current result row of @s as a new struct of @row. */
+gpointer store_row_read(const struct store_row *row, sqlite3_stmt *s);
+
+/* Free @p (a struct of @row, or NULL) and what its fields own. */
+void store_row_free(const struct store_row *row, gpointer p);
+
+/* Step @s (bindings made) once: *@out the row read, or NULL when there
+ * was none; @s is reset.  FALSE with @error on failure. */
+gboolean store_read_row(struct store *st, sqlite3_stmt *s,
+			const struct store_row *row, gpointer *out,
+			GError **error);
+
+/* Every row of @s (bindings made) as structs of @row, owned by the array
+ * (freed by @row->free); NULL with @error on failure. */
+GPtrArray *store_read_rows(struct store *st, sqlite3_stmt *s,
+			   const struct store_row *row, GError **error);

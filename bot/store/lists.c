@@ -31,12 +31,8 @@ const struct store_part store_part_lists = {
 	.n_migrations = G_N_ELEMENTS(migrations),
 };
 
-static const char sql_get[] =
-	"SELECT address, via, state, request_id, requested, confirmed,"
-	" confirm_source, updated FROM lists WHERE address = ?1";
-static const char sql_all[] =
-	"SELECT address, via, state, request_id, requested, confirmed,"
-	" confirm_source, updated FROM lists ORDER BY address";
+static const char sql_get[] = " FROM lists WHERE address = ?1";
+static const char sql_all[] = " FROM lists ORDER BY address";
 static const char sql_put[] =
 	"INSERT OR REPLACE INTO lists (address, via, state, request_id,"
 	" requested, confirmed, confirm_source, updated) VALUES (?1, ?2, ?3,"
@@ -56,125 +52,67 @@ static const char sql_mark[] =
 	"INSERT OR IGNORE INTO control_done (message_id, what, at) VALUES (?1,"
 	" ?2, ?3)";
 
-void store_list_free(struct store_list *l)
-{
-	if (!l)
-		return;
-	g_free(l->address);
-	g_free(l->via);
-	g_free(l->state);
-	g_free(l->request_id);
-	g_free(l->confirm_source);
-	g_free(l);
-}
+static const struct store_field fields[] = {
+	STORE_COLUMN(struct store_list, address, STORE_TEXT),
+	STORE_COLUMN(struct store_list, via, STORE_TEXT),
+	STORE_COLUMN(struct store_list, state, STORE_TEXT),
+	STORE_COLUMN(struct store_list, request_id, STORE_TEXT),
+	STORE_COLUMN(struct store_list, requested, STORE_INT64),
+	STORE_COLUMN(struct store_list, confirmed, STORE_INT64),
+	STORE_COLUMN(struct store_list, confirm_source, STORE_TEXT),
+	STORE_COLUMN(struct store_list, updated, STORE_INT64),
+};
 
-static struct store_list *read_row(sqlite3_stmt *s)
-{
-	struct store_list *l = g_new0(struct store_list, 1);
-
-	l->address = store_column_text(s, 0);
-	l->via = store_column_text(s, 1);
-	l->state = store_column_text(s, 2);
-	l->request_id = store_column_text(s, 3);
-	l->requested = sqlite3_column_int64(s, 4);
-	l->confirmed = sqlite3_column_int64(s, 5);
-	l->confirm_source = store_column_text(s, 6);
-	l->updated = sqlite3_column_int64(s, 7);
-	return l;
-}
+STORE_ROW_DEFINE(, list_row, struct store_list, fields, store_list_free, NULL)
 
 gboolean store_list_get(struct store *st, const char *address,
 			struct store_list **out, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_get, error);
-	gboolean row;
+	sqlite3_stmt *s = store_select(st, &list_row, sql_get, error,
+				       STORE_T(address), STORE_END);
 
 	*out = NULL;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, address);
-	if (!store_step_row(st, s, &row, error))
-		return FALSE;
-	if (row) {
-		*out = read_row(s);
-		sqlite3_reset(s);
-	}
-	return TRUE;
+	return store_read_row(st, s, &list_row, (gpointer *)out, error);
 }
 
 GPtrArray *store_lists_all(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_all, error);
-	g_autoptr(GPtrArray) out = NULL;
+	sqlite3_stmt *s =
+		store_select(st, &list_row, sql_all, error, STORE_END);
 
-	if (!s)
-		return NULL;
-	out = g_ptr_array_new_with_free_func((GDestroyNotify)store_list_free);
-	for (;;) {
-		gboolean row;
-
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			break;
-		g_ptr_array_add(out, read_row(s));
-	}
-	return g_steal_pointer(&out);
+	return s ? store_read_rows(st, s, &list_row, error) : NULL;
 }
 
 gboolean store_list_put(struct store *st, const struct store_list *l,
 			GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_put, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, l->address);
-	store_bind_text(s, 2, l->via);
-	store_bind_text(s, 3, l->state);
-	store_bind_text(s, 4, l->request_id);
-	sqlite3_bind_int64(s, 5, l->requested);
-	if (l->confirmed)
-		sqlite3_bind_int64(s, 6, l->confirmed);
-	store_bind_text(s, 7, l->confirm_source);
-	sqlite3_bind_int64(s, 8, l->updated);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_put, error, STORE_T(l->address),
+			  STORE_T(l->via), STORE_T(l->state),
+			  STORE_T(l->request_id), STORE_I(l->requested),
+			  STORE_TIME(l->confirmed), STORE_T(l->confirm_source),
+			  STORE_I(l->updated), STORE_END);
 }
 
 gboolean store_list_token_use(struct store *st, const char *address,
 			      const char *token, gint64 at, gboolean *fresh,
 			      GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_token_use, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, address);
-	store_bind_text(s, 2, token);
-	sqlite3_bind_int64(s, 3, at);
-	if (!store_step_done(st, s, error))
-		return FALSE;
-	*fresh = sqlite3_changes(store_db(st)) > 0;
-	return TRUE;
+	return store_exec_changed(st, sql_token_use, fresh, error,
+				  STORE_T(address), STORE_T(token), STORE_I(at),
+				  STORE_END);
 }
 
 static gboolean one_text(struct store *st, const char *sql, const char *arg,
 			 char **out, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql, error);
-	gboolean row;
+	sqlite3_stmt *s = store_bind(st, sql, error, STORE_T(arg), STORE_END);
 
 	*out = NULL;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, arg);
-	if (!store_step_row(st, s, &row, error))
-		return FALSE;
-	if (row) {
-		*out = store_column_text(s, 0);
-		sqlite3_reset(s);
-	}
-	return TRUE;
+	return store_read_text(st, s, out, error);
 }
 
 gboolean store_list_message_source(struct store *st, const char *message_id,
@@ -192,31 +130,22 @@ gboolean store_list_traffic_source(struct store *st, const char *list_id,
 gboolean store_control_done(struct store *st, const char *message_id,
 			    gboolean *out, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_done, error);
-	gboolean row;
+	sqlite3_stmt *s =
+		store_bind(st, sql_done, error, STORE_T(message_id), STORE_END);
+	gint64 one;
 
 	*out = FALSE;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, message_id);
-	if (!store_step_row(st, s, &row, error))
+	if (!store_read_int64(st, s, &one, error))
 		return FALSE;
-	if (row) {
-		*out = TRUE;
-		sqlite3_reset(s);
-	}
+	*out = one != 0;
 	return TRUE;
 }
 
 gboolean store_control_mark(struct store *st, const char *message_id,
 			    const char *what, gint64 at, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_mark, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, message_id);
-	store_bind_text(s, 2, what);
-	sqlite3_bind_int64(s, 3, at);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_mark, error, STORE_T(message_id),
+			  STORE_T(what), STORE_I(at), STORE_END);
 }

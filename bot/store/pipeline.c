@@ -93,11 +93,6 @@ const struct store_part store_part_pipeline = {
 	.n_migrations = G_N_ELEMENTS(migrations),
 };
 
-static gpointer first_column(sqlite3_stmt *s)
-{
-	return store_column_text(s, 0);
-}
-
 static gpointer second_column(sqlite3_stmt *s)
 {
 	return store_column_text(s, 1);
@@ -114,19 +109,13 @@ gboolean store_series_of_message(struct store *st, const char *message_id,
 	static const char sql[] =
 		"SELECT series_id FROM series_members WHERE message_id = ?1"
 		" ORDER BY series_id DESC LIMIT 1";
-	sqlite3_stmt *s = store_statement(st, sql, error);
-	gboolean row;
+	sqlite3_stmt *s =
+		store_bind(st, sql, error, STORE_T(message_id), STORE_END);
 
 	*series_id = 0;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, message_id);
-	if (!store_step_row(st, s, &row, error))
-		return FALSE;
-	if (row)
-		*series_id = sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
-	return TRUE;
+	return store_read_int64(st, s, series_id, error);
 }
 
 GArray *store_series_ids_in_state(struct store *st, const char *state,
@@ -134,23 +123,11 @@ GArray *store_series_ids_in_state(struct store *st, const char *state,
 {
 	static const char sql[] =
 		"SELECT id FROM series WHERE state = ?1 ORDER BY id";
-	sqlite3_stmt *s = store_statement(st, sql, error);
-	g_autoptr(GArray) ids = g_array_new(FALSE, FALSE, sizeof(gint64));
-	gboolean row = TRUE;
+	sqlite3_stmt *s = store_bind(st, sql, error, STORE_T(state), STORE_END);
 
 	if (!s)
 		return NULL;
-	store_bind_text(s, 1, state);
-	while (row) {
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (row) {
-			gint64 id = sqlite3_column_int64(s, 0);
-
-			g_array_append_val(ids, id);
-		}
-	}
-	return g_steal_pointer(&ids);
+	return store_read_ids(st, s, error);
 }
 
 gboolean store_series_set_state(struct store *st, gint64 series_id,
@@ -158,47 +135,24 @@ gboolean store_series_set_state(struct store *st, gint64 series_id,
 {
 	static const char sql[] =
 		"UPDATE series SET state = ?2, updated = ?3 WHERE id = ?1";
-	sqlite3_stmt *s = store_statement(st, sql, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, series_id);
-	store_bind_text(s, 2, state);
-	sqlite3_bind_int64(s, 3, now_s());
-	return store_step_done(st, s, error);
+	return store_exec(st, sql, error, STORE_I(series_id), STORE_T(state),
+			  STORE_I(now_s()), STORE_END);
 }
 
-void store_job_free(struct store_job *job)
-{
-	if (!job)
-		return;
-	g_free(job->tree);
-	g_free(job->tree_reason);
-	g_free(job->state);
-	g_free(job->reason);
-	g_free(job);
-}
+static const struct store_field job_fields[] = {
+	STORE_COLUMN(struct store_job, id, STORE_INT64),
+	STORE_COLUMN(struct store_job, series_id, STORE_INT64),
+	STORE_COLUMN(struct store_job, tree, STORE_TEXT),
+	STORE_COLUMN(struct store_job, tree_reason, STORE_TEXT),
+	STORE_COLUMN(struct store_job, state, STORE_TEXT),
+	STORE_COLUMN(struct store_job, attempts, STORE_INT),
+	STORE_COLUMN(struct store_job, reason, STORE_TEXT),
+	STORE_COLUMN(struct store_job, queued, STORE_INT64),
+	STORE_COLUMN(struct store_job, started, STORE_INT64),
+	STORE_COLUMN(struct store_job, finished, STORE_INT64),
+};
 
-#define JOB_COLUMNS                                                          \
-	"id, series_id, tree, tree_reason, state, attempts, reason, queued," \
-	" started, finished"
-
-static struct store_job *read_job(sqlite3_stmt *s)
-{
-	struct store_job *job = g_new0(struct store_job, 1);
-
-	job->id = sqlite3_column_int64(s, 0);
-	job->series_id = sqlite3_column_int64(s, 1);
-	job->tree = store_column_text(s, 2);
-	job->tree_reason = store_column_text(s, 3);
-	job->state = store_column_text(s, 4);
-	job->attempts = sqlite3_column_int(s, 5);
-	job->reason = store_column_text(s, 6);
-	job->queued = sqlite3_column_int64(s, 7);
-	job->started = sqlite3_column_int64(s, 8);
-	job->finished = sqlite3_column_int64(s, 9);
-	return job;
-}
+STORE_ROW_DEFINE(, job_row, struct store_job, job_fields, store_job_free, NULL)
 
 gboolean store_job_add(struct store *st, gint64 series_id, const char *tree,
 		       const char *tree_reason, const char *ignore_reason,
@@ -207,20 +161,11 @@ gboolean store_job_add(struct store *st, gint64 series_id, const char *tree,
 	static const char sql[] =
 		"INSERT OR IGNORE INTO jobs (series_id, tree, tree_reason,"
 		" state, reason, queued) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
-	sqlite3_stmt *s = store_statement(st, sql, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, series_id);
-	store_bind_text(s, 2, tree);
-	store_bind_text(s, 3, tree_reason);
-	store_bind_text(s, 4, ignore_reason ? "ignored" : "queued");
-	store_bind_text(s, 5, ignore_reason);
-	sqlite3_bind_int64(s, 6, now_s());
-	if (!store_step_done(st, s, error))
-		return FALSE;
-	*added = sqlite3_changes(store_db(st)) > 0;
-	return TRUE;
+	return store_exec_changed(st, sql, added, error, STORE_I(series_id),
+				  STORE_T(tree), STORE_T(tree_reason),
+				  STORE_T(ignore_reason ? "ignored" : "queued"),
+				  STORE_T(ignore_reason), STORE_I(now_s()),
+				  STORE_END);
 }
 
 gboolean store_job_recover(struct store *st, guint max_attempts,
@@ -237,12 +182,8 @@ gboolean store_job_recover(struct store *st, guint max_attempts,
 
 	if (!store_begin(st, error))
 		return FALSE;
-	s = store_statement(st, fail_sql, error);
-	if (!s)
-		goto fail;
-	sqlite3_bind_int(s, 1, max_attempts);
-	sqlite3_bind_int64(s, 2, now_s());
-	if (!store_step_done(st, s, error))
+	if (!store_exec(st, fail_sql, error, STORE_I(max_attempts),
+			STORE_I(now_s()), STORE_END))
 		goto fail;
 	*failed = sqlite3_changes(store_db(st));
 	s = store_statement(st, requeue_sql, error);
@@ -258,8 +199,8 @@ fail:
 struct store_job *store_job_claim(struct store *st, const char *tree,
 				  GError **error)
 {
-	static const char pick_sql[] =
-		"SELECT " JOB_COLUMNS " FROM jobs WHERE state = 'queued'"
+	static const char pick_tail[] =
+		" FROM jobs WHERE state = 'queued'"
 		" AND (?1 IS NULL OR tree = ?1) AND not_before <= ?2"
 		" ORDER BY queued, id LIMIT 1";
 	static const char superseded_sql[] =
@@ -273,7 +214,6 @@ struct store_job *store_job_claim(struct store *st, const char *tree,
 		" started = ?2 WHERE id = ?1";
 	g_autoptr(store_job) job = NULL;
 	sqlite3_stmt *s;
-	gboolean row;
 
 	if (!store_begin(st, error))
 		return NULL;
@@ -282,26 +222,22 @@ struct store_job *store_job_claim(struct store *st, const char *tree,
 	s = store_statement(st, superseded_sql, error);
 	if (!s || !store_step_done(st, s, error))
 		goto fail;
-	s = store_statement(st, pick_sql, error);
+	s = store_select(st, &job_row, pick_tail, error, STORE_T(tree),
+			 STORE_I(now_s()), STORE_END);
 	if (!s)
 		goto fail;
-	store_bind_text(s, 1, tree);
-	sqlite3_bind_int64(s, 2, now_s());
-	if (!store_step_row(st, s, &row, error))
+	if (!store_read_row(st, s, &job_row, (gpointer *)&job, error))
 		goto fail;
-	if (!row) {
+	if (!job) {
 		/* keeps what was set aside */
 		if (!store_commit(st, error))
 			goto fail;
 		return NULL;
 	}
-	job = read_job(s);
-	sqlite3_reset(s);
-	s = store_statement(st, take_sql, error);
+	s = store_bind(st, take_sql, error, STORE_I(job->id), STORE_I(now_s()),
+		       STORE_END);
 	if (!s)
 		goto fail;
-	sqlite3_bind_int64(s, 1, job->id);
-	sqlite3_bind_int64(s, 2, now_s());
 	if (!store_step_done(st, s, error) ||
 	    !store_series_set_state(st, job->series_id, "checking", error) ||
 	    !store_commit(st, error))
@@ -334,65 +270,40 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 	static const char series_sql[] =
 		"UPDATE series SET state = coalesce(?3, 'reported'), updated = ?2"
 		" WHERE id = (SELECT series_id FROM jobs WHERE id = ?1)";
-	sqlite3_stmt *s;
 
 	if (!store_begin(st, error))
 		return FALSE;
-	if (!(s = store_statement(st, job_sql, error)))
-		goto fail;
-	sqlite3_bind_int64(s, 1, job_id);
-	sqlite3_bind_int64(s, 2, now_s());
-	store_bind_text(s, 3, res->base_commit);
-	store_bind_text(s, 4, res->base_how);
-	store_bind_text(s, 5, res->head_commit);
-	store_bind_text(s, 6, res->verdict);
-	store_bind_text(s, 7, res->verdict_json);
-	store_bind_text(s, 8, res->dirstat);
-	store_bind_text(s, 9, res->no_reply_reason);
-	store_bind_text(s, 10, res->tree_reason);
-	store_bind_text(s, 11, res->base_reason);
-	store_bind_text(s, 12, res->not_tested);
-	store_bind_text(s, 13, res->similar);
-	if (!store_step_done(st, s, error))
+	if (!store_exec(st, job_sql, error, STORE_I(job_id), STORE_I(now_s()),
+			STORE_T(res->base_commit), STORE_T(res->base_how),
+			STORE_T(res->head_commit), STORE_T(res->verdict),
+			STORE_T(res->verdict_json), STORE_T(res->dirstat),
+			STORE_T(res->no_reply_reason),
+			STORE_T(res->tree_reason), STORE_T(res->base_reason),
+			STORE_T(res->not_tested), STORE_T(res->similar),
+			STORE_END))
 		goto fail;
 	for (guint i = 0; i < res->n_checks; i++) {
 		const struct store_check *c = &res->checks[i];
 
-		if (!(s = store_statement(st, check_sql, error)))
-			goto fail;
-		sqlite3_bind_int64(s, 1, job_id);
-		store_bind_text(s, 2, c->name);
-		store_bind_text(s, 3, c->status);
-		store_bind_text(s, 4, c->summary);
-		store_bind_text(s, 5, c->detail);
-		sqlite3_bind_double(s, 6, c->seconds);
-		if (!store_step_done(st, s, error))
+		if (!store_exec(st, check_sql, error, STORE_I(job_id),
+				STORE_T(c->name), STORE_T(c->status),
+				STORE_T(c->summary), STORE_T(c->detail),
+				STORE_D(c->seconds), STORE_END))
 			goto fail;
 	}
 	if (res->reply) {
 		const struct store_reply *r = res->reply;
-		gsize len;
-		const void *data = g_bytes_get_data(r->raw, &len);
 
-		if (!(s = store_statement(st, reply_sql, error)))
-			goto fail;
-		sqlite3_bind_int64(s, 1, job_id);
-		store_bind_text(s, 2, r->message_id);
-		store_bind_text(s, 3, r->list);
-		store_bind_text(s, 4, r->sender);
-		store_bind_text(s, 5, r->recipients);
-		sqlite3_bind_blob64(s, 6, data ? data : "", len, SQLITE_STATIC);
-		store_bind_text(s, 7, r->state);
-		sqlite3_bind_int64(s, 8, now_s());
-		if (!store_step_done(st, s, error))
+		if (!store_exec(st, reply_sql, error, STORE_I(job_id),
+				STORE_T(r->message_id), STORE_T(r->list),
+				STORE_T(r->sender), STORE_T(r->recipients),
+				STORE_B(r->raw), STORE_T(r->state),
+				STORE_I(now_s()), STORE_END))
 			goto fail;
 	}
-	if (!(s = store_statement(st, series_sql, error)))
-		goto fail;
-	sqlite3_bind_int64(s, 1, job_id);
-	sqlite3_bind_int64(s, 2, now_s());
-	store_bind_text(s, 3, res->series_state);
-	if (!store_step_done(st, s, error))
+	if (!store_exec(st, series_sql, error, STORE_I(job_id),
+			STORE_I(now_s()), STORE_T(res->series_state),
+			STORE_END))
 		goto fail;
 	return store_commit(st, error);
 fail:
@@ -452,24 +363,16 @@ gboolean store_job_error(struct store *st, gint64 job_id, const char *reason,
 	static const char series_sql[] =
 		"UPDATE series SET state = ?2, updated = ?3 WHERE id ="
 		" (SELECT series_id FROM jobs WHERE id = ?1)";
-	sqlite3_stmt *s;
 
 	if (!store_begin(st, error))
 		return FALSE;
-	if (!(s = store_statement(st, sql, error)))
+	if (!store_exec(st, sql, error, STORE_I(job_id),
+			STORE_T(retry ? "queued" : "failed"), STORE_T(reason),
+			STORE_I(now_s()), STORE_END))
 		goto fail;
-	sqlite3_bind_int64(s, 1, job_id);
-	store_bind_text(s, 2, retry ? "queued" : "failed");
-	store_bind_text(s, 3, reason);
-	sqlite3_bind_int64(s, 4, now_s());
-	if (!store_step_done(st, s, error))
-		goto fail;
-	if (!(s = store_statement(st, series_sql, error)))
-		goto fail;
-	sqlite3_bind_int64(s, 1, job_id);
-	store_bind_text(s, 2, retry ? "checking" : "failed");
-	sqlite3_bind_int64(s, 3, now_s());
-	if (!store_step_done(st, s, error))
+	if (!store_exec(st, series_sql, error, STORE_I(job_id),
+			STORE_T(retry ? "checking" : "failed"),
+			STORE_I(now_s()), STORE_END))
 		goto fail;
 	return store_commit(st, error);
 fail:
@@ -480,91 +383,63 @@ fail:
 GPtrArray *store_jobs_of_series(struct store *st, gint64 series_id,
 				GError **error)
 {
-	static const char sql[] = "SELECT " JOB_COLUMNS
-				  " FROM jobs WHERE series_id = ?1 ORDER BY id";
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	static const char tail[] =
+		" FROM jobs WHERE series_id = ?1 ORDER BY id";
+	sqlite3_stmt *s = store_select(st, &job_row, tail, error,
+				       STORE_I(series_id), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, series_id);
-	return store_rows(st, s, (store_row_fn)read_job,
-			  (GDestroyNotify)store_job_free, error);
+	return store_read_rows(st, s, &job_row, error);
 }
 
-void store_outbox_free(struct store_outbox *o)
-{
-	if (!o)
-		return;
-	g_free(o->message_id);
-	g_free(o->list);
-	g_free(o->sender);
-	g_free(o->recipients);
-	g_free(o->state);
-	g_free(o->last_error);
-	if (o->raw)
-		g_bytes_unref(o->raw);
-	g_free(o);
-}
+static const struct store_field outbox_fields[] = {
+	STORE_COLUMN(struct store_outbox, id, STORE_INT64),
+	STORE_COLUMN(struct store_outbox, job_id, STORE_INT64),
+	STORE_COLUMN(struct store_outbox, message_id, STORE_TEXT),
+	STORE_COLUMN(struct store_outbox, list, STORE_TEXT),
+	STORE_COLUMN(struct store_outbox, sender, STORE_TEXT),
+	STORE_COLUMN(struct store_outbox, recipients, STORE_TEXT),
+	STORE_COLUMN(struct store_outbox, raw, STORE_BLOB),
+	STORE_COLUMN(struct store_outbox, state, STORE_TEXT),
+	STORE_COLUMN(struct store_outbox, attempts, STORE_INT),
+	STORE_COLUMN(struct store_outbox, next_attempt, STORE_INT64),
+	STORE_COLUMN(struct store_outbox, last_error, STORE_TEXT),
+	STORE_COLUMN(struct store_outbox, created, STORE_INT64),
+	STORE_COLUMN(struct store_outbox, handed, STORE_INT64),
+	STORE_COLUMN(struct store_outbox, sent, STORE_INT64),
+};
 
-#define OUTBOX_COLUMNS                                                  \
-	"id, job_id, message_id, list, sender, recipients, raw, state," \
-	" attempts, next_attempt, last_error, created, handed, sent"
-
-static struct store_outbox *read_outbox(sqlite3_stmt *s)
-{
-	struct store_outbox *o = g_new0(struct store_outbox, 1);
-
-	o->id = sqlite3_column_int64(s, 0);
-	o->job_id = sqlite3_column_int64(s, 1);
-	o->message_id = store_column_text(s, 2);
-	o->list = store_column_text(s, 3);
-	o->sender = store_column_text(s, 4);
-	o->recipients = store_column_text(s, 5);
-	o->raw = g_bytes_new(sqlite3_column_blob(s, 6),
-			     sqlite3_column_bytes(s, 6));
-	o->state = store_column_text(s, 7);
-	o->attempts = sqlite3_column_int(s, 8);
-	o->next_attempt = sqlite3_column_int64(s, 9);
-	o->last_error = store_column_text(s, 10);
-	o->created = sqlite3_column_int64(s, 11);
-	o->handed = sqlite3_column_int64(s, 12);
-	o->sent = sqlite3_column_int64(s, 13);
-	return o;
-}
+STORE_ROW_DEFINE(, outbox_row, struct store_outbox, outbox_fields,
+		 store_outbox_free, NULL)
 
 struct store_outbox *store_outbox_next(struct store *st, gint64 now,
 				       GError **error)
 {
-	static const char sql[] =
-		"SELECT " OUTBOX_COLUMNS " FROM outbox WHERE state = 'pending'"
+	static const char tail[] =
+		" FROM outbox WHERE state = 'pending'"
 		" AND next_attempt <= ?1 ORDER BY next_attempt, id LIMIT 1";
-	sqlite3_stmt *s = store_statement(st, sql, error);
-	struct store_outbox *o = NULL;
-	gboolean row;
+	sqlite3_stmt *s = store_select(st, &outbox_row, tail, error,
+				       STORE_I(now), STORE_END);
+	gpointer o = NULL;
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, now);
-	if (!store_step_row(st, s, &row, error))
+	if (!store_read_row(st, s, &outbox_row, &o, error))
 		return NULL;
-	if (row)
-		o = read_outbox(s);
-	sqlite3_reset(s);
 	return o;
 }
 
 GPtrArray *store_outbox_in_state(struct store *st, const char *state,
 				 GError **error)
 {
-	static const char sql[] = "SELECT " OUTBOX_COLUMNS
-				  " FROM outbox WHERE state = ?1 ORDER BY id";
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	static const char tail[] = " FROM outbox WHERE state = ?1 ORDER BY id";
+	sqlite3_stmt *s = store_select(st, &outbox_row, tail, error,
+				       STORE_T(state), STORE_END);
 
 	if (!s)
 		return NULL;
-	store_bind_text(s, 1, state);
-	return store_rows(st, s, (store_row_fn)read_outbox,
-			  (GDestroyNotify)store_outbox_free, error);
+	return store_read_rows(st, s, &outbox_row, error);
 }
 
 gboolean store_outbox_set(struct store *st, gint64 id, const char *state,
@@ -578,16 +453,9 @@ gboolean store_outbox_set(struct store *st, gint64 id, const char *state,
 		" sent = CASE WHEN ?2 = 'sent' THEN ?3 ELSE sent END,"
 		" next_attempt = ?4,"
 		" last_error = coalesce(?5, last_error) WHERE id = ?1";
-	sqlite3_stmt *s = store_statement(st, sql, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, id);
-	store_bind_text(s, 2, state);
-	sqlite3_bind_int64(s, 3, now);
-	sqlite3_bind_int64(s, 4, next_attempt);
-	store_bind_text(s, 5, last_error);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql, error, STORE_I(id), STORE_T(state),
+			  STORE_I(now), STORE_I(next_attempt),
+			  STORE_T(last_error), STORE_END);
 }
 
 gboolean store_outbox_sent_since(struct store *st, const char *list,
@@ -596,19 +464,16 @@ gboolean store_outbox_sent_since(struct store *st, const char *list,
 	static const char sql[] =
 		"SELECT count(*) FROM outbox WHERE list = ?1 AND state IN"
 		" ('sent', 'sending') AND coalesce(sent, handed) >= ?2";
-	sqlite3_stmt *s = store_statement(st, sql, error);
-	gboolean row;
+	sqlite3_stmt *s = store_bind(st, sql, error, STORE_T(list),
+				     STORE_I(since), STORE_END);
+	gint64 n;
 
 	*count = 0;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, list);
-	sqlite3_bind_int64(s, 2, since);
-	if (!store_step_row(st, s, &row, error))
+	if (!store_read_int64(st, s, &n, error))
 		return FALSE;
-	if (row)
-		*count = sqlite3_column_int(s, 0);
-	sqlite3_reset(s);
+	*count = n;
 	return TRUE;
 }
 
@@ -669,11 +534,10 @@ GPtrArray *store_pipeline_errors(struct store *st, guint max, GError **error)
 		"  ' attempts): ' || last_error FROM outbox"
 		"  WHERE last_error IS NOT NULL AND state != 'sent')"
 		" ORDER BY t DESC LIMIT ?1";
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	sqlite3_stmt *s = store_bind(st, sql, error, STORE_I(max), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int(s, 1, max);
 	return store_rows(st, s, second_column, g_free, error);
 }
 
@@ -685,24 +549,13 @@ gboolean store_outbox_add(struct store *st, const char *kind,
 		"INSERT OR IGNORE INTO outbox (kind, message_id, list, sender,"
 		" recipients, raw, state, created) VALUES (?1, ?2, ?3, ?4, ?5,"
 		" ?6, ?7, ?8)";
-	sqlite3_stmt *s = store_statement(st, sql, error);
-	gsize len;
-	const void *data = g_bytes_get_data(mail->raw, &len);
 
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, kind);
-	store_bind_text(s, 2, mail->message_id);
-	store_bind_text(s, 3, mail->list);
-	store_bind_text(s, 4, mail->sender);
-	store_bind_text(s, 5, mail->recipients);
-	sqlite3_bind_blob64(s, 6, data ? data : "", len, SQLITE_STATIC);
-	store_bind_text(s, 7, mail->state ? mail->state : "pending");
-	sqlite3_bind_int64(s, 8, now_s());
-	if (!store_step_done(st, s, error))
-		return FALSE;
-	*added = sqlite3_changes(store_db(st)) > 0;
-	return TRUE;
+	return store_exec_changed(
+		st, sql, added, error, STORE_T(kind), STORE_T(mail->message_id),
+		STORE_T(mail->list), STORE_T(mail->sender),
+		STORE_T(mail->recipients), STORE_B(mail->raw),
+		STORE_T(mail->state ? mail->state : "pending"),
+		STORE_I(now_s()), STORE_END);
 }
 
 GPtrArray *store_job_queued_trees(struct store *st, GError **error)
@@ -714,5 +567,5 @@ GPtrArray *store_job_queued_trees(struct store *st, GError **error)
 
 	if (!s)
 		return NULL;
-	return store_rows(st, s, first_column, g_free, error);
+	return store_read_texts(st, s, error);
 }

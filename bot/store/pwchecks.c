@@ -30,18 +30,14 @@ const struct store_part store_part_pwchecks = {
 	.n_migrations = G_N_ELEMENTS(migrations),
 };
 
-#define COLUMNS                                                              \
-	"id, series_id, tree, list, message_id, context, state, target_url," \
-	" description, status, attempts, next_try, last_error"
-
 static const char sql_queue[] =
 	"INSERT OR REPLACE INTO pwchecks (series_id, tree, list, message_id,"
 	" context, state, target_url, description, status, attempts,"
 	" next_try) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'pending', 0, ?9)";
-static const char sql_due[] = "SELECT " COLUMNS " FROM pwchecks"
+static const char sql_due[] = " FROM pwchecks"
 			      " WHERE status = 'pending' AND next_try <= ?1"
 			      " ORDER BY next_try, id LIMIT ?2";
-static const char sql_series[] = "SELECT " COLUMNS " FROM pwchecks"
+static const char sql_series[] = " FROM pwchecks"
 				 " WHERE series_id = ?1 ORDER BY id";
 static const char sql_posted[] =
 	"UPDATE pwchecks SET status = 'posted', posted = ?2,"
@@ -50,108 +46,68 @@ static const char sql_retry[] =
 	"UPDATE pwchecks SET status = ?2, attempts = attempts + 1,"
 	" next_try = ?3, last_error = ?4 WHERE id = ?1";
 
-void store_pwcheck_free(struct store_pwcheck *c)
-{
-	if (!c)
-		return;
-	g_free(c->tree);
-	g_free(c->list);
-	g_free(c->message_id);
-	g_free(c->context);
-	g_free(c->state);
-	g_free(c->target_url);
-	g_free(c->description);
-	g_free(c->status);
-	g_free(c->last_error);
-	g_free(c);
-}
+static const struct store_field fields[] = {
+	STORE_COLUMN(struct store_pwcheck, id, STORE_INT64),
+	STORE_COLUMN(struct store_pwcheck, series_id, STORE_INT64),
+	STORE_COLUMN(struct store_pwcheck, tree, STORE_TEXT),
+	STORE_COLUMN(struct store_pwcheck, list, STORE_TEXT),
+	STORE_COLUMN(struct store_pwcheck, message_id, STORE_TEXT),
+	STORE_COLUMN(struct store_pwcheck, context, STORE_TEXT),
+	STORE_COLUMN(struct store_pwcheck, state, STORE_TEXT),
+	STORE_COLUMN(struct store_pwcheck, target_url, STORE_TEXT),
+	STORE_COLUMN(struct store_pwcheck, description, STORE_TEXT),
+	STORE_COLUMN(struct store_pwcheck, status, STORE_TEXT),
+	STORE_COLUMN(struct store_pwcheck, attempts, STORE_INT),
+	STORE_COLUMN(struct store_pwcheck, next_try, STORE_INT64),
+	STORE_COLUMN(struct store_pwcheck, last_error, STORE_TEXT),
+};
 
-static gpointer read_row(sqlite3_stmt *s)
-{
-	struct store_pwcheck *c = g_new0(struct store_pwcheck, 1);
-
-	c->id = sqlite3_column_int64(s, 0);
-	c->series_id = sqlite3_column_int64(s, 1);
-	c->tree = store_column_text(s, 2);
-	c->list = store_column_text(s, 3);
-	c->message_id = store_column_text(s, 4);
-	c->context = store_column_text(s, 5);
-	c->state = store_column_text(s, 6);
-	c->target_url = store_column_text(s, 7);
-	c->description = store_column_text(s, 8);
-	c->status = store_column_text(s, 9);
-	c->attempts = sqlite3_column_int(s, 10);
-	c->next_try = sqlite3_column_int64(s, 11);
-	c->last_error = store_column_text(s, 12);
-	return c;
-}
+STORE_ROW_DEFINE(, pwcheck_row, struct store_pwcheck, fields,
+		 store_pwcheck_free, NULL)
 
 gboolean store_pwcheck_queue(struct store *st, const struct store_pwcheck *c,
 			     gint64 now, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_queue, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, c->series_id);
-	store_bind_text(s, 2, c->tree);
-	store_bind_text(s, 3, c->list);
-	store_bind_text(s, 4, c->message_id);
-	store_bind_text(s, 5, c->context);
-	store_bind_text(s, 6, c->state);
-	store_bind_text(s, 7, c->target_url);
-	store_bind_text(s, 8, c->description);
-	sqlite3_bind_int64(s, 9, now);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_queue, error, STORE_I(c->series_id),
+			  STORE_T(c->tree), STORE_T(c->list),
+			  STORE_T(c->message_id), STORE_T(c->context),
+			  STORE_T(c->state), STORE_T(c->target_url),
+			  STORE_T(c->description), STORE_I(now), STORE_END);
 }
 
 GPtrArray *store_pwcheck_due(struct store *st, gint64 now, guint limit,
 			     GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_due, error);
+	sqlite3_stmt *s = store_select(st, &pwcheck_row, sql_due, error,
+				       STORE_I(now), STORE_I(limit), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, now);
-	sqlite3_bind_int64(s, 2, limit);
-	return store_rows(st, s, read_row, (GDestroyNotify)store_pwcheck_free,
-			  error);
+	return store_read_rows(st, s, &pwcheck_row, error);
 }
 
 GPtrArray *store_pwcheck_of_series(struct store *st, gint64 series_id,
 				   GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_series, error);
+	sqlite3_stmt *s = store_select(st, &pwcheck_row, sql_series, error,
+				       STORE_I(series_id), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, series_id);
-	return store_rows(st, s, read_row, (GDestroyNotify)store_pwcheck_free,
-			  error);
+	return store_read_rows(st, s, &pwcheck_row, error);
 }
 
 gboolean store_pwcheck_posted(struct store *st, gint64 id, gint64 now,
 			      GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_posted, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int64(s, 2, now);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_posted, error, STORE_I(id), STORE_I(now),
+			  STORE_END);
 }
 
 gboolean store_pwcheck_retry(struct store *st, gint64 id, const char *why,
 			     gint64 next_try, gboolean give_up, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_retry, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, id);
-	store_bind_text(s, 2, give_up ? "failed" : "pending");
-	sqlite3_bind_int64(s, 3, next_try);
-	store_bind_text(s, 4, why);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_retry, error, STORE_I(id),
+			  STORE_T(give_up ? "failed" : "pending"),
+			  STORE_I(next_try), STORE_T(why), STORE_END);
 }

@@ -39,21 +39,13 @@ static const char sql_forget[] = "DELETE FROM source_done WHERE source = ?1";
 gboolean store_sources_get(struct store *st, const char *source,
 			   const char *key, char **out, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_get, error);
-	gboolean row;
+	sqlite3_stmt *s = store_bind(st, sql_get, error, STORE_T(source),
+				     STORE_T(key), STORE_END);
 
 	*out = NULL;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, source);
-	store_bind_text(s, 2, key);
-	if (!store_step_row(st, s, &row, error))
-		return FALSE;
-	if (row) {
-		*out = store_column_text(s, 0);
-		sqlite3_reset(s);
-	}
-	return TRUE;
+	return store_read_text(st, s, out, error);
 }
 
 gboolean store_sources_get_int(struct store *st, const char *source,
@@ -98,12 +90,11 @@ gboolean store_sources_set_int(struct store *st, const char *source,
 gboolean store_sources_done(struct store *st, const char *source,
 			    const char *name, gboolean *out, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_done, error);
+	sqlite3_stmt *s = store_bind(st, sql_done, error, STORE_T(source),
+				     STORE_T(name), STORE_END);
 
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, source);
-	store_bind_text(s, 2, name);
 	if (!store_step_row(st, s, out, error))
 		return FALSE;
 	sqlite3_reset(s);
@@ -113,22 +104,12 @@ gboolean store_sources_done(struct store *st, const char *source,
 gboolean store_sources_mark_done(struct store *st, const char *source,
 				 const char *name, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_mark_done, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, source);
-	store_bind_text(s, 2, name);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_mark_done, error, STORE_T(source),
+			  STORE_T(name), STORE_END);
 }
 
 gboolean store_sources_forget(struct store *st, const char *source,
 			      GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_forget, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, source);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_forget, error, STORE_T(source), STORE_END);
 }

@@ -91,8 +91,6 @@ enum stmt {
 	STMT_SERIES_DELETE,
 	STMT_MEMBERS_DELETE,
 	STMT_MEMBER_INSERT,
-	STMT_SERIES_LIST,
-	STMT_SERIES_GET,
 	STMT_SERIES_MEMBERS,
 	STMT_COUNT_
 };
@@ -149,16 +147,6 @@ static const char *const statements[STMT_COUNT_] = {
 	[STMT_MEMBER_INSERT] =
 		"INSERT INTO series_members (series_id, position, message_id)"
 		" VALUES (?1, ?2, ?3)",
-	[STMT_SERIES_LIST] =
-		"SELECT id, state, expired, version, version_minor, total,"
-		" received, rfc, subject, author, cover, base_commit,"
-		" supersedes, partial_of, first_date, last_activity"
-		" FROM series ORDER BY first_date, id",
-	[STMT_SERIES_GET] =
-		"SELECT id, state, expired, version, version_minor, total,"
-		" received, rfc, subject, author, cover, base_commit,"
-		" supersedes, partial_of, first_date, last_activity"
-		" FROM series WHERE id = ?1",
 	[STMT_SERIES_MEMBERS] =
 		"SELECT message_id FROM series_members WHERE series_id = ?1"
 		" AND position > 0 ORDER BY position",
@@ -207,67 +195,41 @@ gboolean store_add_message(struct store *st, const struct message *msg,
 			   const struct series_message *info,
 			   const char *source, gboolean *added, GError **error)
 {
-	sqlite3_stmt *s = stmt(st, STMT_MESSAGE_INSERT, error);
 	g_autofree char *refs = NULL;
-	gsize len;
-	const void *raw = g_bytes_get_data(msg->raw, &len);
 
-	if (!s)
-		return FALSE;
 	if (msg->references->len) {
 		g_ptr_array_add(msg->references, NULL);
 		refs = g_strjoinv(" ", (char **)msg->references->pdata);
 		g_ptr_array_remove_index(msg->references,
 					 msg->references->len - 1);
 	}
-	store_bind_text(s, 1, msg->message_id);
-	sqlite3_bind_blob64(s, 2, raw ? raw : "", len, SQLITE_STATIC);
-	store_bind_text(s, 3, classify_kind_name(info->kind));
-	store_bind_text(s, 4, msg->subject);
-	store_bind_text(s, 5, info->subject);
-	store_bind_text(s, 6, msg->from_email);
-	store_bind_text(s, 7, info->author);
-	sqlite3_bind_int64(s, 8, msg->date);
-	sqlite3_bind_int64(s, 9, info->received);
-	store_bind_text(s, 10, msg->in_reply_to);
-	store_bind_text(s, 11, refs);
-	sqlite3_bind_int(s, 12, info->has_version);
-	sqlite3_bind_int(s, 13, info->version);
-	sqlite3_bind_int(s, 14, info->version_minor);
-	sqlite3_bind_int(s, 15, info->has_index);
-	sqlite3_bind_int(s, 16, info->index);
-	sqlite3_bind_int(s, 17, info->total);
-	sqlite3_bind_int(s, 18, info->rfc);
-	store_bind_text(s, 19, info->base_commit);
-	store_bind_text(s, 20, info->change_id);
-	store_bind_text(s, 21, message_header(msg, "List-Id"));
-	store_bind_text(s, 22, source);
-	if (!store_step_done(st, s, error))
-		return FALSE;
-	*added = sqlite3_changes(store_db(st)) > 0;
-	return TRUE;
+	return store_exec_changed(
+		st, statements[STMT_MESSAGE_INSERT], added, error,
+		STORE_T(msg->message_id), STORE_B(msg->raw),
+		STORE_T(classify_kind_name(info->kind)), STORE_T(msg->subject),
+		STORE_T(info->subject), STORE_T(msg->from_email),
+		STORE_T(info->author), STORE_I(msg->date),
+		STORE_I(info->received), STORE_T(msg->in_reply_to),
+		STORE_T(refs), STORE_I(info->has_version),
+		STORE_I(info->version), STORE_I(info->version_minor),
+		STORE_I(info->has_index), STORE_I(info->index),
+		STORE_I(info->total), STORE_I(info->rfc),
+		STORE_T(info->base_commit), STORE_T(info->change_id),
+		STORE_T(message_header(msg, "List-Id")), STORE_T(source),
+		STORE_END);
 }
 
 gboolean store_add_reject(struct store *st, GBytes *raw, const char *source,
 			  const char *reason, gboolean *added, GError **error)
 {
-	sqlite3_stmt *s = stmt(st, STMT_REJECT_INSERT, error);
 	g_autofree char *sum =
 		g_compute_checksum_for_bytes(G_CHECKSUM_SHA256, raw);
-	gsize len;
-	const void *data = g_bytes_get_data(raw, &len);
 
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, sum);
-	sqlite3_bind_blob64(s, 2, data ? data : "", len, SQLITE_STATIC);
-	store_bind_text(s, 3, source);
-	store_bind_text(s, 4, reason);
-	sqlite3_bind_int64(s, 5, g_get_real_time() / G_USEC_PER_SEC);
-	if (!store_step_done(st, s, error))
-		return FALSE;
-	*added = sqlite3_changes(store_db(st)) > 0;
-	return TRUE;
+	return store_exec_changed(st, statements[STMT_REJECT_INSERT], added,
+				  error, STORE_T(sum), STORE_B(raw),
+				  STORE_T(source), STORE_T(reason),
+				  STORE_I(g_get_real_time() / G_USEC_PER_SEC),
+				  STORE_END);
 }
 
 gboolean store_has_message(struct store *st, const char *message_id,
@@ -543,100 +505,86 @@ gboolean store_save_assembly(struct store *st,
 	return TRUE;
 }
 
-void store_series_free(struct store_series *s)
-{
-	if (!s)
-		return;
-	g_free(s->state);
-	g_free(s->subject);
-	g_free(s->author);
-	g_free(s->cover);
-	g_free(s->base_commit);
-	g_clear_pointer(&s->patches, g_ptr_array_unref);
-	g_free(s);
-}
+static const struct store_field series_fields[] = {
+	STORE_COLUMN(struct store_series, id, STORE_INT64),
+	STORE_COLUMN(struct store_series, state, STORE_TEXT),
+	STORE_COLUMN(struct store_series, expired, STORE_INT),
+	STORE_COLUMN(struct store_series, version, STORE_INT),
+	STORE_COLUMN(struct store_series, version_minor, STORE_INT),
+	STORE_COLUMN(struct store_series, total, STORE_INT),
+	STORE_COLUMN(struct store_series, received, STORE_INT),
+	STORE_COLUMN(struct store_series, rfc, STORE_INT),
+	STORE_COLUMN(struct store_series, subject, STORE_TEXT),
+	STORE_COLUMN(struct store_series, author, STORE_TEXT),
+	STORE_COLUMN(struct store_series, cover, STORE_TEXT),
+	STORE_COLUMN(struct store_series, base_commit, STORE_TEXT),
+	STORE_COLUMN(struct store_series, supersedes, STORE_INT64),
+	STORE_COLUMN(struct store_series, partial_of, STORE_INT64),
+	STORE_COLUMN(struct store_series, first_date, STORE_INT64),
+	STORE_COLUMN(struct store_series, last_activity, STORE_INT64),
+	STORE_OWNED_FIELD(struct store_series, patches, g_ptr_array_unref),
+};
 
-static struct store_series *read_series(struct store *st, sqlite3_stmt *s,
-					GError **error)
+STORE_ROW_DEFINE(, series_row, struct store_series, series_fields,
+		 store_series_free, NULL)
+
+static const char sql_series_list[] = " FROM series ORDER BY first_date, id";
+static const char sql_series_get[] = " FROM series WHERE id = ?1";
+
+/* The patches of series @x, read after the series (the statements share
+ * the connection's cache). */
+static gboolean read_patches(struct store *st, struct store_series *x,
+			     GError **error)
 {
-	g_autoptr(store_series) out = g_new0(struct store_series, 1);
 	sqlite3_stmt *m;
 	int rc;
 
-	out->id = sqlite3_column_int64(s, 0);
-	out->state = store_column_text(s, 1);
-	out->expired = sqlite3_column_int(s, 2);
-	out->version = sqlite3_column_int(s, 3);
-	out->version_minor = sqlite3_column_int(s, 4);
-	out->total = sqlite3_column_int(s, 5);
-	out->received = sqlite3_column_int(s, 6);
-	out->rfc = sqlite3_column_int(s, 7);
-	out->subject = store_column_text(s, 8);
-	out->author = store_column_text(s, 9);
-	out->cover = store_column_text(s, 10);
-	out->base_commit = store_column_text(s, 11);
-	out->supersedes = sqlite3_column_int64(s, 12);
-	out->partial_of = sqlite3_column_int64(s, 13);
-	out->first_date = sqlite3_column_int64(s, 14);
-	out->last_activity = sqlite3_column_int64(s, 15);
-	out->patches = g_ptr_array_new_with_free_func(g_free);
+	x->patches = g_ptr_array_new_with_free_func(g_free);
 	if (!(m = stmt(st, STMT_SERIES_MEMBERS, error)))
-		return NULL;
-	sqlite3_bind_int64(m, 1, out->id);
+		return FALSE;
+	sqlite3_bind_int64(m, 1, x->id);
 	while ((rc = sqlite3_step(m)) == SQLITE_ROW)
-		g_ptr_array_add(out->patches, store_column_text(m, 0));
+		g_ptr_array_add(x->patches, store_column_text(m, 0));
 	sqlite3_reset(m);
-	if (rc != SQLITE_DONE) {
-		store_fail(st, error, "cannot read series members");
-		return NULL;
-	}
-	return g_steal_pointer(&out);
+	if (rc != SQLITE_DONE)
+		return store_fail(st, error, "cannot read series members");
+	return TRUE;
 }
 
 GPtrArray *store_list_series(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = stmt(st, STMT_SERIES_LIST, error);
-	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)store_series_free);
-	int rc;
+	sqlite3_stmt *s = store_select(st, &series_row, sql_series_list, error,
+				       STORE_END);
+	g_autoptr(GPtrArray) out = NULL;
 
-	if (!s)
+	if (!s || !(out = store_read_rows(st, s, &series_row, error)))
 		return NULL;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		struct store_series *x = read_series(st, s, error);
-
-		if (!x) {
-			sqlite3_reset(s);
+	for (guint i = 0; i < out->len; i++)
+		if (!read_patches(st, out->pdata[i], error))
 			return NULL;
-		}
-		g_ptr_array_add(out, x);
-	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE) {
-		store_fail(st, error, "cannot read series");
-		return NULL;
-	}
 	return g_steal_pointer(&out);
 }
 
 struct store_series *store_get_series(struct store *st, gint64 id,
 				      GError **error)
 {
-	sqlite3_stmt *s = stmt(st, STMT_SERIES_GET, error);
-	struct store_series *out;
+	sqlite3_stmt *s =
+		store_select(st, &series_row, sql_series_get, error, STORE_END);
+	g_autoptr(store_series) out = NULL;
 
 	if (!s)
 		return NULL;
 	sqlite3_bind_int64(s, 1, id);
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		sqlite3_reset(s);
+	if (!store_read_row(st, s, &series_row, (gpointer *)&out, error))
+		return NULL;
+	if (!out) {
 		g_set_error(error, STORE_ERROR, 0,
 			    "no series %" G_GINT64_FORMAT, id);
 		return NULL;
 	}
-	out = read_series(st, s, error);
-	sqlite3_reset(s);
-	return out;
+	if (!read_patches(st, out, error))
+		return NULL;
+	return g_steal_pointer(&out);
 }
 
 static gboolean count(struct store *st, enum stmt id, gint64 *out,
@@ -644,15 +592,7 @@ static gboolean count(struct store *st, enum stmt id, gint64 *out,
 {
 	sqlite3_stmt *s = stmt(st, id, error);
 
-	if (!s)
-		return FALSE;
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		sqlite3_reset(s);
-		return store_fail(st, error, "cannot count");
-	}
-	*out = sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
-	return TRUE;
+	return s && store_read_int64(st, s, out, error);
 }
 
 gboolean store_count(struct store *st, gint64 *messages, gint64 *rejects,
@@ -660,11 +600,6 @@ gboolean store_count(struct store *st, gint64 *messages, gint64 *rejects,
 {
 	return count(st, STMT_MESSAGE_COUNT, messages, error) &&
 	       count(st, STMT_REJECT_COUNT, rejects, error);
-}
-
-static gpointer first_text_column(sqlite3_stmt *s)
-{
-	return store_column_text(s, 0);
 }
 
 GPtrArray *store_message_ids_since(struct store *st, gint64 since,
@@ -677,5 +612,5 @@ GPtrArray *store_message_ids_since(struct store *st, gint64 since,
 	if (!s)
 		return NULL;
 	sqlite3_bind_int64(s, 1, since);
-	return store_rows(st, s, first_text_column, g_free, error);
+	return store_read_texts(st, s, error);
 }

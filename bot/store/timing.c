@@ -28,85 +28,72 @@ static const char sql_set[] =
 gboolean store_timing_set(struct store *st, gint64 job_id, guint position,
 			  const char *stage, double seconds, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_set, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, job_id);
-	store_bind_text(s, 2, stage);
-	sqlite3_bind_int(s, 3, position);
-	sqlite3_bind_double(s, 4, seconds);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_set, error, STORE_I(job_id), STORE_T(stage),
+			  STORE_I(position), STORE_D(seconds), STORE_END);
 }
 
-static void timing_free(struct store_timing *t)
-{
-	g_free(t->stage);
-	g_free(t);
-}
+static void timing_free(struct store_timing *t);
 
-static gpointer read_timing(sqlite3_stmt *s)
-{
-	struct store_timing *t = g_new0(struct store_timing, 1);
+static const struct store_field timing_fields[] = {
+	STORE_COLUMN(struct store_timing, stage, STORE_TEXT),
+	STORE_COLUMN(struct store_timing, seconds, STORE_DOUBLE),
+};
 
-	t->stage = store_column_text(s, 0);
-	t->seconds = sqlite3_column_double(s, 1);
-	return t;
-}
+STORE_ROW_DEFINE(static, timing_row, struct store_timing, timing_fields,
+		 timing_free, NULL)
 
-static const char sql_job[] =
-	"SELECT stage, seconds FROM stage_times WHERE job_id = ?1"
-	" ORDER BY position, stage LIMIT 100";
+static const char sql_job[] = " FROM stage_times WHERE job_id = ?1"
+			      " ORDER BY position, stage LIMIT 100";
 
 GPtrArray *store_timing_job(struct store *st, gint64 job_id, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_job, error);
+	sqlite3_stmt *s = store_select(st, &timing_row, sql_job, error,
+				       STORE_I(job_id), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, job_id);
-	return store_rows(st, s, read_timing, (GDestroyNotify)timing_free,
-			  error);
+	return store_read_rows(st, s, &timing_row, error);
 }
 
 static const char sql_histograms[] =
-	"SELECT t.stage, j.tree, count(*), total(t.seconds),"
-	" sum(t.seconds <= 0.1), sum(t.seconds <= 0.25),"
-	" sum(t.seconds <= 0.5), sum(t.seconds <= 1), sum(t.seconds <= 2.5),"
-	" sum(t.seconds <= 5), sum(t.seconds <= 10), sum(t.seconds <= 30),"
-	" sum(t.seconds <= 60), sum(t.seconds <= 300),"
-	" sum(t.seconds <= 1800), min(t.position)"
 	" FROM stage_times t JOIN jobs j ON j.id = t.job_id"
 	" GROUP BY t.stage, j.tree ORDER BY j.tree, min(t.position), t.stage"
 	" LIMIT 1000";
 
-static void histogram_free(struct store_timing_histogram *h)
-{
-	g_free(h->stage);
-	g_free(h->tree);
-	g_free(h);
-}
+static void histogram_free(struct store_timing_histogram *h);
 
-static gpointer read_histogram(sqlite3_stmt *s)
-{
-	struct store_timing_histogram *h =
-		g_new0(struct store_timing_histogram, 1);
+#define LE(i, seconds)                                    \
+	STORE_FIELD(struct store_timing_histogram, le[i], \
+		    "sum(t.seconds <= " #seconds ")", STORE_INT64)
+static const struct store_field histogram_fields[] = {
+	STORE_FIELD(struct store_timing_histogram, stage, "t.stage",
+		    STORE_TEXT),
+	STORE_FIELD(struct store_timing_histogram, tree, "j.tree", STORE_TEXT),
+	STORE_FIELD(struct store_timing_histogram, count, "count(*)",
+		    STORE_INT64),
+	STORE_FIELD(struct store_timing_histogram, sum, "total(t.seconds)",
+		    STORE_DOUBLE),
+	LE(0, 0.1),
+	LE(1, 0.25),
+	LE(2, 0.5),
+	LE(3, 1),
+	LE(4, 2.5),
+	LE(5, 5),
+	LE(6, 10),
+	LE(7, 30),
+	LE(8, 60),
+	LE(9, 300),
+	LE(10, 1800),
+};
+#undef LE
 
-	h->stage = store_column_text(s, 0);
-	h->tree = store_column_text(s, 1);
-	h->count = sqlite3_column_int64(s, 2);
-	h->sum = sqlite3_column_double(s, 3);
-	for (int i = 0; i < STORE_TIMING_BUCKETS; i++)
-		h->le[i] = sqlite3_column_int64(s, 4 + i);
-	return h;
-}
+STORE_ROW_DEFINE(static, histogram_row, struct store_timing_histogram,
+		 histogram_fields, histogram_free, NULL)
 
 GPtrArray *store_timing_histograms(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_histograms, error);
+	sqlite3_stmt *s = store_select(st, &histogram_row, sql_histograms,
+				       error, STORE_END);
 
-	if (!s)
-		return NULL;
-	return store_rows(st, s, read_histogram,
-			  (GDestroyNotify)histogram_free, error);
+	return s ? store_read_rows(st, s, &histogram_row, error) : NULL;
 }

@@ -46,12 +46,8 @@ const struct store_part store_part_trees = {
 	.n_migrations = G_N_ELEMENTS(migrations),
 };
 
-static const char sql_tree_list[] =
-	"SELECT name, data, active, owner, created, updated FROM trees"
-	" ORDER BY name";
-static const char sql_tree_get[] =
-	"SELECT name, data, active, owner, created, updated FROM trees"
-	" WHERE name = ?1";
+static const char sql_tree_list[] = " FROM trees ORDER BY name";
+static const char sql_tree_get[] = " FROM trees WHERE name = ?1";
 static const char sql_tree_put[] =
 	"INSERT INTO trees (name, data, active, owner, created, updated)"
 	" VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(name) DO UPDATE SET"
@@ -60,28 +56,21 @@ static const char sql_tree_put[] =
 static const char sql_change_add[] =
 	"INSERT INTO tree_changes (tree, who, at, what) VALUES (?1, ?2, ?3,"
 	" ?4)";
-static const char sql_changes[] = "SELECT tree, who, at, what FROM tree_changes"
+static const char sql_changes[] = " FROM tree_changes"
 				  " WHERE ?1 IS NULL OR tree = ?1 ORDER BY id";
 static const char sql_request_add[] =
 	"INSERT INTO optin_requests (token_hash, action, tree, sender, data,"
 	" what, message_id, created, expires) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
 	" ?7, ?8, ?9)";
 static const char sql_request_find[] =
-	"SELECT id, token_hash, action, tree, sender, data, what, message_id,"
-	" created, expires, used FROM optin_requests WHERE token_hash = ?1";
+	" FROM optin_requests WHERE token_hash = ?1";
 static const char sql_request_count[] =
 	"SELECT count(*) FROM optin_requests WHERE (?1 IS NULL OR"
 	" sender = ?1 COLLATE NOCASE) AND created > ?2";
 static const char sql_request_use[] =
 	"UPDATE optin_requests SET used = ?2 WHERE id = ?1 AND used IS NULL";
-static const char sql_update_list[] =
-	"SELECT tree, url, branches, interval, attempted, succeeded, error,"
-	" failures, head_branch, head, seconds, objects, bytes"
-	" FROM tree_updates ORDER BY tree";
-static const char sql_update_get[] =
-	"SELECT tree, url, branches, interval, attempted, succeeded, error,"
-	" failures, head_branch, head, seconds, objects, bytes"
-	" FROM tree_updates WHERE tree = ?1";
+static const char sql_update_list[] = " FROM tree_updates ORDER BY tree";
+static const char sql_update_get[] = " FROM tree_updates WHERE tree = ?1";
 static const char sql_update_follow[] =
 	"INSERT INTO tree_updates (tree, url, branches, interval)"
 	" VALUES (?1, ?2, ?3, ?4) ON CONFLICT(tree) DO UPDATE SET"
@@ -108,165 +97,105 @@ static const char sql_update_record[] =
 	" seconds = excluded.seconds, objects = excluded.objects,"
 	" bytes = excluded.bytes";
 
-void store_tree_free(struct store_tree *t)
-{
-	if (!t)
-		return;
-	g_free(t->name);
-	g_free(t->data);
-	g_free(t->owner);
-	g_free(t);
-}
+static const struct store_field tree_fields[] = {
+	STORE_COLUMN(struct store_tree, name, STORE_TEXT),
+	STORE_COLUMN(struct store_tree, data, STORE_TEXT),
+	STORE_COLUMN(struct store_tree, active, STORE_INT),
+	STORE_COLUMN(struct store_tree, owner, STORE_TEXT),
+	STORE_COLUMN(struct store_tree, created, STORE_INT64),
+	STORE_COLUMN(struct store_tree, updated, STORE_INT64),
+};
 
-static struct store_tree *tree_from_row(sqlite3_stmt *s)
-{
-	struct store_tree *t = g_new0(struct store_tree, 1);
-
-	t->name = store_column_text(s, 0);
-	t->data = store_column_text(s, 1);
-	t->active = sqlite3_column_int(s, 2);
-	t->owner = store_column_text(s, 3);
-	t->created = sqlite3_column_int64(s, 4);
-	t->updated = sqlite3_column_int64(s, 5);
-	return t;
-}
+STORE_ROW_DEFINE(, tree_row, struct store_tree, tree_fields, store_tree_free,
+		 NULL)
 
 GPtrArray *store_trees_list(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_tree_list, error);
-	g_autoptr(GPtrArray) out =
-		g_ptr_array_new_with_free_func((GDestroyNotify)store_tree_free);
-	gboolean row = TRUE;
+	sqlite3_stmt *s =
+		store_select(st, &tree_row, sql_tree_list, error, STORE_END);
 
-	if (!s)
-		return NULL;
-	while (row) {
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (row)
-			g_ptr_array_add(out, tree_from_row(s));
-	}
-	return g_steal_pointer(&out);
+	return s ? store_read_rows(st, s, &tree_row, error) : NULL;
 }
 
 gboolean store_tree_get(struct store *st, const char *name,
 			struct store_tree **out, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_tree_get, error);
-	gboolean row;
+	sqlite3_stmt *s = store_select(st, &tree_row, sql_tree_get, error,
+				       STORE_T(name), STORE_END);
 
 	*out = NULL;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, name);
-	if (!store_step_row(st, s, &row, error))
-		return FALSE;
-	if (row)
-		*out = tree_from_row(s);
-	sqlite3_reset(s);
-	return TRUE;
+	return store_read_row(st, s, &tree_row, (gpointer *)out, error);
 }
 
 gboolean store_tree_put(struct store *st, const struct store_tree *t,
 			GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_tree_put, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, t->name);
-	store_bind_text(s, 2, t->data);
-	sqlite3_bind_int(s, 3, t->active);
-	store_bind_text(s, 4, t->owner);
-	sqlite3_bind_int64(s, 5, t->created);
-	sqlite3_bind_int64(s, 6, t->updated);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_tree_put, error, STORE_T(t->name),
+			  STORE_T(t->data), STORE_I(t->active),
+			  STORE_T(t->owner), STORE_I(t->created),
+			  STORE_I(t->updated), STORE_END);
 }
 
-void store_tree_change_free(struct store_tree_change *c)
-{
-	if (!c)
-		return;
-	g_free(c->tree);
-	g_free(c->who);
-	g_free(c->what);
-	g_free(c);
-}
+static const struct store_field change_fields[] = {
+	STORE_COLUMN(struct store_tree_change, tree, STORE_TEXT),
+	STORE_COLUMN(struct store_tree_change, who, STORE_TEXT),
+	STORE_COLUMN(struct store_tree_change, at, STORE_INT64),
+	STORE_COLUMN(struct store_tree_change, what, STORE_TEXT),
+};
+
+STORE_ROW_DEFINE(, change_row, struct store_tree_change, change_fields,
+		 store_tree_change_free, NULL)
 
 gboolean store_tree_change_add(struct store *st,
 			       const struct store_tree_change *c,
 			       GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_change_add, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, c->tree);
-	store_bind_text(s, 2, c->who);
-	sqlite3_bind_int64(s, 3, c->at);
-	store_bind_text(s, 4, c->what);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_change_add, error, STORE_T(c->tree),
+			  STORE_T(c->who), STORE_I(c->at), STORE_T(c->what),
+			  STORE_END);
 }
 
 GPtrArray *store_tree_changes(struct store *st, const char *tree,
 			      GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_changes, error);
-	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)store_tree_change_free);
-	gboolean row = TRUE;
+	sqlite3_stmt *s = store_select(st, &change_row, sql_changes, error,
+				       STORE_T(tree), STORE_END);
 
 	if (!s)
 		return NULL;
-	store_bind_text(s, 1, tree);
-	for (;;) {
-		struct store_tree_change *c;
-
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			break;
-		c = g_new0(struct store_tree_change, 1);
-
-		c->tree = store_column_text(s, 0);
-		c->who = store_column_text(s, 1);
-		c->at = sqlite3_column_int64(s, 2);
-		c->what = store_column_text(s, 3);
-		g_ptr_array_add(out, c);
-	}
-	return g_steal_pointer(&out);
+	return store_read_rows(st, s, &change_row, error);
 }
 
-void store_optin_request_free(struct store_optin_request *r)
-{
-	if (!r)
-		return;
-	g_free(r->token_hash);
-	g_free(r->action);
-	g_free(r->tree);
-	g_free(r->sender);
-	g_free(r->data);
-	g_free(r->what);
-	g_free(r->message_id);
-	g_free(r);
-}
+static const struct store_field request_fields[] = {
+	STORE_COLUMN(struct store_optin_request, id, STORE_INT64),
+	STORE_COLUMN(struct store_optin_request, token_hash, STORE_TEXT),
+	STORE_COLUMN(struct store_optin_request, action, STORE_TEXT),
+	STORE_COLUMN(struct store_optin_request, tree, STORE_TEXT),
+	STORE_COLUMN(struct store_optin_request, sender, STORE_TEXT),
+	STORE_COLUMN(struct store_optin_request, data, STORE_TEXT),
+	STORE_COLUMN(struct store_optin_request, what, STORE_TEXT),
+	STORE_COLUMN(struct store_optin_request, message_id, STORE_TEXT),
+	STORE_COLUMN(struct store_optin_request, created, STORE_INT64),
+	STORE_COLUMN(struct store_optin_request, expires, STORE_INT64),
+	STORE_COLUMN(struct store_optin_request, used, STORE_INT64),
+};
+
+STORE_ROW_DEFINE(, request_row, struct store_optin_request, request_fields,
+		 store_optin_request_free, NULL)
 
 gboolean store_optin_request_add(struct store *st,
 				 struct store_optin_request *r, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_request_add, error);
+	sqlite3_stmt *s = store_bind(
+		st, sql_request_add, error, STORE_T(r->token_hash),
+		STORE_T(r->action), STORE_T(r->tree), STORE_T(r->sender),
+		STORE_T(r->data), STORE_T(r->what), STORE_T(r->message_id),
+		STORE_I(r->created), STORE_I(r->expires), STORE_END);
 
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, r->token_hash);
-	store_bind_text(s, 2, r->action);
-	store_bind_text(s, 3, r->tree);
-	store_bind_text(s, 4, r->sender);
-	store_bind_text(s, 5, r->data);
-	store_bind_text(s, 6, r->what);
-	store_bind_text(s, 7, r->message_id);
-	sqlite3_bind_int64(s, 8, r->created);
-	sqlite3_bind_int64(s, 9, r->expires);
 	if (!store_step_done(st, s, error))
 		return FALSE;
 	r->id = sqlite3_last_insert_rowid(store_db(st));
@@ -277,186 +206,106 @@ gboolean store_optin_request_find(struct store *st, const char *token_hash,
 				  struct store_optin_request **out,
 				  GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_request_find, error);
-	struct store_optin_request *r;
-	gboolean row;
+	sqlite3_stmt *s = store_select(st, &request_row, sql_request_find,
+				       error, STORE_T(token_hash), STORE_END);
 
 	*out = NULL;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, token_hash);
-	if (!store_step_row(st, s, &row, error))
-		return FALSE;
-	if (!row)
-		return TRUE;
-	r = g_new0(struct store_optin_request, 1);
-	r->id = sqlite3_column_int64(s, 0);
-	r->token_hash = store_column_text(s, 1);
-	r->action = store_column_text(s, 2);
-	r->tree = store_column_text(s, 3);
-	r->sender = store_column_text(s, 4);
-	r->data = store_column_text(s, 5);
-	r->what = store_column_text(s, 6);
-	r->message_id = store_column_text(s, 7);
-	r->created = sqlite3_column_int64(s, 8);
-	r->expires = sqlite3_column_int64(s, 9);
-	r->used = sqlite3_column_int64(s, 10);
-	sqlite3_reset(s);
-	*out = r;
-	return TRUE;
+	return store_read_row(st, s, &request_row, (gpointer *)out, error);
 }
 
 gboolean store_optin_request_count(struct store *st, const char *sender,
 				   gint64 since, guint *out, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_request_count, error);
-	gboolean row;
+	sqlite3_stmt *s = store_bind(st, sql_request_count, error,
+				     STORE_T(sender), STORE_I(since),
+				     STORE_END);
+	gint64 n;
 
 	*out = 0;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, sender);
-	sqlite3_bind_int64(s, 2, since);
-	if (!store_step_row(st, s, &row, error))
+	if (!store_read_int64(st, s, &n, error))
 		return FALSE;
-	if (row)
-		*out = (guint)sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
+	*out = (guint)n;
 	return TRUE;
 }
 
 gboolean store_optin_request_use(struct store *st, gint64 id, gint64 now,
 				 gboolean *marked, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_request_use, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, id);
-	sqlite3_bind_int64(s, 2, now);
-	if (!store_step_done(st, s, error))
-		return FALSE;
-	*marked = sqlite3_changes(store_db(st)) == 1;
-	return TRUE;
+	/* at most one row: the request's */
+	return store_exec_changed(st, sql_request_use, marked, error,
+				  STORE_I(id), STORE_I(now), STORE_END);
 }
 
-void store_tree_update_free(struct store_tree_update *u)
-{
-	if (!u)
-		return;
-	g_free(u->tree);
-	g_free(u->url);
-	g_free(u->branches);
-	g_free(u->error);
-	g_free(u->head_branch);
-	g_free(u->head);
-	g_free(u);
-}
+static const struct store_field update_fields[] = {
+	STORE_COLUMN(struct store_tree_update, tree, STORE_TEXT),
+	STORE_COLUMN(struct store_tree_update, url, STORE_TEXT),
+	STORE_COLUMN(struct store_tree_update, branches, STORE_TEXT),
+	STORE_COLUMN(struct store_tree_update, interval, STORE_INT64_OR_MINUS1),
+	STORE_COLUMN(struct store_tree_update, attempted, STORE_INT64),
+	STORE_COLUMN(struct store_tree_update, succeeded, STORE_INT64),
+	STORE_COLUMN(struct store_tree_update, error, STORE_TEXT),
+	STORE_COLUMN(struct store_tree_update, failures, STORE_INT),
+	STORE_COLUMN(struct store_tree_update, head_branch, STORE_TEXT),
+	STORE_COLUMN(struct store_tree_update, head, STORE_TEXT),
+	STORE_COLUMN(struct store_tree_update, seconds, STORE_DOUBLE),
+	STORE_COLUMN(struct store_tree_update, objects, STORE_INT64),
+	STORE_COLUMN(struct store_tree_update, bytes, STORE_INT64),
+};
 
-static gpointer update_from_row(sqlite3_stmt *s)
-{
-	struct store_tree_update *u = g_new0(struct store_tree_update, 1);
-
-	u->tree = store_column_text(s, 0);
-	u->url = store_column_text(s, 1);
-	u->branches = store_column_text(s, 2);
-	u->interval = sqlite3_column_type(s, 3) == SQLITE_NULL ?
-			      -1 :
-			      sqlite3_column_int64(s, 3);
-	u->attempted = sqlite3_column_int64(s, 4);
-	u->succeeded = sqlite3_column_int64(s, 5);
-	u->error = store_column_text(s, 6);
-	u->failures = sqlite3_column_int(s, 7);
-	u->head_branch = store_column_text(s, 8);
-	u->head = store_column_text(s, 9);
-	u->seconds = sqlite3_column_double(s, 10);
-	u->objects = sqlite3_column_int64(s, 11);
-	u->bytes = sqlite3_column_int64(s, 12);
-	return u;
-}
+STORE_ROW_DEFINE(, update_row, struct store_tree_update, update_fields,
+		 store_tree_update_free, NULL)
 
 GPtrArray *store_tree_updates_list(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_update_list, error);
+	sqlite3_stmt *s = store_select(st, &update_row, sql_update_list, error,
+				       STORE_END);
 
-	if (!s)
-		return NULL;
-	return store_rows(st, s, update_from_row,
-			  (GDestroyNotify)store_tree_update_free, error);
+	return s ? store_read_rows(st, s, &update_row, error) : NULL;
 }
 
 gboolean store_tree_update_get(struct store *st, const char *tree,
 			       struct store_tree_update **out, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_update_get, error);
-	gboolean row;
+	sqlite3_stmt *s = store_select(st, &update_row, sql_update_get, error,
+				       STORE_T(tree), STORE_END);
 
 	*out = NULL;
 	if (!s)
 		return FALSE;
-	store_bind_text(s, 1, tree);
-	if (!store_step_row(st, s, &row, error))
-		return FALSE;
-	if (row)
-		*out = update_from_row(s);
-	sqlite3_reset(s);
-	return TRUE;
+	return store_read_row(st, s, &update_row, (gpointer *)out, error);
 }
 
 gboolean store_tree_update_follow(struct store *st, const char *tree,
 				  const char *url, const char *branches,
 				  guint interval, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_update_follow, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, tree);
-	store_bind_text(s, 2, url);
-	store_bind_text(s, 3, branches);
-	sqlite3_bind_int64(s, 4, interval);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_update_follow, error, STORE_T(tree),
+			  STORE_T(url), STORE_T(branches), STORE_I(interval),
+			  STORE_END);
 }
 
 gboolean store_tree_updates_unfollow(struct store *st, const char *tree,
 				     GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_update_unfollow, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, tree);
-	return store_step_done(st, s, error);
-}
-
-static void bind_time(sqlite3_stmt *s, int i, gint64 t)
-{
-	if (t)
-		sqlite3_bind_int64(s, i, t);
-	else
-		sqlite3_bind_null(s, i);
+	return store_exec(st, sql_update_unfollow, error, STORE_T(tree),
+			  STORE_END);
 }
 
 gboolean store_tree_update_record(struct store *st,
 				  const struct store_tree_update *u,
 				  GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_update_record, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, u->tree);
-	store_bind_text(s, 2, u->url);
-	store_bind_text(s, 3, u->branches);
-	sqlite3_bind_int64(s, 4, u->attempted);
-	bind_time(s, 5, u->error ? 0 : u->succeeded);
-	store_bind_text(s, 6, u->error);
-	store_bind_text(s, 7, u->error ? NULL : u->head_branch);
-	store_bind_text(s, 8, u->error ? NULL : u->head);
-	sqlite3_bind_double(s, 9, u->seconds);
-	sqlite3_bind_int64(s, 10, u->objects);
-	sqlite3_bind_int64(s, 11, u->bytes);
-	return store_step_done(st, s, error);
+	return store_exec(
+		st, sql_update_record, error, STORE_T(u->tree), STORE_T(u->url),
+		STORE_T(u->branches), STORE_I(u->attempted),
+		STORE_TIME(u->error ? 0 : u->succeeded), STORE_T(u->error),
+		STORE_T(u->error ? NULL : u->head_branch),
+		STORE_T(u->error ? NULL : u->head), STORE_D(u->seconds),
+		STORE_I(u->objects), STORE_I(u->bytes), STORE_END);
 }
 
 gint64 store_tree_update_next(const struct store_tree_update *u)

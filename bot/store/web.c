@@ -25,87 +25,149 @@ const struct store_part store_part_web = {
 	.n_migrations = G_N_ELEMENTS(migrations),
 };
 
-static void check_free(struct store_web_check *c)
+static void check_free(struct store_web_check *c);
+static void reply_free(struct store_web_reply *r);
+static void job_free(struct store_web_job *j);
+static void part_free(struct store_web_part *p);
+
+#define CHECK(member, kind) STORE_COLUMN(struct store_web_check, member, kind)
+static const struct store_field check_fields[] = {
+	CHECK(name, STORE_TEXT),     CHECK(status, STORE_TEXT),
+	CHECK(summary, STORE_TEXT),  CHECK(detail, STORE_TEXT),
+	CHECK(log_path, STORE_TEXT), CHECK(seconds, STORE_DOUBLE),
+};
+#undef CHECK
+
+STORE_ROW_DEFINE(static, check_row, struct store_web_check, check_fields,
+		 check_free, NULL)
+
+#define REPLY(member, kind) STORE_COLUMN(struct store_web_reply, member, kind)
+static const struct store_field reply_fields[] = {
+	REPLY(message_id, STORE_TEXT), REPLY(list, STORE_TEXT),
+	REPLY(state, STORE_TEXT),      REPLY(last_error, STORE_TEXT),
+	REPLY(raw, STORE_BLOB),	       REPLY(created, STORE_INT64),
+	REPLY(sent, STORE_INT64),
+};
+#undef REPLY
+
+STORE_ROW_DEFINE(static, reply_row, struct store_web_reply, reply_fields,
+		 reply_free, NULL)
+
+/* the arch/arm figures of a job, from a verdict that may not be JSON */
+#define VERDICT(what) "CASE WHEN json_valid(verdict_json) THEN " what " END"
+#define JOB(member, kind) STORE_COLUMN(struct store_web_job, member, kind)
+static const struct store_field job_fields[] = {
+	JOB(id, STORE_INT64),
+	JOB(tree, STORE_TEXT),
+	JOB(tree_reason, STORE_TEXT),
+	JOB(state, STORE_TEXT),
+	JOB(reason, STORE_TEXT),
+	JOB(base_commit, STORE_TEXT),
+	JOB(base_how, STORE_TEXT),
+	JOB(head_commit, STORE_TEXT),
+	JOB(verdict, STORE_TEXT),
+	STORE_FIELD(struct store_web_job, verdict_json,
+		    VERDICT("json(verdict_json)"), STORE_TEXT),
+	JOB(dirstat, STORE_TEXT),
+	JOB(queued, STORE_INT64),
+	JOB(started, STORE_INT64),
+	JOB(finished, STORE_INT64),
+	/* column 14: has_net */
+	STORE_FIELD(struct store_web_job, net,
+		    VERDICT("json_extract(verdict_json, '$.net')"),
+		    STORE_INT64),
+	STORE_FIELD(struct store_web_job, added,
+		    VERDICT("json_extract(verdict_json, '$.added')"),
+		    STORE_INT64),
+	STORE_FIELD(struct store_web_job, removed,
+		    VERDICT("json_extract(verdict_json, '$.removed')"),
+		    STORE_INT64),
+	STORE_FIELD(struct store_web_job, verdict_kind,
+		    VERDICT("json_extract(verdict_json, '$.verdict')"),
+		    STORE_TEXT),
+	JOB(base_reason, STORE_TEXT),
+	JOB(not_tested, STORE_TEXT),
+	JOB(similar, STORE_TEXT),
+	STORE_OWNED_FIELD(struct store_web_job, checks, g_ptr_array_unref),
+	STORE_OWNED_FIELD(struct store_web_job, reply, reply_free),
+};
+#undef JOB
+#undef VERDICT
+
+static void job_has_net(gpointer p, sqlite3_stmt *s)
 {
-	g_free(c->name);
-	g_free(c->status);
-	g_free(c->summary);
-	g_free(c->detail);
-	g_free(c->log_path);
-	g_free(c);
+	struct store_web_job *j = p;
+
+	j->has_net = sqlite3_column_type(s, 14) == SQLITE_INTEGER;
 }
 
-static void reply_free(struct store_web_reply *r)
+STORE_ROW_DEFINE(static, job_row, struct store_web_job, job_fields, job_free,
+		 job_has_net)
+
+static const struct store_field part_fields[] = {
+	STORE_FIELD(struct store_web_part, position, "sm.position", STORE_INT),
+	STORE_FIELD(struct store_web_part, message_id, "sm.message_id",
+		    STORE_TEXT),
+	STORE_FIELD(struct store_web_part, subject, "m.subject", STORE_TEXT),
+	STORE_FIELD(struct store_web_part, author, "m.author", STORE_TEXT),
+	STORE_FIELD(struct store_web_part, date, "m.date", STORE_INT64),
+	STORE_FIELD(struct store_web_part, list_id, "m.list_id", STORE_TEXT),
+	STORE_FIELD(struct store_web_part, raw,
+		    "CASE WHEN sum(length(m.raw)) OVER (ORDER BY sm.position"
+		    " ROWS UNBOUNDED PRECEDING) <= " G_STRINGIFY(
+			    STORE_WEB_RAW_MAX) " THEN m.raw END",
+		    STORE_BLOB_OR_NULL),
+	STORE_FIELD(struct store_web_part, raw_size, "length(m.raw)",
+		    STORE_INT64),
+};
+
+STORE_ROW_DEFINE(static, part_row, struct store_web_part, part_fields,
+		 part_free, NULL)
+
+#define SERIES(member, kind) \
+	STORE_FIELD(struct store_web_series, member, "s." #member, kind)
+static const struct store_field series_fields[] = {
+	SERIES(id, STORE_INT64),
+	SERIES(state, STORE_TEXT),
+	SERIES(expired, STORE_INT),
+	SERIES(version, STORE_INT),
+	SERIES(version_minor, STORE_INT),
+	SERIES(total, STORE_INT),
+	SERIES(received, STORE_INT),
+	SERIES(rfc, STORE_INT),
+	SERIES(subject, STORE_TEXT),
+	SERIES(author, STORE_TEXT),
+	SERIES(cover, STORE_TEXT),
+	SERIES(base_commit, STORE_TEXT),
+	SERIES(supersedes, STORE_INT64),
+	SERIES(partial_of, STORE_INT64),
+	SERIES(first_date, STORE_INT64),
+	SERIES(last_activity, STORE_INT64),
+	SERIES(reason, STORE_TEXT),
+	/* the list a series was posted to: its first member's List-Id */
+	STORE_FIELD(struct store_web_series, list,
+		    "(SELECT m.list_id FROM series_members sm"
+		    " JOIN messages m INDEXED BY web_messages_list"
+		    " ON m.message_id = sm.message_id"
+		    " WHERE sm.series_id = s.id ORDER BY sm.position LIMIT 1)",
+		    STORE_TEXT),
+	STORE_OWNED_FIELD(struct store_web_series, superseded_by,
+			  g_array_unref),
+	STORE_OWNED_FIELD(struct store_web_series, partials, g_array_unref),
+	STORE_OWNED_FIELD(struct store_web_series, parts, g_ptr_array_unref),
+	STORE_OWNED_FIELD(struct store_web_series, jobs, g_ptr_array_unref),
+};
+#undef SERIES
+
+static void series_parts(gpointer p, sqlite3_stmt *s)
 {
-	if (!r)
-		return;
-	g_free(r->message_id);
-	g_free(r->list);
-	g_free(r->state);
-	g_free(r->last_error);
-	g_clear_pointer(&r->raw, g_bytes_unref);
-	g_free(r);
+	struct store_web_series *x = p;
+
+	x->parts = g_ptr_array_new_with_free_func((GDestroyNotify)part_free);
 }
 
-static void job_free(struct store_web_job *j)
-{
-	g_free(j->tree);
-	g_free(j->tree_reason);
-	g_free(j->state);
-	g_free(j->reason);
-	g_free(j->base_commit);
-	g_free(j->base_how);
-	g_free(j->base_reason);
-	g_free(j->not_tested);
-	g_free(j->head_commit);
-	g_free(j->verdict);
-	g_free(j->verdict_json);
-	g_free(j->verdict_kind);
-	g_free(j->dirstat);
-	g_free(j->similar);
-	g_clear_pointer(&j->checks, g_ptr_array_unref);
-	reply_free(j->reply);
-	g_free(j);
-}
-
-static void part_free(struct store_web_part *p)
-{
-	g_free(p->message_id);
-	g_free(p->list_id);
-	if (p->raw)
-		g_bytes_unref(p->raw);
-	g_free(p->subject);
-	g_free(p->author);
-	g_free(p);
-}
-
-void store_web_series_free(struct store_web_series *s)
-{
-	if (!s)
-		return;
-	g_free(s->state);
-	g_free(s->reason);
-	g_free(s->subject);
-	g_free(s->author);
-	g_free(s->list);
-	g_free(s->cover);
-	g_free(s->base_commit);
-	g_clear_pointer(&s->superseded_by, g_array_unref);
-	g_clear_pointer(&s->partials, g_array_unref);
-	g_clear_pointer(&s->parts, g_ptr_array_unref);
-	g_clear_pointer(&s->jobs, g_ptr_array_unref);
-	g_free(s);
-}
-
-/* The list a series was posted to: its first member's List-Id. */
-#define SERIES_COLUMNS                                                     \
-	"s.id, s.state, s.expired, s.version, s.version_minor, s.total,"   \
-	" s.received, s.rfc, s.subject, s.author, s.cover, s.base_commit," \
-	" s.supersedes, s.partial_of, s.first_date, s.last_activity,"      \
-	" s.reason, (SELECT m.list_id FROM series_members sm"              \
-	" JOIN messages m INDEXED BY web_messages_list"                    \
-	" ON m.message_id = sm.message_id"                                 \
-	" WHERE sm.series_id = s.id ORDER BY sm.position LIMIT 1)"
+STORE_ROW_DEFINE(, series_row, struct store_web_series, series_fields,
+		 store_web_series_free, series_parts)
 
 /* ?1 state, ?2 author, ?3 tree, ?4 list; NULL matches anything */
 #define SERIES_FILTER                                                 \
@@ -117,98 +179,54 @@ void store_web_series_free(struct store_web_series *s)
 	" JOIN messages m ON m.message_id = sm.message_id"            \
 	" WHERE sm.series_id = s.id AND instr(m.list_id, ?4) > 0))"
 
-static const char sql_series_page[] =
-	"SELECT " SERIES_COLUMNS SERIES_FILTER
+static const char sql_series_page[] = SERIES_FILTER
 	" ORDER BY s.last_activity DESC, s.id DESC LIMIT ?5 OFFSET ?6";
 static const char sql_series_count[] = "SELECT count(*)" SERIES_FILTER;
-static const char sql_series_one[] = "SELECT " SERIES_COLUMNS
-				     " FROM series s WHERE s.id = ?1";
+static const char sql_series_one[] = " FROM series s WHERE s.id = ?1";
 static const char sql_superseded_by[] =
 	"SELECT id FROM series WHERE supersedes = ?1 ORDER BY id LIMIT 100";
 static const char sql_partials[] =
 	"SELECT id FROM series WHERE partial_of = ?1 ORDER BY id LIMIT 100";
 static const char sql_parts[] =
-	"SELECT sm.position, sm.message_id, m.subject, m.author, m.date,"
-	" m.list_id, CASE WHEN sum(length(m.raw)) OVER (ORDER BY sm.position"
-	" ROWS UNBOUNDED PRECEDING) <= " G_STRINGIFY(
-		STORE_WEB_RAW_MAX) " THEN m.raw END, length(m.raw)"
-				   " FROM series_members sm LEFT JOIN messages m"
-				   " ON m.message_id = sm.message_id WHERE sm.series_id = ?1"
-				   " ORDER BY sm.position LIMIT 1000";
+	" FROM series_members sm LEFT JOIN messages m"
+	" ON m.message_id = sm.message_id WHERE sm.series_id = ?1"
+	" ORDER BY sm.position LIMIT 1000";
 static const char sql_jobs[] =
-	"SELECT id, tree, tree_reason, state, reason, base_commit, base_how,"
-	" head_commit, verdict, CASE WHEN json_valid(verdict_json) THEN"
-	" json(verdict_json) END, dirstat, queued, started,"
-	" finished, CASE WHEN json_valid(verdict_json) THEN"
-	" json_extract(verdict_json, '$.net') END,"
-	" CASE WHEN json_valid(verdict_json) THEN"
-	" json_extract(verdict_json, '$.added') END,"
-	" CASE WHEN json_valid(verdict_json) THEN"
-	" json_extract(verdict_json, '$.removed') END,"
-	" CASE WHEN json_valid(verdict_json) THEN"
-	" json_extract(verdict_json, '$.verdict') END,"
-	" base_reason, not_tested, similar"
 	" FROM jobs WHERE series_id = ?1 ORDER BY id LIMIT 50";
 /* the order the pipeline runs them in */
 static const char sql_checks[] =
-	"SELECT name, status, summary, detail, log_path, seconds FROM checks"
-	" WHERE job_id = ?1 ORDER BY CASE name WHEN 'apply' THEN 0"
+	" FROM checks WHERE job_id = ?1 ORDER BY CASE name WHEN 'apply' THEN 0"
 	" WHEN 'sparse' THEN 1 WHEN 'build' THEN 2 WHEN 'boot' THEN 3"
 	" WHEN 'rpm' THEN 4 WHEN 'runtime-PM' THEN 4 ELSE 5 END, name"
 	" LIMIT 50";
-static const char sql_reply[] =
-	"SELECT message_id, list, state, last_error, raw, created, sent"
-	" FROM outbox WHERE job_id = ?1";
+static const char sql_reply[] = " FROM outbox WHERE job_id = ?1";
 
 static GArray *read_ids(struct store *st, const char *sql, gint64 id,
 			GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql, error);
-	g_autoptr(GArray) out = g_array_new(FALSE, FALSE, sizeof(gint64));
-	gboolean row;
+	sqlite3_stmt *s = store_bind(st, sql, error, STORE_I(id), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, id);
-	for (;;) {
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			break;
-		g_array_append_val(out,
-				   *(gint64[]){ sqlite3_column_int64(s, 0) });
-	}
-	return g_steal_pointer(&out);
+	return store_read_ids(st, s, error);
 }
 
 static GPtrArray *read_checks(struct store *st, gint64 job, gboolean full,
 			      GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_checks, error);
-	g_autoptr(GPtrArray) out =
-		g_ptr_array_new_with_free_func((GDestroyNotify)check_free);
-	gboolean row;
+	sqlite3_stmt *s = store_select(st, &check_row, sql_checks, error,
+				       STORE_I(job), STORE_END);
+	g_autoptr(GPtrArray) out = NULL;
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, job);
-	for (;;) {
-		struct store_web_check *c;
+	if (!(out = store_read_rows(st, s, &check_row, error)))
+		return NULL;
+	for (guint i = 0; !full && i < out->len; i++) {
+		struct store_web_check *c = out->pdata[i];
 
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			break;
-		c = g_new0(struct store_web_check, 1);
-		c->name = store_column_text(s, 0);
-		c->status = store_column_text(s, 1);
-		c->summary = store_column_text(s, 2);
-		if (full) {
-			c->detail = store_column_text(s, 3);
-			c->log_path = store_column_text(s, 4);
-		}
-		c->seconds = sqlite3_column_double(s, 5);
-		g_ptr_array_add(out, c);
+		g_clear_pointer(&c->detail, g_free);
+		g_clear_pointer(&c->log_path, g_free);
 	}
 	return g_steal_pointer(&out);
 }
@@ -216,113 +234,42 @@ static GPtrArray *read_checks(struct store *st, gint64 job, gboolean full,
 static gboolean read_reply(struct store *st, struct store_web_job *job,
 			   GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_reply, error);
-	gboolean row;
-	struct store_web_reply *r;
+	sqlite3_stmt *s = store_select(st, &reply_row, sql_reply, error,
+				       STORE_I(job->id), STORE_END);
 
 	if (!s)
 		return FALSE;
-	sqlite3_bind_int64(s, 1, job->id);
-	if (!store_step_row(st, s, &row, error))
-		return FALSE;
-	if (!row)
-		return TRUE;
-	r = g_new0(struct store_web_reply, 1);
-	r->message_id = store_column_text(s, 0);
-	r->list = store_column_text(s, 1);
-	r->state = store_column_text(s, 2);
-	r->last_error = store_column_text(s, 3);
-	r->raw = g_bytes_new(sqlite3_column_blob(s, 4),
-			     sqlite3_column_bytes(s, 4));
-	r->created = sqlite3_column_int64(s, 5);
-	r->sent = sqlite3_column_int64(s, 6);
-	job->reply = r;
-	sqlite3_reset(s);
-	return TRUE;
+	return store_read_row(st, s, &reply_row, (gpointer *)&job->reply,
+			      error);
 }
 
 static GPtrArray *read_jobs(struct store *st, gint64 series, gboolean full,
 			    GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_jobs, error);
-	g_autoptr(GPtrArray)
-		out = g_ptr_array_new_with_free_func((GDestroyNotify)job_free);
-	gboolean row;
+	sqlite3_stmt *s = store_select(st, &job_row, sql_jobs, error,
+				       STORE_I(series), STORE_END);
+	g_autoptr(GPtrArray) out = NULL;
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, series);
-	for (;;) {
-		struct store_web_job *j;
-
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			break;
-		j = g_new0(struct store_web_job, 1);
-		g_ptr_array_add(out, j);
-		j->id = sqlite3_column_int64(s, 0);
-		j->tree = store_column_text(s, 1);
-		j->tree_reason = store_column_text(s, 2);
-		j->state = store_column_text(s, 3);
-		j->reason = store_column_text(s, 4);
-		j->base_commit = store_column_text(s, 5);
-		j->base_how = store_column_text(s, 6);
-		j->base_reason = store_column_text(s, 18);
-		j->not_tested = store_column_text(s, 19);
-		j->head_commit = store_column_text(s, 7);
-		j->verdict = store_column_text(s, 8);
-		if (full) {
-			j->verdict_json = store_column_text(s, 9);
-			j->dirstat = store_column_text(s, 10);
-			j->similar = store_column_text(s, 20);
-		}
-		j->queued = sqlite3_column_int64(s, 11);
-		j->started = sqlite3_column_int64(s, 12);
-		j->finished = sqlite3_column_int64(s, 13);
-		j->has_net = sqlite3_column_type(s, 14) == SQLITE_INTEGER;
-		j->net = sqlite3_column_int64(s, 14);
-		j->added = sqlite3_column_int64(s, 15);
-		j->removed = sqlite3_column_int64(s, 16);
-		j->verdict_kind = store_column_text(s, 17);
-	}
+	if (!(out = store_read_rows(st, s, &job_row, error)))
+		return NULL;
 	/* the job statement is done before the nested ones reuse the
 	 * connection's cache */
 	for (guint i = 0; i < out->len; i++) {
 		struct store_web_job *j = out->pdata[i];
 
+		if (!full) {
+			g_clear_pointer(&j->verdict_json, g_free);
+			g_clear_pointer(&j->dirstat, g_free);
+			g_clear_pointer(&j->similar, g_free);
+		}
 		if (!(j->checks = read_checks(st, j->id, full, error)))
 			return NULL;
 		if (full && !read_reply(st, j, error))
 			return NULL;
 	}
 	return g_steal_pointer(&out);
-}
-
-static struct store_web_series *read_series_row(sqlite3_stmt *s)
-{
-	struct store_web_series *x = g_new0(struct store_web_series, 1);
-
-	x->id = sqlite3_column_int64(s, 0);
-	x->state = store_column_text(s, 1);
-	x->expired = sqlite3_column_int(s, 2);
-	x->version = sqlite3_column_int(s, 3);
-	x->version_minor = sqlite3_column_int(s, 4);
-	x->total = sqlite3_column_int(s, 5);
-	x->received = sqlite3_column_int(s, 6);
-	x->rfc = sqlite3_column_int(s, 7);
-	x->subject = store_column_text(s, 8);
-	x->author = store_column_text(s, 9);
-	x->cover = store_column_text(s, 10);
-	x->base_commit = store_column_text(s, 11);
-	x->supersedes = sqlite3_column_int64(s, 12);
-	x->partial_of = sqlite3_column_int64(s, 13);
-	x->first_date = sqlite3_column_int64(s, 14);
-	x->last_activity = sqlite3_column_int64(s, 15);
-	x->reason = store_column_text(s, 16);
-	x->list = store_column_text(s, 17);
-	x->parts = g_ptr_array_new_with_free_func((GDestroyNotify)part_free);
-	return x;
 }
 
 static const char *nonempty(const char *s)
@@ -342,32 +289,24 @@ GPtrArray *store_web_series_list(struct store *st,
 				 const struct store_web_filter *filter,
 				 gint64 *total, GError **error)
 {
-	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)store_web_series_free);
+	g_autoptr(GPtrArray) out = NULL;
 	guint per_page = CLAMP(filter->per_page, 1, STORE_WEB_PER_PAGE_MAX);
 	guint page = MAX(filter->page, 1);
 	sqlite3_stmt *s = store_statement(st, sql_series_count, error);
-	gboolean row;
 
 	if (!s)
 		return NULL;
 	bind_filter(s, filter);
-	if (!store_step_row(st, s, &row, error))
+	if (!store_read_int64(st, s, total, error))
 		return NULL;
-	*total = row ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_reset(s);
-	if (!(s = store_statement(st, sql_series_page, error)))
+	if (!(s = store_select(st, &series_row, sql_series_page, error,
+			       STORE_END)))
 		return NULL;
 	bind_filter(s, filter);
 	sqlite3_bind_int64(s, 5, per_page);
 	sqlite3_bind_int64(s, 6, (gint64)(page - 1) * per_page);
-	for (;;) {
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			break;
-		g_ptr_array_add(out, read_series_row(s));
-	}
+	if (!(out = store_read_rows(st, s, &series_row, error)))
+		return NULL;
 	for (guint i = 0; i < out->len; i++) {
 		struct store_web_series *x = out->pdata[i];
 
@@ -382,51 +321,31 @@ GPtrArray *store_web_series_list(struct store *st,
 static gboolean read_parts(struct store *st, struct store_web_series *x,
 			   GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_parts, error);
-	gboolean row;
+	sqlite3_stmt *s = store_select(st, &part_row, sql_parts, error,
+				       STORE_I(x->id), STORE_END);
+	GPtrArray *parts;
 
 	if (!s)
 		return FALSE;
-	sqlite3_bind_int64(s, 1, x->id);
-	for (;;) {
-		struct store_web_part *p;
-
-		if (!store_step_row(st, s, &row, error))
-			return FALSE;
-		if (!row)
-			return TRUE;
-		p = g_new0(struct store_web_part, 1);
-		p->position = sqlite3_column_int(s, 0);
-		p->message_id = store_column_text(s, 1);
-		p->subject = store_column_text(s, 2);
-		p->author = store_column_text(s, 3);
-		p->date = sqlite3_column_int64(s, 4);
-		p->list_id = store_column_text(s, 5);
-		p->raw_size = sqlite3_column_int64(s, 7);
-		if (sqlite3_column_type(s, 6) != SQLITE_NULL)
-			p->raw = g_bytes_new(sqlite3_column_blob(s, 6),
-					     sqlite3_column_bytes(s, 6));
-		g_ptr_array_add(x->parts, p);
-	}
+	if (!(parts = store_read_rows(st, s, &part_row, error)))
+		return FALSE;
+	g_ptr_array_unref(x->parts);
+	x->parts = parts;
+	return TRUE;
 }
 
 struct store_web_series *store_web_series_get(struct store *st, gint64 id,
 					      gboolean *found, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_series_one, error);
+	sqlite3_stmt *s = store_select(st, &series_row, sql_series_one, error,
+				       STORE_I(id), STORE_END);
 	g_autoptr(store_web_series) x = NULL;
-	gboolean row;
 
 	*found = FALSE;
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, id);
-	if (!store_step_row(st, s, &row, error))
+	if (!store_read_row(st, s, &series_row, (gpointer *)&x, error) || !x)
 		return NULL;
-	if (!row)
-		return NULL;
-	x = read_series_row(s);
-	sqlite3_reset(s);
 	*found = TRUE;
 	if (!(x->superseded_by = read_ids(st, sql_superseded_by, id, error)) ||
 	    !(x->partials = read_ids(st, sql_partials, id, error)) ||
@@ -440,19 +359,8 @@ static GPtrArray *read_strings(struct store *st, const char *sql,
 			       GError **error)
 {
 	sqlite3_stmt *s = store_statement(st, sql, error);
-	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(g_free);
-	gboolean row;
 
-	if (!s)
-		return NULL;
-	for (;;) {
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			return g_steal_pointer(&out);
-		if (sqlite3_column_type(s, 0) != SQLITE_NULL)
-			g_ptr_array_add(out, store_column_text(s, 0));
-	}
+	return s ? store_read_texts(st, s, error) : NULL;
 }
 
 static const char sql_states[] =
@@ -529,60 +437,59 @@ GArray *store_web_arch_weeks(struct store *st, const char *list, guint max,
 }
 
 /* json_each() has a column "path" of its own: the alias is "dir" */
-static const char sql_dirs[] =
-	"SELECT json_extract(d.value, '$.path') AS dir, count(*),"
-	" sum(json_extract(d.value, '$.added')),"
-	" sum(json_extract(d.value, '$.removed')),"
-	" sum(json_extract(d.value, '$.net')) AS net" ARCH_FROM
+static const char sql_dirs[] = ARCH_FROM
 	" JOIN json_each(CASE WHEN json_type(j.verdict_json,"
 	" '$.directories') = 'array' THEN j.verdict_json ELSE '{}' END,"
 	" '$.directories') d" ARCH_WHERE
 	" GROUP BY dir HAVING dir IS NOT NULL ORDER BY net DESC, dir"
 	" LIMIT ?1";
 
+static const struct store_field dir_fields[] = {
+	STORE_FIELD(struct store_web_dir, path,
+		    "json_extract(d.value, '$.path') AS dir", STORE_TEXT),
+	STORE_FIELD(struct store_web_dir, series, "count(*)", STORE_INT),
+	STORE_FIELD(struct store_web_dir, added,
+		    "sum(json_extract(d.value, '$.added'))", STORE_INT64),
+	STORE_FIELD(struct store_web_dir, removed,
+		    "sum(json_extract(d.value, '$.removed'))", STORE_INT64),
+	STORE_FIELD(struct store_web_dir, net,
+		    "sum(json_extract(d.value, '$.net')) AS net", STORE_INT64),
+};
+
+const struct store_row store_web_dir_row =
+	STORE_ROW(struct store_web_dir, dir_fields, store_web_dir_free, NULL);
+
 void store_web_dir_free(struct store_web_dir *d)
 {
-	g_free(d->path);
-	g_free(d);
-}
-
-gpointer store_web_dir_row(sqlite3_stmt *s)
-{
-	struct store_web_dir *d = g_new0(struct store_web_dir, 1);
-
-	d->path = store_column_text(s, 0);
-	d->series = sqlite3_column_int(s, 1);
-	d->added = sqlite3_column_int64(s, 2);
-	d->removed = sqlite3_column_int64(s, 3);
-	d->net = sqlite3_column_int64(s, 4);
-	return d;
+	store_row_free(&store_web_dir_row, d);
 }
 
 GPtrArray *store_web_arch_dirs(struct store *st, const char *list, guint max,
 			       GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_dirs, error);
+	sqlite3_stmt *s = store_select(st, &store_web_dir_row, sql_dirs, error,
+				       STORE_I(max),
+				       STORE_T(list && *list ? list : NULL),
+				       STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, max);
-	store_bind_text(s, 2, list && *list ? list : NULL);
-	return store_rows(st, s, store_web_dir_row,
-			  (GDestroyNotify)store_web_dir_free, error);
+	return store_read_rows(st, s, &store_web_dir_row, error);
 }
 
-static const char sql_count_series[] =
-	"SELECT state, count(*) FROM series GROUP BY state LIMIT 100";
-static const char sql_count_jobs[] =
-	"SELECT state, count(*) FROM jobs GROUP BY state LIMIT 100";
-static const char sql_count_outbox[] =
-	"SELECT state, count(*) FROM outbox GROUP BY state LIMIT 100";
+static const char sql_count_series[] = " FROM series GROUP BY state LIMIT 100";
+static const char sql_count_jobs[] = " FROM jobs GROUP BY state LIMIT 100";
+static const char sql_count_outbox[] = " FROM outbox GROUP BY state LIMIT 100";
 
-static void count_free(struct store_web_count *c)
-{
-	g_free(c->name);
-	g_free(c);
-}
+static void count_free(struct store_web_count *c);
+
+static const struct store_field count_fields[] = {
+	STORE_FIELD(struct store_web_count, name, "state", STORE_TEXT),
+	STORE_FIELD(struct store_web_count, count, "count(*)", STORE_INT64),
+};
+
+STORE_ROW_DEFINE(static, count_row, struct store_web_count, count_fields,
+		 count_free, NULL)
 
 GPtrArray *store_web_count_states(struct store *st, const char *table,
 				  GError **error)
@@ -590,69 +497,50 @@ GPtrArray *store_web_count_states(struct store *st, const char *table,
 	const char *sql = !strcmp(table, "series") ? sql_count_series :
 			  !strcmp(table, "jobs")   ? sql_count_jobs :
 						     sql_count_outbox;
-	sqlite3_stmt *s = store_statement(st, sql, error);
-	g_autoptr(GPtrArray) out =
-		g_ptr_array_new_with_free_func((GDestroyNotify)count_free);
-	gboolean row;
+	sqlite3_stmt *s = store_select(st, &count_row, sql, error, STORE_END);
 
-	if (!s)
-		return NULL;
-	for (;;) {
-		struct store_web_count *c;
-
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			return g_steal_pointer(&out);
-		c = g_new0(struct store_web_count, 1);
-		c->name = store_column_text(s, 0);
-		c->count = sqlite3_column_int64(s, 1);
-		g_ptr_array_add(out, c);
-	}
+	return s ? store_read_rows(st, s, &count_row, error) : NULL;
 }
 
 const double store_web_buckets[STORE_WEB_BUCKETS] = {
 	0.5, 1, 5, 10, 30, 60, 120, 300, 600, 1800,
 };
 
-static const char sql_durations[] =
-	"SELECT name, count(*), total(seconds),"
-	" sum(seconds <= 0.5), sum(seconds <= 1), sum(seconds <= 5),"
-	" sum(seconds <= 10), sum(seconds <= 30), sum(seconds <= 60),"
-	" sum(seconds <= 120), sum(seconds <= 300), sum(seconds <= 600),"
-	" sum(seconds <= 1800) FROM checks WHERE status != 'skipped'"
-	" GROUP BY name ORDER BY name LIMIT 100";
+static const char sql_durations[] = " FROM checks WHERE status != 'skipped'"
+				    " GROUP BY name ORDER BY name LIMIT 100";
 
-static void histogram_free(struct store_web_histogram *h)
-{
-	g_free(h->name);
-	g_free(h);
-}
+static void histogram_free(struct store_web_histogram *h);
+
+#define LE(i, seconds)                                 \
+	STORE_FIELD(struct store_web_histogram, le[i], \
+		    "sum(seconds <= " #seconds ")", STORE_INT64)
+static const struct store_field histogram_fields[] = {
+	STORE_COLUMN(struct store_web_histogram, name, STORE_TEXT),
+	STORE_FIELD(struct store_web_histogram, count, "count(*)", STORE_INT64),
+	STORE_FIELD(struct store_web_histogram, sum, "total(seconds)",
+		    STORE_DOUBLE),
+	LE(0, 0.5),
+	LE(1, 1),
+	LE(2, 5),
+	LE(3, 10),
+	LE(4, 30),
+	LE(5, 60),
+	LE(6, 120),
+	LE(7, 300),
+	LE(8, 600),
+	LE(9, 1800),
+};
+#undef LE
+
+STORE_ROW_DEFINE(static, histogram_row, struct store_web_histogram,
+		 histogram_fields, histogram_free, NULL)
 
 GPtrArray *store_web_check_durations(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_durations, error);
-	g_autoptr(GPtrArray) out =
-		g_ptr_array_new_with_free_func((GDestroyNotify)histogram_free);
-	gboolean row;
+	sqlite3_stmt *s = store_select(st, &histogram_row, sql_durations, error,
+				       STORE_END);
 
-	if (!s)
-		return NULL;
-	for (;;) {
-		struct store_web_histogram *h;
-
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			return g_steal_pointer(&out);
-		h = g_new0(struct store_web_histogram, 1);
-		h->name = store_column_text(s, 0);
-		h->count = sqlite3_column_int64(s, 1);
-		h->sum = sqlite3_column_double(s, 2);
-		for (int i = 0; i < STORE_WEB_BUCKETS; i++)
-			h->le[i] = sqlite3_column_int64(s, 3 + i);
-		g_ptr_array_add(out, h);
-	}
+	return s ? store_read_rows(st, s, &histogram_row, error) : NULL;
 }
 
 static const char sql_totals[] =
@@ -673,52 +561,37 @@ gboolean store_web_totals(struct store *st, gint64 *messages, gint64 *rejects,
 }
 
 static const char sql_reports[] =
-	"SELECT j.series_id, s.subject, s.author, j.tree, j.verdict,"
-	" o.message_id, o.state, o.raw, o.created, o.sent FROM outbox o"
+	" FROM outbox o"
 	" JOIN jobs j ON j.id = o.job_id JOIN series s ON s.id = j.series_id"
 	" ORDER BY o.created DESC, o.id DESC LIMIT ?1";
 
-static void report_free(struct store_web_report *r)
-{
-	g_free(r->subject);
-	g_free(r->author);
-	g_free(r->tree);
-	g_free(r->verdict);
-	g_free(r->message_id);
-	g_free(r->state);
-	g_clear_pointer(&r->raw, g_bytes_unref);
-	g_free(r);
-}
+static void report_free(struct store_web_report *r);
+
+#define REPORT(member, column, kind) \
+	STORE_FIELD(struct store_web_report, member, column, kind)
+static const struct store_field report_fields[] = {
+	REPORT(series_id, "j.series_id", STORE_INT64),
+	REPORT(subject, "s.subject", STORE_TEXT),
+	REPORT(author, "s.author", STORE_TEXT),
+	REPORT(tree, "j.tree", STORE_TEXT),
+	REPORT(verdict, "j.verdict", STORE_TEXT),
+	REPORT(message_id, "o.message_id", STORE_TEXT),
+	REPORT(state, "o.state", STORE_TEXT),
+	REPORT(raw, "o.raw", STORE_BLOB),
+	REPORT(created, "o.created", STORE_INT64),
+	REPORT(sent, "o.sent", STORE_INT64),
+};
+#undef REPORT
+
+STORE_ROW_DEFINE(static, report_row, struct store_web_report, report_fields,
+		 report_free, NULL)
 
 GPtrArray *store_web_reports(struct store *st, guint max, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_reports, error);
-	g_autoptr(GPtrArray) out =
-		g_ptr_array_new_with_free_func((GDestroyNotify)report_free);
-	gboolean row;
+	sqlite3_stmt *s = store_select(st, &report_row, sql_reports, error,
+				       STORE_I(max), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, max);
-	for (;;) {
-		struct store_web_report *r;
-
-		if (!store_step_row(st, s, &row, error))
-			return NULL;
-		if (!row)
-			return g_steal_pointer(&out);
-		r = g_new0(struct store_web_report, 1);
-		r->series_id = sqlite3_column_int64(s, 0);
-		r->subject = store_column_text(s, 1);
-		r->author = store_column_text(s, 2);
-		r->tree = store_column_text(s, 3);
-		r->verdict = store_column_text(s, 4);
-		r->message_id = store_column_text(s, 5);
-		r->state = store_column_text(s, 6);
-		r->raw = g_bytes_new(sqlite3_column_blob(s, 7),
-				     sqlite3_column_bytes(s, 7));
-		r->created = sqlite3_column_int64(s, 8);
-		r->sent = sqlite3_column_int64(s, 9);
-		g_ptr_array_add(out, r);
-	}
+	return store_read_rows(st, s, &report_row, error);
 }

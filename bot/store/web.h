@@ -135,9 +135,10 @@ struct store_web_dir {
 GPtrArray *store_web_arch_dirs(struct store *st, const char *list, guint max,
 			       GError **error);
 
-/* A row "path, series, added, removed, net" as a new struct
- * store_web_dir (for store_rows()), and its free function. */
-gpointer store_web_dir_row(sqlite3_stmt *s);
+/* The row of a directory (bot/store/db.h), for a statement that selects
+ * FROM its series joined with their directories as json_each() "d", and
+ * its free function. */
+extern const struct store_row store_web_dir_row;
 void store_web_dir_free(struct store_web_dir *d);
 
 /* A name and a count, for the metrics. */

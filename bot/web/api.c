@@ -42,9 +42,23 @@ static void verdict_detail(JsonBuilder *b, const char *text)
 		json_builder_add_null_value(b);
 }
 
-static void check(JsonBuilder *b, const struct store_web_check *c,
-		  gboolean full)
+/* "@name": [ each of @items written by @item ] */
+typedef void (*item_fn)(JsonBuilder *b, gconstpointer item, gboolean full);
+
+static void array(JsonBuilder *b, const char *name, GPtrArray *items,
+		  item_fn item, gboolean full)
 {
+	json_builder_set_member_name(b, name);
+	json_builder_begin_array(b);
+	for (guint i = 0; i < items->len; i++)
+		item(b, items->pdata[i], full);
+	json_builder_end_array(b);
+}
+
+static void check(JsonBuilder *b, gconstpointer item, gboolean full)
+{
+	const struct store_web_check *c = item;
+
 	json_builder_begin_object(b);
 	jsonout_string(b, "name", c->name);
 	jsonout_string(b, "status", c->status);
@@ -128,11 +142,7 @@ static void job(JsonBuilder *b, const struct store_web_job *j, gboolean full,
 			json_builder_add_null_value(b);
 		}
 	}
-	json_builder_set_member_name(b, "checks");
-	json_builder_begin_array(b);
-	for (guint i = 0; i < j->checks->len; i++)
-		check(b, j->checks->pdata[i], full);
-	json_builder_end_array(b);
+	array(b, "checks", j->checks, check, full);
 	if (boards) {
 		json_builder_set_member_name(b, "boards");
 		json_builder_begin_array(b);
@@ -143,8 +153,10 @@ static void job(JsonBuilder *b, const struct store_web_job *j, gboolean full,
 	json_builder_end_object(b);
 }
 
-static void part(JsonBuilder *b, const struct store_web_part *p)
+static void part(JsonBuilder *b, gconstpointer item, gboolean full)
 {
+	const struct store_web_part *p = item;
+
 	json_builder_begin_object(b);
 	jsonout_int(b, "position", p->position);
 	jsonout_string(b, "message_id", p->message_id);
@@ -184,11 +196,7 @@ static void series(JsonBuilder *b, const struct store_web_series *x,
 		jsonout_string(b, "base_commit", x->base_commit);
 		ids(b, "superseded_by", x->superseded_by);
 		ids(b, "partials", x->partials);
-		json_builder_set_member_name(b, "parts");
-		json_builder_begin_array(b);
-		for (guint i = 0; i < x->parts->len; i++)
-			part(b, x->parts->pdata[i]);
-		json_builder_end_array(b);
+		array(b, "parts", x->parts, part, full);
 	}
 	json_builder_set_member_name(b, "jobs");
 	json_builder_begin_array(b);

@@ -8,43 +8,26 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$TOP/tests/lib/mails.sh"
 . "$TOP/tests/lib/imap-server.sh"
+. "$TOP/tests/lib/tls.sh"
 
 imap_available || skip_all "dovecot missing (make deps)"
 command -v openssl >/dev/null || skip_all "openssl missing"
 EVIL=
 trap '[ -n "$EVIL" ] && kill $EVIL 2>/dev/null; imap_stop; rm -rf "$TMP"' EXIT
 
-openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=evil.example \
-	-keyout "$TMP/evil.key" -out "$TMP/evil.pem" 2>/dev/null
-openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
-	-addext subjectAltName=IP:127.0.0.1 \
-	-keyout "$TMP/imap.key" -out "$TMP/imap.pem" 2>/dev/null
+tls_cert "$TMP/evil.key" "$TMP/evil.pem" evil.example
+tls_cert "$TMP/imap.key" "$TMP/imap.pem" 127.0.0.1
 chmod 644 "$TMP/imap.key" "$TMP/imap.pem"
 
 # 1. a TLS server with a self-signed certificate: no LOGIN, no password
-evil() {	# evil OUTPUT: s_server for wait_port and one session, its transcript in OUTPUT
-	EVIL_PORT=$(free_port)
-	{ printf '* OK IMAP4rev1 ready\r\n'; sleep 15; } |
-		openssl s_server -accept "127.0.0.1:$EVIL_PORT" \
-			-cert "$TMP/evil.pem" -key "$TMP/evil.key" \
-			-naccept 2 > "$1" 2>&1 &
-	EVIL=$!
-	wait_port "$EVIL_PORT"
-}
-evil_stop() {
-	sleep 0.5
-	kill $EVIL 2>/dev/null
-	wait $EVIL 2>/dev/null
-	EVIL=
-}
-evil "$TMP/evil.out"
+evil "* OK IMAP4rev1 ready" "$TMP/evil.out"
 "$ARMBOT" --data-dir "$TMP/e" ingest \
 	"imaps://armbot:hunter2-secret@127.0.0.1:$EVIL_PORT/INBOX" 2> "$TMP/err"
 is "$?" 1 "imaps:// to an untrusted certificate fails"
 grep -q "server certificate not trusted, closing the connection" "$TMP/err"
 ok $? "with a clear error ($(head -1 "$TMP/err"))"
 evil_stop
-evil "$TMP/evil2.out"
+evil "* OK IMAP4rev1 ready" "$TMP/evil2.out"
 "$ARMBOT" --data-dir "$TMP/e" ingest \
 	"imaps://armbot:hunter2-secret@127.0.0.1:$EVIL_PORT/INBOX?ca-file=$TMP/evil.pem" \
 	2> "$TMP/err2"

@@ -20,6 +20,7 @@
 . "$TOP/tests/lib/mails.sh"
 . "$TOP/tests/lib/imap-server.sh"
 . "$TOP/tests/lib/public-inbox-server.sh"
+. "$TOP/tests/lib/tls.sh"
 
 command -v openssl >/dev/null || skip_all "openssl missing"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 missing (make deps)"
@@ -30,11 +31,8 @@ trap '[ -n "$EVIL" ] && kill $EVIL 2>/dev/null
 	[ -n "$FAKE" ] && kill $FAKE 2>/dev/null
 	pi_stop; rm -rf "$TMP"' EXIT
 
-openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=evil.example \
-	-keyout "$TMP/evil.key" -out "$TMP/evil.pem" 2>/dev/null
-openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
-	-addext subjectAltName=IP:127.0.0.1 \
-	-keyout "$TMP/news.key" -out "$TMP/news.pem" 2>/dev/null
+tls_cert "$TMP/evil.key" "$TMP/evil.pem" evil.example
+tls_cert "$TMP/news.key" "$TMP/news.pem" 127.0.0.1
 printf 'hunter2-secret\n' > "$TMP/pw"
 chmod 600 "$TMP/pw"
 mkdir -p "$TMP/m"
@@ -43,22 +41,7 @@ mk_mail "$TMP/m/r1" r1 "Re: [PATCH 1/2] part 1 of s1" s1-1
 N=$(ls "$TMP/m" | wc -l)
 
 # 1. nntps:// to a self-signed certificate for another name
-evil() {	# evil OUTPUT: s_server for one session, its transcript in OUTPUT
-	EVIL_PORT=$(free_port)
-	{ printf '200 news ready\r\n'; sleep 15; } |
-		openssl s_server -accept "127.0.0.1:$EVIL_PORT" \
-			-cert "$TMP/evil.pem" -key "$TMP/evil.key" \
-			-naccept 2 > "$1" 2>&1 &
-	EVIL=$!
-	wait_port "$EVIL_PORT"
-}
-evil_stop() {
-	sleep 0.5
-	kill $EVIL 2>/dev/null
-	wait $EVIL 2>/dev/null
-	EVIL=
-}
-evil "$TMP/evil.out"
+evil "200 news ready" "$TMP/evil.out"
 "$ARMBOT" --data-dir "$TMP/e" ingest \
 	"nntps://armbot:hunter2-secret@127.0.0.1:$EVIL_PORT/test.group" \
 	2> "$TMP/err"
@@ -68,7 +51,7 @@ ok $? "with a clear error ($(head -1 "$TMP/err"))"
 grep -q "hunter2" "$TMP/err"
 is "$?" 1 "the error does not show the password"
 evil_stop
-evil "$TMP/evil2.out"
+evil "200 news ready" "$TMP/evil2.out"
 "$ARMBOT" --data-dir "$TMP/e" ingest \
 	"nntps://armbot@127.0.0.1:$EVIL_PORT/test.group?password-file=$TMP/pw&ca-file=$TMP/evil.pem" \
 	2> "$TMP/err2"

@@ -4,35 +4,13 @@
 # worktree and build dir armbot boot keeps there and ccache next to it, so
 # that only the first run of the suite on a machine builds the kernel cold.
 
-for tool in qemu-system-arm arm-linux-gnueabihf-gcc bwrap ccache git perl; do
-	command -v "$tool" >/dev/null 2>&1 || skip_all "$tool not installed"
-done
-KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-[ -f "$KERNEL_TARBALL" ] || skip_all "$KERNEL_TARBALL not installed"
-dpkg-query -W linux-source-6.1 >/dev/null 2>&1 ||
-	skip_all "linux-source-6.1 is not installed"
-
-DATA=$ARMBOT_CACHE_DIR/e2e-tree/data
-REPO=$DATA/trees/distro-6.1/repo.git
+DISTRO_TOOLS="qemu-system-arm arm-linux-gnueabihf-gcc bwrap ccache git perl"
+. "$TOP/tests/e2e/distro-lib.sh"
 WORKTREE=$DATA/worktrees/distro-6.1
-mkdir -p "$DATA"
-# imports the distro tree unless tree-import.t (or a previous run) did
-"$ARMBOT" --data-dir "$DATA" tree show > /dev/null 2> "$TMP/import.err" || {
-	sed 's/^/# /' "$TMP/import.err"
-	skip_all "cannot import the distro tree"
-}
 
-# run_boot ARGS...: armbot boot on the distro tree; output in $TMP/out,
-# exit status in $status, wall time in $elapsed (seconds)
+# run_boot ARGS...: armbot boot on the distro tree, as run_timed
 run_boot() {
-	_start=$(date +%s)
-	"$ARMBOT" --data-dir "$DATA" boot --jobs 2 "$@" \
-		> "$TMP/out" 2> "$TMP/err"
-	status=$?
-	elapsed=$(( $(date +%s) - _start ))
-	sed 's/^/# /' "$TMP/out"
-	[ -s "$TMP/err" ] && sed 's/^/# stderr: /' "$TMP/err"
-	return 0
+	run_timed --data-dir "$DATA" boot --jobs 2 "$@"
 }
 
 # make_mbox FILE PERL-SUBSTITUTION SUBJECT OUT: a one-patch mbox, the way

@@ -86,15 +86,8 @@ OBJ=$D/kbuild/distro-6.1/.series/allmodconfig/build/arch/arm/kernel/setup.o
 
 run() {	# run CONFIG-DIR: armbot sparse through that configuration (the
 	# base built each time, not read from the base cache)
-	_start=$(date +%s)
-	"$ARMBOT" --data-dir "$D" sparse -q --jobs 2 --no-base-cache \
-		--config "$1/armbot.conf" "$TMP/global.mbox" \
-		> "$TMP/out" 2> "$TMP/err"
-	status=$?
-	elapsed=$(( $(date +%s) - _start ))
-	sed 's/^/# /' "$TMP/out"
-	[ -s "$TMP/err" ] && sed 's/^/# stderr: /' "$TMP/err"
-	return 0
+	run_timed --data-dir "$D" sparse -q --jobs 2 --no-base-cache \
+		--config "$1/armbot.conf" "$TMP/global.mbox"
 }
 
 run "$TMP/conf"

@@ -5,21 +5,8 @@
 # that only the first run on a machine configures them cold.  Patches are
 # made by real git from the imported tree (commit + format-patch).
 
-for tool in arm-linux-gnueabihf-gcc sparse bwrap ccache git perl; do
-	command -v "$tool" >/dev/null 2>&1 || skip_all "$tool not installed"
-done
-KERNEL_TARBALL=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-[ -f "$KERNEL_TARBALL" ] || skip_all "$KERNEL_TARBALL not installed"
-dpkg-query -W linux-source-6.1 >/dev/null 2>&1 ||
-	skip_all "linux-source-6.1 is not installed"
-
-DATA=$ARMBOT_CACHE_DIR/e2e-tree/data
-REPO=$DATA/trees/distro-6.1/repo.git
-mkdir -p "$DATA"
-"$ARMBOT" --data-dir "$DATA" tree show > /dev/null 2> "$TMP/import.err" || {
-	sed 's/^/# /' "$TMP/import.err"
-	skip_all "cannot import the distro tree"
-}
+DISTRO_TOOLS="arm-linux-gnueabihf-gcc sparse bwrap ccache git perl"
+. "$TOP/tests/e2e/distro-lib.sh"
 
 # A clone sharing the tree's objects, index at the distro head and no
 # files checked out: new_patch checks out only the files it edits.
@@ -54,17 +41,9 @@ series_mbox() {
 	return $_s
 }
 
-# run_sparse ARGS...: armbot sparse on the distro tree; output in
-# $TMP/out, exit status in $status, wall time in $elapsed (seconds)
+# run_sparse ARGS...: armbot sparse on the distro tree, as run_timed
 run_sparse() {
-	_start=$(date +%s)
-	"$ARMBOT" --data-dir "$DATA" sparse -q --jobs 2 "$@" \
-		> "$TMP/out" 2> "$TMP/err"
-	status=$?
-	elapsed=$(( $(date +%s) - _start ))
-	sed 's/^/# /' "$TMP/out"
-	[ -s "$TMP/err" ] && sed 's/^/# stderr: /' "$TMP/err"
-	return 0
+	run_timed --data-dir "$DATA" sparse -q --jobs 2 "$@"
 }
 
 # The lines of the report that mark a new warning.

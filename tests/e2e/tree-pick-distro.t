@@ -6,19 +6,9 @@
 # git format-patch from the tree itself.
 . "$(dirname "$0")/../lib/tap.sh"
 
-TARBALL=/usr/src/linux-source-6.1.tar.xz
-[ -r "$TARBALL" ] || skip_all "$TARBALL not installed"
-dpkg-query -W linux-source-6.1 >/dev/null 2>&1 ||
-	skip_all "linux-source-6.1 is not installed"
-
-CACHE=$ARMBOT_CACHE_DIR/e2e-tree/data
-mkdir -p "$CACHE"
-# imports the distro tree unless another test (or a previous run) did
-"$ARMBOT" --data-dir "$CACHE" tree show > /dev/null 2> "$TMP/import.err" || {
-	sed 's/^/# /' "$TMP/import.err"
-	skip_all "cannot import the distro tree"
-}
-REPO=$CACHE/trees/distro-6.1/repo.git
+DISTRO_TOOLS=
+. "$TOP/tests/e2e/distro-lib.sh"
+CACHE=$DATA
 
 # a data dir of our own whose distro tree is the cached one (read only
 # here), so that the store written by the opt-in stays in $TMP

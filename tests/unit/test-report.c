@@ -128,6 +128,17 @@ static void report_base(struct report *r, GPtrArray *refs)
 	r->checks[REPORT_CHECK_RUNTIME_PM].summary = "12/12 tests passed";
 }
 
+/* report_base() with the verdict and dirstat of @files (in @f, cleared by
+ * the caller). */
+static void report_figures(struct report *r, GPtrArray *refs, struct figures *f,
+			   const struct fs_spec *files)
+{
+	report_base(r, refs);
+	figures_compute(f, files);
+	r->verdict = f->verdict;
+	r->dirstat = f->dirstat;
+}
+
 static const struct fs_spec shrinking[] = {
 	{ "arch/arm/mach-omap2/board-ldp.c", 'D', 0, 420 },
 	{ "arch/arm/mach-omap2/Kconfig", 'M', 0, 12 },
@@ -371,10 +382,7 @@ static void test_shrinking_ok(void)
 	struct report r;
 	struct figures f;
 
-	report_base(&r, refs);
-	figures_compute(&f, shrinking);
-	r.verdict = f.verdict;
-	r.dirstat = f.dirstat;
+	report_figures(&r, refs, &f, shrinking);
 	r.base_how = REPORT_BASE_COMMIT;
 	r.series_url = "https://armbot.example.org/series/42";
 	check_report("shrinking-ok", &r);
@@ -409,10 +417,7 @@ static void test_sparse_warn(void)
 	struct report r;
 	struct figures f;
 
-	report_base(&r, refs);
-	figures_compute(&f, growing);
-	r.verdict = f.verdict;
-	r.dirstat = f.dirstat;
+	report_figures(&r, refs, &f, growing);
 	r.author_name = "Peng Fan";
 	r.author_email = "peng.fan@nxp.example";
 	r.subject = "[PATCH 0/2] ARM: imx6: keep the OCRAM mapped across "
@@ -458,10 +463,7 @@ static void test_apply_fail(void)
 	struct figures f;
 	const char *why = "the series does not apply";
 
-	report_base(&r, refs);
-	figures_compute(&f, shrinking);
-	r.verdict = f.verdict;
-	r.dirstat = f.dirstat;
+	report_figures(&r, refs, &f, shrinking);
 	r.base_how = REPORT_BASE_COMMIT_MISSING;
 	/* a git tree, not the distro's */
 	r.tree_name = "soc";
@@ -534,10 +536,7 @@ static void test_boot_fail(void)
 	struct report r;
 	struct figures f;
 
-	report_base(&r, refs);
-	figures_compute(&f, shrinking);
-	r.verdict = f.verdict;
-	r.dirstat = f.dirstat;
+	report_figures(&r, refs, &f, shrinking);
 	r.checks[REPORT_CHECK_BOOT].status = REPORT_STATUS_FAIL;
 	r.checks[REPORT_CHECK_BOOT].summary = "kernel panic";
 	r.checks[REPORT_CHECK_BOOT].detail = boot_detail;
@@ -670,10 +669,7 @@ static void test_build_fail(void)
 	struct report r;
 	struct figures f;
 
-	report_base(&r, refs);
-	figures_compute(&f, growing);
-	r.verdict = f.verdict;
-	r.dirstat = f.dirstat;
+	report_figures(&r, refs, &f, growing);
 	r.author_name = "Peng Fan";
 	r.author_email = "peng.fan@nxp.example";
 	r.subject = "[PATCH v3] PM: runtime: drop pm_runtime_irq_safe()";
@@ -719,10 +715,7 @@ static void test_balanced(void)
 	struct report r;
 	struct figures f;
 
-	report_base(&r, refs);
-	figures_compute(&f, balanced);
-	r.verdict = f.verdict;
-	r.dirstat = f.dirstat;
+	report_figures(&r, refs, &f, balanced);
 	r.subject = "[PATCH] ARM: OMAP3: pm: use the generic wake-up path";
 	r.version = 1;
 	r.checks[REPORT_CHECK_APPLY].summary = "1/1 patch";
@@ -739,10 +732,7 @@ static void test_untouched(void)
 	struct report r;
 	struct figures f;
 
-	report_base(&r, refs);
-	figures_compute(&f, elsewhere);
-	r.verdict = f.verdict;
-	r.dirstat = f.dirstat;
+	report_figures(&r, refs, &f, elsewhere);
 	r.subject = "[PATCH v3 1/2] gpio: omap: drop the unused wake-up "
 		    "quirk";
 	r.version = 3;
@@ -762,10 +752,7 @@ static void test_non_ascii(void)
 	struct report r;
 	struct figures f;
 
-	report_base(&r, refs);
-	figures_compute(&f, shrinking);
-	r.verdict = f.verdict;
-	r.dirstat = f.dirstat;
+	report_figures(&r, refs, &f, shrinking);
 	r.author_name = "Uwe Kleine-König";
 	r.author_email = "u.kleine-koenig@pengutronix.example";
 	r.subject = "[PATCH] ARM: dts: imx6: Ströme für die Bürgerbräu-"
@@ -783,10 +770,7 @@ static void test_long_subject(void)
 	struct report r;
 	struct figures f;
 
-	report_base(&r, refs);
-	figures_compute(&f, shrinking);
-	r.verdict = f.verdict;
-	r.dirstat = f.dirstat;
+	report_figures(&r, refs, &f, shrinking);
 	r.author_name = "Doe, Jane";
 	r.subject =
 		"[PATCH v2 0/3] ARM: omap2: remove the LDP, Zoom2 and Zoom3 "
@@ -807,10 +791,7 @@ static void test_skipped(void)
 	struct report r;
 	struct figures f;
 
-	report_base(&r, refs);
-	figures_compute(&f, growing);
-	r.verdict = f.verdict;
-	r.dirstat = f.dirstat;
+	report_figures(&r, refs, &f, growing);
 	r.author_name = NULL;
 	r.author_email = "12345@patches.example";
 	r.list_address = NULL;
