@@ -20,7 +20,10 @@
 # the Debian package with.  lava-server, lava-dispatcher and postgresql
 # are the LAVA instance tests/e2e/lava.t starts on loopback (its own
 # PostgreSQL cluster and settings; policy-rc.d keeps the packages'
-# services from starting).
+# services from starting).  gcc-aarch64-linux-gnu and
+# libc6-dev-arm64-cross build the arm64 boards' kernels and their static
+# guest init (kernel/build/arch.c); Debian's qemu-system-arm package also
+# ships qemu-system-aarch64, which boots them.
 DEBIAN_BUILD_PACKAGES = \
 	pkg-config perl \
 	libglib2.0-dev libetpan-dev libgit2-dev libcurl4-gnutls-dev \
@@ -30,6 +33,7 @@ DEBIAN_PACKAGES = \
 	build-essential git xz-utils $(DEBIAN_BUILD_PACKAGES) \
 	clang libclang-rt-14-dev \
 	sparse ccache bubblewrap gcc-arm-linux-gnueabihf libc6-dev-armhf-cross \
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	icecc g++-arm-linux-gnueabihf \
 	qemu-system-arm \
 	bc bison flex libelf-dev cpio kmod \
@@ -195,7 +199,7 @@ check: deps
 
 # Every board the map (qemu/boards.conf) marks `boots = yes`, built and
 # booted twice (cold on a fresh cache, then warm): too slow for `make check`,
-# whose run of tests/e2e/boards.t boots vexpress-a9 only.
+# whose run of tests/e2e/boards.t boots vexpress-a9 and virt-arm64 once.
 check-boards: all
 	ARMBOT=$(CURDIR)/armbot ARMBOT_BOARDS=all prove -v --timer tests/e2e/boards.t
 
@@ -267,6 +271,8 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 INST = $(BUILD)/install
 # (rpm-test's README.md stays out: kbuild needs none, and lintian wants
 # documentation in /usr/share/doc)
+# the fragment files of virt and of the boards (qemu/NAME.config) with the
+# map that names them
 GUEST_FILES = $(wildcard qemu/*.config) qemu/boards.conf qemu/guest/init.c \
 	$(filter-out %.md,$(wildcard qemu/guest/rpm-test/*))
 UNITS = armbot.service armbot-web.service

@@ -78,10 +78,11 @@ static int lock_worktree(const char *path, void (*on_wait)(void),
 }
 
 /* The fragment file of @board (a path relative to the source dir @src):
- * the build applies it on allnoconfig, so the board's base must be that.
- * Newly allocated; NULL with @error. */
+ * the build applies it on allnoconfig, so the board's base must be that;
+ * *@arch_out its arch (kernel/build/arch.h).  Newly allocated; NULL with
+ * @error. */
 static char *board_config(const struct board *board, const char *src,
-			  GError **error)
+			  const struct kbuild_arch **arch_out, GError **error)
 {
 	if (g_strcmp0(board->base, "allnoconfig") != 0 || !board->fragment ||
 	    g_strv_length(board->fragment) != 1 ||
@@ -92,10 +93,11 @@ static char *board_config(const struct board *board, const char *src,
 			    board->name);
 		return NULL;
 	}
-	if (g_strcmp0(board->arch, "arm") != 0) {
+	*arch_out = kbuild_arch_find(board->arch);
+	if (!*arch_out) {
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-			    "board %s cannot be built: arch %s is not built "
-			    "yet, only arm",
+			    "board %s cannot be built: armbot builds no arch "
+			    "'%s'",
 			    board->name, board->arch);
 		return NULL;
 	}
@@ -115,6 +117,7 @@ struct boot_session *boot_session_open(const struct boot_options *opts,
 	g_autofree char *ccache = kbuild_ccache_dir(cache, opts->tree->name);
 	g_autofree char *config = NULL;
 	g_autofree char *build_name = NULL;
+	const struct kbuild_arch *arch = kbuild_arch_default();
 
 	bs->lock_fd = -1;
 	bs->tree = opts->tree;
@@ -128,7 +131,7 @@ struct boot_session *boot_session_open(const struct boot_options *opts,
 					g_build_filename(src, "qemu", "guest",
 							 "init.c", NULL);
 	if (opts->board) {
-		config = board_config(opts->board, src, error);
+		config = board_config(opts->board, src, &arch, error);
 		if (!config)
 			return NULL;
 		if (opts->runner && opts->runner->kind == BOOT_RUNNER_LAVA) {
@@ -165,6 +168,7 @@ struct boot_session *boot_session_open(const struct boot_options *opts,
 	bs->kb = kbuild_new(bs->worktree, build_dir, config, ccache, error);
 	if (!bs->kb)
 		return NULL;
+	bs->kb->arch = arch;
 	bs->kb->jobs = opts->jobs;
 	bs->vm_sandbox = sandbox_new(error);
 	if (!bs->vm_sandbox)
@@ -220,6 +224,7 @@ static void build_virt_opts(const struct kbuild *kb, const char *initrd,
 			    char **image_out)
 {
 	memset(vo, 0, sizeof(*vo));
+	vo->arch = kbuild_arch_of(kb);
 	*image_out = kbuild_image(kb);
 	vo->kernel = *image_out;
 	vo->initrd = initrd;
@@ -244,6 +249,7 @@ static gboolean run_boot(struct boot_session *bs, const char *commit_hex,
 	struct boot_output out = { 0 };
 
 	in.name = name;
+	in.arch = kbuild_arch_of(bs->kb);
 	in.kernel = image;
 	in.initrd = initrd;
 	in.timeout_s = bs->timeout_s;
@@ -254,9 +260,7 @@ static gboolean run_boot(struct boot_session *bs, const char *commit_hex,
 		in.console = bs->board->console;
 	}
 	if (bs->opts->runner && bs->opts->runner->kind == BOOT_RUNNER_LAVA) {
-		g_autofree char *rel = g_path_get_basename(image);
-		g_autofree char *img_rel =
-			g_build_filename("arch", "arm", "boot", rel, NULL);
+		g_autofree char *img_rel = kbuild_image_rel(bs->kb);
 
 		host_image = kbuild_output_path(bs->kb, img_rel, error);
 		host_initrd = kbuild_output_path(bs->kb, INITRAMFS_NAME, error);
@@ -308,8 +312,9 @@ static gboolean build_and_boot(struct boot_session *bs, const char *hex,
 	kbuild_result_clear(&mod);
 	run->built = TRUE;
 	host_initrd = kbuild_output_path(bs->kb, INITRAMFS_NAME, error);
-	if (!host_initrd || !initramfs_build(bs->init_src, ko, bs->state_dir,
-					     host_initrd, error))
+	if (!host_initrd ||
+	    !initramfs_build(bs->init_src, kbuild_arch_of(bs->kb), ko,
+			     bs->state_dir, host_initrd, error))
 		return FALSE;
 	/* qemu reads the image and the initramfs where the build is (the
 	 * series' copy), at the build dir's path */

@@ -1,5 +1,6 @@
-/* Building the initramfs.  The init binary is cached under the SHA-256 of
- * its source, so only a changed init.c runs the cross compiler. */
+/* Building the initramfs.  The init binary is cached under its arch and
+ * the SHA-256 of its source, so only a changed init.c (or a new arch) runs
+ * the cross compiler. */
 #include "qemu/initramfs.h"
 
 #include <errno.h>
@@ -9,10 +10,8 @@
 #include "kernel/build/runner.h"
 #include "qemu/cpio.h"
 
-#define INIT_CC "arm-linux-gnueabihf-gcc"
-
-static char *build_init(const char *init_src, const char *cache_dir,
-			GError **error)
+static char *build_init(const char *init_src, const struct kbuild_arch *arch,
+			const char *cache_dir, GError **error)
 {
 	g_autofree char *src = NULL;
 	g_autofree char *hash = NULL;
@@ -28,7 +27,7 @@ static char *build_init(const char *init_src, const char *cache_dir,
 		return NULL;
 	hash = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
 					   (const guchar *)src, len);
-	name = g_strdup_printf("init-%.16s", hash);
+	name = g_strdup_printf("init-%s-%.16s", arch->name, hash);
 	bin = g_build_filename(cache_dir, name, NULL);
 	if (g_file_test(bin, G_FILE_TEST_IS_REGULAR))
 		return g_steal_pointer(&bin);
@@ -40,7 +39,7 @@ static char *build_init(const char *init_src, const char *cache_dir,
 	}
 	tmp = g_strconcat(bin, ".tmp", NULL);
 	{
-		const char *argv[] = { INIT_CC,	  "-static", "-O2", "-Wall",
+		const char *argv[] = { arch->cc,  "-static", "-O2", "-Wall",
 				       "-Wextra", "-Werror", "-o",  tmp,
 				       init_src,  NULL };
 
@@ -69,11 +68,12 @@ static char *build_init(const char *init_src, const char *cache_dir,
 	return g_steal_pointer(&bin);
 }
 
-gboolean initramfs_build(const char *init_src, const char *module_ko,
-			 const char *cache_dir, const char *out_path,
-			 GError **error)
+gboolean initramfs_build(const char *init_src, const struct kbuild_arch *arch,
+			 const char *module_ko, const char *cache_dir,
+			 const char *out_path, GError **error)
 {
-	g_autofree char *init_bin = build_init(init_src, cache_dir, error);
+	g_autofree char *init_bin =
+		build_init(init_src, arch, cache_dir, error);
 	g_autofree char *init = NULL;
 	g_autofree char *ko = NULL;
 	g_autoptr(GBytes) archive = NULL;

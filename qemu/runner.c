@@ -82,6 +82,7 @@ static gboolean boot_local(struct boot_runner *r, const struct boot_input *in,
 	vo.kernel = in->kernel;
 	vo.initrd = in->initrd;
 	vo.timeout_s = in->timeout_s;
+	vo.arch = in->arch;
 	vo.machine = in->machine;
 	vo.dtb = in->dtb;
 	vo.console = in->console;

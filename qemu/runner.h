@@ -47,8 +47,11 @@ void boot_runner_config_clear(struct boot_runner_config *c);
 /* What boots. */
 struct boot_input {
 	const char *name; /* the job's name ("armbot: tree commit") */
+	/* the kernel's arch (its emulator); NULL: arm, the only one a LAVA
+	 * boot takes (qemu/boot.c boots a board here only) */
+	const struct kbuild_arch *arch;
 	/* as the local boot's sandbox shows them */
-	const char *kernel; /* zImage */
+	const char *kernel; /* zImage (arm), Image (arm64) */
 	const char *dtb; /* NULL: none (-M virt makes its own) */
 	const char *initrd;
 	/* the same files on this machine, which a LAVA boot serves (NULL:

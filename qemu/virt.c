@@ -1,4 +1,5 @@
-/* qemu-system-arm -M virt: the machine's PSCI powers it off when init
+/* qemu-system-arm -M virt (or the emulator of the kernel's arch,
+ * kernel/build/arch.h): the machine's PSCI powers it off when init
  * calls reboot(RB_POWER_OFF); with panic=-1 a panicking kernel reboots at
  * once and -no-reboot turns that into qemu exiting. */
 #include "qemu/virt.h"
@@ -35,6 +36,8 @@ static void scan_console(struct virt_result *out)
 
 char **virt_argv(const struct virt_opts *opts)
 {
+	const struct kbuild_arch *arch = opts->arch ? opts->arch :
+						      kbuild_arch_default();
 	GStrvBuilder *b = g_strv_builder_new();
 	g_autofree char *mem =
 		g_strdup_printf("%u", opts->mem_mb ? opts->mem_mb : 256);
@@ -42,29 +45,22 @@ char **virt_argv(const struct virt_opts *opts)
 		"console=", opts->console ? opts->console : "ttyAMA0",
 		" panic=-1 kunit.enable=1", opts->append ? " " : "",
 		opts->append ? opts->append : "", NULL);
-	const char *const argv[] = { "qemu-system-arm",
-				     "-M",
-				     opts->machine ? opts->machine : "virt",
-				     "-m",
-				     mem,
-				     "-display",
-				     "none",
-				     "-monitor",
-				     "none",
-				     "-serial",
-				     "stdio",
-				     "-nic",
-				     "none",
-				     "-no-reboot",
-				     "-kernel",
-				     opts->kernel,
-				     "-initrd",
-				     opts->initrd,
-				     "-append",
-				     append,
-				     NULL };
+	const char *const emulator[] = { arch->qemu, "-M",
+					 opts->machine ? opts->machine : "virt",
+					 NULL };
+	const char *const argv[] = { "-m",	   mem,		 "-display",
+				     "none",	   "-monitor",	 "none",
+				     "-serial",	   "stdio",	 "-nic",
+				     "none",	   "-no-reboot", "-kernel",
+				     opts->kernel, "-initrd",	 opts->initrd,
+				     "-append",	   append,	 NULL };
 	char **out;
 
+	g_strv_builder_addv(b, (const char **)emulator);
+	if (arch->qemu_cpu) {
+		g_strv_builder_add(b, "-cpu");
+		g_strv_builder_add(b, arch->qemu_cpu);
+	}
 	g_strv_builder_addv(b, (const char **)argv);
 	/* a board with a sound chip (vexpress-a9's LM4549) would open the
 	 * host's audio and fill the console with ALSA errors */

@@ -1,13 +1,17 @@
-/* Booting a test kernel with `qemu-system-arm -M virt`: no network, the
- * PL011 console captured, a timeout, inside the sandbox. */
+/* Booting a test kernel with `qemu-system-arm -M virt` (or another
+ * machine, or the emulator of another arch): no network, the console
+ * captured, a timeout, inside the sandbox. */
 #pragma once
 
 #include <glib.h>
 
+#include "kernel/build/arch.h"
 #include "kernel/build/sandbox.h"
 
 struct virt_opts {
-	const char *kernel; /* zImage */
+	/* the kernel's arch: its emulator and -cpu; NULL: arm */
+	const struct kbuild_arch *arch;
+	const char *kernel; /* zImage (arm), Image (arm64) */
 	const char *initrd; /* cpio archive */
 	const char *append; /* extra kernel command line, may be NULL */
 	const char *machine; /* qemu -M; NULL: "virt" */

@@ -13,9 +13,6 @@
 #include "kernel/build/buildcopy.h"
 #include "kernel/build/icecc.h"
 
-#define KBUILD_ARCH "arm"
-#define KBUILD_CROSS "arm-linux-gnueabihf-"
-#define KBUILD_CC_CCACHE "CC=ccache " KBUILD_CROSS "gcc"
 #define KBUILD_HOSTCC_CCACHE "HOSTCC=ccache gcc"
 /* the build dir as a reader names it, in the kernel tree: O=build */
 #define KBUILD_PRINTABLE_DIR "build"
@@ -274,6 +271,17 @@ static void trim_ccache(const struct kbuild *kb)
 	runner_result_clear(&r);
 }
 
+const struct kbuild_arch *kbuild_arch_of(const struct kbuild *kb)
+{
+	return kb->arch ? kb->arch : kbuild_arch_default();
+}
+
+/* "CC=ccache CROSS-gcc": kbuild's CC through ccache.  Newly allocated. */
+static char *cc_ccache(const struct kbuild *kb)
+{
+	return g_strconcat("CC=ccache ", kbuild_arch_of(kb)->cc, NULL);
+}
+
 /* The argv of make in @kb's build dir with @targets and @vars, as
  * kbuild_make() runs it before the sandbox wraps it: the one place it is
  * built (kbuild_make_printable() derives the reader's form from it).
@@ -287,11 +295,14 @@ static GPtrArray *make_argv(const struct kbuild *kb, const char *const *targets,
 	if (icecc_on(kb) && kb->icecc_jobs > jobs)
 		jobs = kb->icecc_jobs;
 	g_ptr_array_add(argv, g_strdup("make"));
-	g_ptr_array_add(argv, g_strdup("ARCH=" KBUILD_ARCH));
-	g_ptr_array_add(argv, g_strdup("CROSS_COMPILE=" KBUILD_CROSS));
+	g_ptr_array_add(argv,
+			g_strconcat("ARCH=", kbuild_arch_of(kb)->name, NULL));
+	g_ptr_array_add(argv,
+			g_strconcat("CROSS_COMPILE=",
+				    kbuild_arch_of(kb)->cross_compile, NULL));
 	if (kb->ccache_dir) {
 		/* kbuild's CC and HOSTCC are command lines: a wrapper fits */
-		g_ptr_array_add(argv, g_strdup(KBUILD_CC_CCACHE));
+		g_ptr_array_add(argv, cc_ccache(kb));
 		g_ptr_array_add(argv, g_strdup(KBUILD_HOSTCC_CCACHE));
 	}
 	g_ptr_array_add(argv, g_strconcat("O=", kb->build_dir, NULL));
@@ -351,7 +362,7 @@ gboolean kbuild_use_icecc(struct kbuild *kb, const char *socket,
 			    "icecream: no iceccd socket at '%s'", socket);
 		return FALSE;
 	}
-	env = icecc_env_tarball(cache_dir, KBUILD_CROSS "gcc", error);
+	env = icecc_env_tarball(cache_dir, kbuild_arch_of(kb)->cc, error);
 	if (!env)
 		return FALSE;
 	g_free(kb->icecc_socket);
@@ -528,6 +539,7 @@ char *kbuild_make_printable(const struct kbuild *kb, const char *const *targets,
 {
 	g_autoptr(GPtrArray) argv = make_argv(kb, targets, vars);
 	g_autofree char *o_var = g_strconcat("O=", kb->build_dir, NULL);
+	g_autofree char *cc_var = cc_ccache(kb);
 	GString *out = g_string_new(NULL);
 
 	for (guint i = 0; argv->pdata[i]; i++) {
@@ -536,8 +548,8 @@ char *kbuild_make_printable(const struct kbuild *kb, const char *const *targets,
 
 		/* ccache is armbot's cache, not part of the build: without
 		 * the wrapper kbuild runs the same compilers */
-		if (kb->ccache_dir && (!strcmp(a, KBUILD_CC_CCACHE) ||
-				       !strcmp(a, KBUILD_HOSTCC_CCACHE)))
+		if (kb->ccache_dir &&
+		    (!strcmp(a, cc_var) || !strcmp(a, KBUILD_HOSTCC_CCACHE)))
 			continue;
 		if (!strcmp(a, o_var))
 			word = g_strdup("O=" KBUILD_PRINTABLE_DIR);
@@ -944,10 +956,18 @@ char *kbuild_external_module_printable(const struct kbuild *kb,
 	}
 }
 
+char *kbuild_image_rel(const struct kbuild *kb)
+{
+	const struct kbuild_arch *arch = kbuild_arch_of(kb);
+
+	return g_build_filename("arch", arch->name, "boot", arch->image, NULL);
+}
+
 char *kbuild_image(const struct kbuild *kb)
 {
-	return g_build_filename(kb->build_dir, "arch", KBUILD_ARCH, "boot",
-				"zImage", NULL);
+	g_autofree char *rel = kbuild_image_rel(kb);
+
+	return g_build_filename(kb->build_dir, rel, NULL);
 }
 
 void kbuild_result_clear(struct kbuild_result *result)

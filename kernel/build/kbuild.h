@@ -1,7 +1,8 @@
 /* Kernel builds: one out-of-tree build directory (make O=) per (tree,
  * config) under the data dir, so that a series on top of a tree rebuilds
- * only what it touched.  ARCH=arm, CROSS_COMPILE=arm-linux-gnueabihf-,
- * ccache, -j<cores>, and every make runs in the sandbox (kernel/build/sandbox.h)
+ * only what it touched.  ARCH= and CROSS_COMPILE= of the build's arch
+ * (kernel/build/arch.h: arm, arm-linux-gnueabihf-, unless set), ccache,
+ * -j<cores>, and every make runs in the sandbox (kernel/build/sandbox.h)
  * with the kernel tree read-only and only its build dir and ccache
  * writable.
  *
@@ -19,6 +20,7 @@
 
 #include <glib.h>
 
+#include "kernel/build/arch.h"
 #include "kernel/build/buildcopy.h"
 #include "kernel/build/runner.h"
 #include "kernel/build/sandbox.h"
@@ -35,6 +37,10 @@ enum kbuild_trust {
 
 struct kbuild {
 	char *src_dir; /* the kernel tree (read-only to the build) */
+	/* ARCH=, the cross compiler, the image (kernel/build/arch.h); NULL:
+	 * arm.  Set after kbuild_new(), before the first make and
+	 * kbuild_use_icecc(); read through kbuild_arch_of() */
+	const struct kbuild_arch *arch;
 	char *build_dir; /* O=: <data>/kbuild/<tree>/<config> */
 	char *fragment; /* config fragment on top of allnoconfig; NULL for a
 			 * build configured by kbuild_configure_target() */
@@ -69,6 +75,9 @@ struct kbuild_result {
 	GString *log;
 	double seconds;
 };
+
+/* The arch @kb builds for: kb->arch, or arm.  Static. */
+const struct kbuild_arch *kbuild_arch_of(const struct kbuild *kb);
 
 /* The build directory for @tree_key and @config_name under @data_dir. */
 char *kbuild_dir(const char *data_dir, const char *tree_key,
@@ -159,8 +168,13 @@ gboolean kbuild_external_module(struct kbuild *kb, const char *module_src,
 				char **ko_out, struct kbuild_result *out,
 				GError **error);
 
-/* The kernel image to boot, newly allocated. */
+/* The kernel image to boot (arch/ARCH/boot/IMAGE in the build dir), newly
+ * allocated. */
 char *kbuild_image(const struct kbuild *kb);
+
+/* The same relative to the build dir, for kbuild_output_path().  Newly
+ * allocated. */
+char *kbuild_image_rel(const struct kbuild *kb);
 
 /* ---- what a reader runs ----
  *

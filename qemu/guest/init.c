@@ -1,9 +1,10 @@
 /* armbot's guest init: the whole userspace of the test kernel.  Static,
- * armhf, no libraries beyond libc.  It mounts proc, sys and dev, prints the
- * marker armbot waits for, loads the runtime-PM KUnit module (its suites
- * run while the module loads and print KTAP on the console), reads the
- * runtime-PM sysfs attributes of the machine's AMBA devices and powers
- * the machine off.  Every line it prints starts with "armbot-init:". */
+ * built for the guest's arch (armhf or aarch64), no libraries beyond libc.
+ * It mounts proc, sys and dev, prints the marker armbot waits for, loads
+ * the runtime-PM KUnit module (its suites run while the module loads and
+ * print KTAP on the console), reads the runtime-PM sysfs attributes of
+ * the machine's AMBA devices and powers the machine off.  Every line it
+ * prints starts with "armbot-init:". */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

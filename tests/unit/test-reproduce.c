@@ -171,6 +171,47 @@ static void test_boot_steps(void)
 	g_rmdir(dir);
 }
 
+/* An arm64 build (kernel/build/arch.h): the makes name its ARCH= and
+ * cross compiler, qemu is its emulator with a 64-bit CPU and boots its
+ * Image. */
+static void test_boot_steps_arm64(void)
+{
+	struct kbuild kb;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GPtrArray) steps = NULL;
+	g_autofree char *image = NULL;
+	const struct kbuild_step *s;
+
+	fake_kbuild(&kb);
+	kb.build_dir = (char *)FAKE_DATA "/kbuild/distro-6.1/rpm-virt-arm64";
+	kb.arch = kbuild_arch_find("arm64");
+	g_assert_nonnull(kb.arch);
+	g_assert_null(kbuild_arch_find("mips"));
+	steps = boot_steps(&kb, TRUE, TRUE, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(steps->len, ==, 6);
+	s = steps->pdata[3];
+	g_assert_cmpstr(s->command, ==,
+			"make ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- "
+			"O=build -j$(nproc)");
+	s = steps->pdata[4];
+	g_assert_true(g_str_has_prefix(
+		s->command, "make ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- "
+			    "O=build -j$(nproc) M=$PWD/build/armbot-ext/"));
+	s = steps->pdata[5];
+	g_assert_true(g_str_has_prefix(
+		s->command,
+		"qemu-system-aarch64 -M virt -cpu cortex-a57 -m 256 "
+		"-display none -monitor none -serial stdio -nic "
+		"none -no-reboot -kernel build/arch/arm64/boot/Image "
+		"-initrd build/armbot-initramfs.cpio"));
+	image = kbuild_image(&kb);
+	g_assert_cmpstr(
+		image, ==,
+		FAKE_DATA
+		"/kbuild/distro-6.1/rpm-virt-arm64/arch/arm64/boot/Image");
+}
+
 /* sparse on many objects: the line is continued, every line within the
  * width, and the shell gives back every object. */
 static void test_long_line(void)
@@ -348,6 +389,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/reproduce/shell-word", test_shell_word);
 	g_test_add_func("/reproduce/make-line", test_make_line);
 	g_test_add_func("/reproduce/boot-steps", test_boot_steps);
+	g_test_add_func("/reproduce/boot-steps-arm64", test_boot_steps_arm64);
 	g_test_add_func("/reproduce/long-line", test_long_line);
 	g_test_add_func("/reproduce/steps-format", test_steps_format);
 	g_test_add_func("/reproduce/no-private-path", test_no_private_path);
