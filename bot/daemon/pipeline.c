@@ -451,6 +451,9 @@ static gboolean dirstat(struct run *r, GError **error)
 	out->verdict =
 		dirstat_verdict_compute(fs, DIRSTAT_VERDICT_DEFAULT_PATH);
 	out->verdict_json = dirstat_json_verdict(out->verdict);
+	/* the verdict is arch/arm's; the reply also says what the series
+	 * does to arch/arm64 when it touches it */
+	out->arm64 = dirstat_verdict_compute(fs, "arch/arm64");
 	write_log(r, "dirstat.txt", out->dirstat, -1);
 	timing_add(&out->timing, TIMING_DIRSTAT,
 		   (g_get_monotonic_time() - t0) / 1e6);
@@ -1259,6 +1262,7 @@ static gboolean render(struct run *r, GError **error)
 	rep.base_reason = out->base_reason;
 	rep.not_tested = out->not_tested;
 	rep.verdict = out->verdict;
+	rep.arm64 = out->arm64;
 	rep.dirstat = out->dirstat;
 	rep.similar = out->similar;
 	for (int i = 0; i < REPORT_N_CHECKS; i++) {
@@ -1560,6 +1564,7 @@ void pipeline_outcome_clear(struct pipeline_outcome *out)
 	if (out->applied_commits)
 		g_ptr_array_unref(out->applied_commits);
 	g_clear_pointer(&out->verdict, dirstat_verdict_free);
+	g_clear_pointer(&out->arm64, dirstat_verdict_free);
 	g_free(out->verdict_json);
 	g_free(out->dirstat);
 	g_free(out->similar);

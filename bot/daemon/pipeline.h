@@ -119,6 +119,7 @@ struct pipeline_outcome {
 	char *not_tested;
 	GPtrArray *applied_commits; /* char *: already applied, per patch */
 	struct dirstat_verdict *verdict;
+	struct dirstat_verdict *arm64; /* the same for arch/arm64 */
 	char *verdict_json;
 	char *dirstat; /* the signed dirstat as text */
 	/* near-copies, drivers in the wrong place (similar-check.h); NULL:

@@ -371,6 +371,11 @@ static void append_dirstat(GString *out, const struct report *r)
 			g_string_append(out, "   (no directory above the "
 					     "limit)\n");
 	}
+	if (r->arm64 && r->arm64->kind != DIRSTAT_VERDICT_UNTOUCHED) {
+		g_autofree char *s = dirstat_verdict_sentence(r->arm64);
+
+		g_string_append_printf(out, "\n%s\n", s);
+	}
 	if (!v || v->kind == DIRSTAT_VERDICT_UNTOUCHED)
 		return;
 	g_string_append_c(out, '\n');

@@ -168,6 +168,9 @@ struct report {
 	/* the verdict and the dirstat; optional (both NULL: nothing could
 	 * be counted) */
 	const struct dirstat_verdict *verdict;
+	/* arch/arm64's, said after the dirstat when the series touches it;
+	 * may be NULL */
+	const struct dirstat_verdict *arm64;
 	/* dirstat_report_format() of the signed dirstat (lines,
 	 * cumulative, limit 3%) */
 	const char *dirstat;

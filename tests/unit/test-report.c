@@ -26,6 +26,7 @@ struct fs_spec {
 struct figures {
 	struct dirstat_verdict *verdict;
 	char *dirstat;
+	struct dirstat_verdict *arm64;
 };
 
 static void figures_compute(struct figures *out, const struct fs_spec *files)
@@ -52,12 +53,14 @@ static void figures_compute(struct figures *out, const struct fs_spec *files)
 	ds = dirstat_report_from_filestats(fs, &opts, &error);
 	g_assert_no_error(error);
 	out->verdict = dirstat_verdict_compute(fs, NULL);
+	out->arm64 = dirstat_verdict_compute(fs, "arch/arm64");
 	out->dirstat = dirstat_report_format(ds);
 }
 
 static void figures_clear(struct figures *f)
 {
 	dirstat_verdict_free(f->verdict);
+	dirstat_verdict_free(f->arm64);
 	g_free(f->dirstat);
 }
 
@@ -136,6 +139,7 @@ static void report_figures(struct report *r, GPtrArray *refs, struct figures *f,
 	report_base(r, refs);
 	figures_compute(f, files);
 	r->verdict = f->verdict;
+	r->arm64 = f->arm64;
 	r->dirstat = f->dirstat;
 }
 
@@ -157,6 +161,15 @@ static const struct fs_spec growing[] = {
 
 static const struct fs_spec balanced[] = {
 	{ "arch/arm/mach-omap2/pm34xx.c", 'M', 7, 7 },
+	{ NULL, 0, 0, 0 },
+};
+
+/* a series of both arches: arch/arm's verdict, and what it does to
+ * arch/arm64 */
+static const struct fs_spec both_arches[] = {
+	{ "arch/arm/boot/dts/imx6qdl-sabrelite.dtsi", 'M', 12, 30 },
+	{ "arch/arm64/boot/dts/freescale/imx8mm-evk.dtsi", 'M', 96, 4 },
+	{ "drivers/soc/imx/gpcv2.c", 'M', 10, 2 },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -746,6 +759,18 @@ static void test_untouched(void)
 	figures_clear(&f);
 }
 
+static void test_arm64(void)
+{
+	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	struct report r;
+	struct figures f;
+
+	report_figures(&r, refs, &f, both_arches);
+	r.subject = "[PATCH 0/2] arm: dts: imx: power domains";
+	check_report("arm64", &r);
+	figures_clear(&f);
+}
+
 static void test_non_ascii(void)
 {
 	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
@@ -926,6 +951,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/report/board-line", test_board_line);
 	g_test_add_func("/report/balanced", test_balanced);
 	g_test_add_func("/report/untouched", test_untouched);
+	g_test_add_func("/report/arm64", test_arm64);
 	g_test_add_func("/report/non-ascii", test_non_ascii);
 	g_test_add_func("/report/long-subject", test_long_subject);
 	g_test_add_func("/report/skipped", test_skipped);
