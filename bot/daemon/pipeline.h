@@ -6,6 +6,9 @@
  *   -> build, boot and the runtime-PM KUnit suite at base and head
  *   -> the reply (bot/daemon/report.h)
  *
+ * sparse runs in a thread beside the build and boot, unless
+ * ARMBOT_PIPELINE_SERIAL=1 is in the environment (pipeline.c, "Overlap").
+ *
  * Every stage writes its full log under DATA/logs/series-ID/TREE/; the
  * outcome holds what the reply says.  Nothing here sends mail or changes
  * a series' state: the caller (bot/daemon/worker.c, bot/cli/cmd-check.c) does. */
@@ -125,6 +128,9 @@ struct pipeline_outcome {
 	/* per stage (bot/daemon/timing.h); queue and SMTP are the
 	 * worker's and the outbox's */
 	struct timing timing;
+	/* how long checks ran beside each other (sparse beside the build
+	 * and boot): the stages add up to @seconds plus this */
+	double overlap_seconds;
 };
 
 /* Does any check of @out say FAIL or WARN? */

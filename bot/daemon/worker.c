@@ -434,9 +434,10 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 
 		log_line(job->tree,
 			 "series %" G_GINT64_FORMAT ": done in %.1f s, %s%s"
-			 " (%s)",
+			 " (%s; %.1f s of them beside each other)",
 			 job->series_id, out.seconds, why ? "no reply: " : "",
-			 why ? why : out.message_id, stages);
+			 why ? why : out.message_id, stages,
+			 out.overlap_seconds);
 		if (o->outbox_bell)
 			daemon_bell_ring(o->outbox_bell);
 	}
