@@ -61,6 +61,13 @@ start_bot() {
 }
 stop_bot() {
 	kill -TERM $BOT_PID 2>/dev/null
+	# it stops after the series being checked; none is
+	_i=0
+	while kill -0 $BOT_PID 2>/dev/null && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	kill -KILL $BOT_PID 2>/dev/null || :
 	wait $BOT_PID 2>/dev/null || :
 	BOT_PID=
 	# the next daemon's fresh store would read these series again
@@ -75,9 +82,10 @@ post_and_time() {
 		--from 'Jane Doe <jane@example.org>' --list "$LIST" \
 		--cover "$subject" --maildir "$LISTDIR" "$@"
 	start=$(date +%s.%N)
-	while ! grep -l -x -F "In-Reply-To: <$id.0@example.org>" \
+	# the list's copy of the reply (xargs -r succeeds on no input)
+	while [ -z "$(grep -l -x -F "In-Reply-To: <$id.0@example.org>" \
 		"$LISTDIR"/new/* "$LISTDIR"/cur/* 2>/dev/null |
-		xargs -r grep -q -i -x "Delivered-To: $LIST" 2>/dev/null; do
+		xargs -r grep -l -i -x "Delivered-To: $LIST" 2>/dev/null)" ]; do
 		sleep 0.2
 	done
 	echo "$(date +%s.%N) - $start" | bc
@@ -94,8 +102,8 @@ breakdown() {
 		"$TMP/run.log" | tail -1
 }
 
-start_bot 0
 if [ "${COLD:-1}" = 1 ]; then
+	start_bot 0
 	cold=$(post_and_time b1 'ARM: meson8b onecloud and odroid-c1, cpuinfo, PCI' \
 		"$A/meson-6.1/onecloud-0001-add-dts.patch" \
 		"$A/meson-6.1/onecloud-0002-dts-Support-HDMI.patch" \
@@ -104,6 +112,7 @@ if [ "${COLD:-1}" = 1 ]; then
 		"$A/mvebu-6.1/20-pcie-bridge-emul.patch")
 	printf 'cold: reply %6.1f s after the last patch (fresh build dirs)\n' "$cold"
 	breakdown
+	stop_bot
 fi
 # warm: the same series (v2 of another 5-patch series) on a fresh store
 # with the checks in turn and beside each other; the overlapped ordering
@@ -118,10 +127,11 @@ warm() {
 		"$A/mvebu-6.1/12-net-dsa-mv88e6xxx.patch"
 }
 if [ ! -d "$BENCH/worktrees/distro-6.1.sparse/arch" ]; then
+	start_bot 0
 	t=$(warm b2w)
 	printf 'warm-up of the overlapped ordering: %6.1f s\n' "$t"
+	stop_bot
 fi
-stop_bot
 start_bot 1
 serial=$(warm b2s)
 printf 'warm, checks in turn:        reply %6.1f s after the last patch\n' "$serial"

@@ -465,6 +465,10 @@ static gboolean dirstat(struct run *r, GError **error)
 	write_log(r, "dirstat.txt", out->dirstat, -1);
 	timing_add(&out->timing, TIMING_DIRSTAT,
 		   (g_get_monotonic_time() - t0) / 1e6);
+	/* the verdict is final once the whole series applied */
+	if (r->opts->verdict_known && r->am && !r->am->failed &&
+	    r->am->patches->len)
+		r->opts->verdict_known(out, r->opts->verdict_data);
 	return TRUE;
 }
 

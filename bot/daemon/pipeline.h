@@ -41,6 +41,8 @@ enum pipeline_stage {
 /* "apply", "sparse", "boot (base)"...  Static. */
 const char *pipeline_stage_name(enum pipeline_stage stage);
 
+struct pipeline_outcome;
+
 /* @detail may be NULL ("allmodconfig", "2/5"). */
 typedef void (*pipeline_progress_fn)(enum pipeline_stage stage,
 				     const char *detail, gpointer user_data);
@@ -74,6 +76,12 @@ struct pipeline_options {
 	gint64 date; /* the reply's Date; 0: now */
 	pipeline_progress_fn progress; /* may be NULL */
 	gpointer user_data;
+	/* called once the series applied and its dirstat and verdict are
+	 * in @out, before sparse, the build and the boot (a list's
+	 * early-verdict); may be NULL */
+	void (*verdict_known)(const struct pipeline_outcome *out,
+			      gpointer data);
+	gpointer verdict_data;
 };
 
 /* One check's outcome (owned strings, unlike struct report_check). */

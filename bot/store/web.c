@@ -68,6 +68,11 @@ static void job_free(struct store_web_job *j)
 	g_free(j);
 }
 
+gboolean store_web_job_provisional(const struct store_web_job *j)
+{
+	return j->verdict && j->state && strcmp(j->state, "done") != 0;
+}
+
 static void part_free(struct store_web_part *p)
 {
 	g_free(p->message_id);
