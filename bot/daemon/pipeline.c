@@ -69,6 +69,9 @@ struct run {
 	 * reports from their threads one at a time */
 	GMutex progress_lock;
 	struct sparse_beside *sparse_beside;
+	/* sparse's worktree and build dirs when the boot runs too, in turn
+	 * or beside it (sparse_check_opts.worktree_key); NULL: the tree's */
+	char *sparse_worktree_key;
 };
 
 static void progress(struct run *r, enum pipeline_stage stage,
@@ -534,6 +537,7 @@ static void sparse_opts(struct run *r, struct tree *tree,
 	so->per_patch = r->opts->per_patch;
 	so->configs = r->opts->sparse_configs;
 	so->jobs = r->opts->jobs;
+	so->worktree_key = r->sparse_worktree_key;
 	so->progress = on_sparse_progress;
 	so->user_data = r;
 }
@@ -615,23 +619,24 @@ static gboolean sparse(struct run *r, GError **error)
 
 /* Overlap (issue 24).  sparse at the base and the series and the
  * build, boot and suite of the rpm-virt kernel are independent: with a
- * worktree and build dirs of its own (DATA/worktrees/TREE.sparse), sparse
- * runs in a thread beside the boot row and is joined after it; its
- * reply line is written then, in the thread that runs the checks.  The
- * CPU budget: the build and boot are the reply's critical path, so the
- * thread and every compiler it starts run at nice SPARSE_BESIDE_NICE
- * (a per-thread attribute on Linux, inherited by the processes it
- * spawns) with the same make -j: on 2 cores sparse takes the cycles the
- * build leaves (its serial make steps, the link, QEMU's single vCPU)
- * and never the build's.  ARMBOT_PIPELINE_SERIAL=1 in the environment
- * runs every row in turn, as before. */
-#define SPARSE_BESIDE_NICE 10
+ * worktree and build dirs of its own (DATA/worktrees/TREE.sparse, whenever
+ * the boot runs too: the boot's checkouts of base and head then never
+ * make sparse's objects stale, nor the reverse), sparse runs in a thread
+ * beside the boot row and is joined after it; its reply line is written
+ * then, in the thread that runs the checks.  The CPU budget: both run
+ * with the same make -j at the same priority (SPARSE_BESIDE_NICE; a
+ * per-thread attribute on Linux, inherited by the processes it spawns),
+ * measured best by bench/e2e.sh: warm, sparse at the series is the
+ * reply's critical path (about 3 times the build and boot), and at nice
+ * 10 it lost more than the build gained (README, "Reply time").
+ * ARMBOT_PIPELINE_SERIAL=1 in the environment runs every row in turn,
+ * with the same worktrees. */
+#define SPARSE_BESIDE_NICE 0
 
 struct sparse_beside {
 	struct run *r;
 	struct tree *tree; /* its own: a libgit2 repository is not shared
 			      between threads */
-	char *worktree_key;
 	GThread *thread;
 	struct sparse_check_result res;
 	gboolean ok;
@@ -653,11 +658,11 @@ static gpointer sparse_beside_thread(gpointer data)
 	struct sparse_beside *sb = data;
 	struct sparse_check_opts so = SPARSE_CHECK_OPTS_INIT;
 
-	if (setpriority(PRIO_PROCESS, 0, SPARSE_BESIDE_NICE) != 0)
+	if (SPARSE_BESIDE_NICE &&
+	    setpriority(PRIO_PROCESS, 0, SPARSE_BESIDE_NICE) != 0)
 		g_debug("sparse beside the boot: cannot lower its priority: %s",
 			g_strerror(errno));
 	sparse_opts(sb->r, sb->tree, &so);
-	so.worktree_key = sb->worktree_key;
 	sb->ok = sparse_check_run(&so, &sb->res, &sb->error);
 	sb->ended = g_get_monotonic_time();
 	g_atomic_int_set(&sb->done, 1);
@@ -677,7 +682,6 @@ static gboolean sparse_start(struct run *r, GError **error)
 		g_free(sb);
 		return FALSE;
 	}
-	sb->worktree_key = g_strconcat(r->tree->name, ".sparse", NULL);
 	sb->started = g_get_monotonic_time();
 	sb->thread = g_thread_new("sparse", sparse_beside_thread, sb);
 	r->sparse_beside = sb;
@@ -709,7 +713,6 @@ static gboolean sparse_join(struct run *r, GError **error)
 	sparse_check_result_clear(&sb->res);
 	g_clear_error(&sb->error);
 	tree_free(sb->tree);
-	g_free(sb->worktree_key);
 	g_free(sb);
 	r->sparse_beside = NULL;
 	return ok;
@@ -1335,9 +1338,16 @@ static gboolean run_checks(struct run *r, GError **error)
 		const struct check_op *op = &check_ops[i];
 		const char *why = op_skipped(r, op, &not_applied);
 
-		if (why)
+		if (why) {
 			skip_op(r, op, why);
-		else if (op->start && overlap_wanted() && later_row_runs(r, i))
+			continue;
+		}
+		if (op->start && later_row_runs(r, i)) {
+			g_free(r->sparse_worktree_key);
+			r->sparse_worktree_key =
+				g_strconcat(r->tree->name, ".sparse", NULL);
+		}
+		if (op->start && overlap_wanted() && later_row_runs(r, i))
 			ok = op->start(r, error);
 		else
 			ok = op->run(r, error);
@@ -1405,6 +1415,7 @@ out:
 	g_array_unref(r.commits);
 	g_ptr_array_unref(r.files);
 	g_mutex_clear(&r.progress_lock);
+	g_free(r.sparse_worktree_key);
 	return ok;
 }
 
