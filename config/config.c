@@ -179,9 +179,12 @@ static const char *const defaults_keys[] = {
 	"rfc",	  "unknown-base", "update-interval", NULL,
 };
 static const char *const kcidb_keys[] = { "export", NULL };
-static const char *const list_keys[] = { "weekly", "patchwork-url",
+static const char *const list_keys[] = { "weekly",
+					 "early-verdict",
+					 "patchwork-url",
 					 "patchwork-token-file",
-					 "patchwork-ca-file", NULL };
+					 "patchwork-ca-file",
+					 NULL };
 static const struct keyfile_group config_groups[] = {
 	{ "bot", bot_keys },	 { "sources", sources_keys },
 	{ "smtp", smtp_keys },	 { "outbox", outbox_keys },
@@ -535,6 +538,8 @@ static void read_lists(struct keyfile *k, const char *dir,
 		l = g_new0(struct config_list, 1);
 		l->address = g_steal_pointer(&address);
 		l->weekly = keyfile_bool(k, groups[i], "weekly", FALSE);
+		l->early_verdict =
+			keyfile_bool(k, groups[i], "early-verdict", FALSE);
 		l->patchwork = read_patchwork(k, dir, groups[i], l->address);
 		g_ptr_array_add(c->lists, l);
 	}

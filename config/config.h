@@ -41,6 +41,11 @@ struct config_list {
 	gboolean weekly; /* the weekly arch/arm balance mail (weekly =
 			  * true), sent to the list each Monday for the
 			  * week before (bot/daemon/weekly.h) */
+	/* early-verdict = true: a series' arch/arm verdict is on its page
+	 * and in /api as soon as it applied and its dirstat is known,
+	 * marked provisional until every check ran; the reply still waits
+	 * for them all */
+	gboolean early_verdict;
 	struct config_patchwork *patchwork; /* or NULL */
 };
 

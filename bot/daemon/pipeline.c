@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <gio/gio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "config/datadir.h"
 #include "kernel/build/runner.h"
@@ -67,13 +68,23 @@ struct run {
 	GArray *commits; /* struct gitoid of the applied patches */
 	GPtrArray *files; /* the paths base..head changes (before, after) */
 	struct baseguess_result guess;
+	/* checks that run beside the others (run_checks()): progress()
+	 * reports from their threads one at a time */
+	GMutex progress_lock;
+	struct sparse_beside *sparse_beside;
+	/* sparse's worktree and build dirs when the boot runs too, in turn
+	 * or beside it (sparse_check_opts.worktree_key); NULL: the tree's */
+	char *sparse_worktree_key;
 };
 
 static void progress(struct run *r, enum pipeline_stage stage,
 		     const char *detail)
 {
-	if (r->opts->progress)
-		r->opts->progress(stage, detail, r->opts->user_data);
+	if (!r->opts->progress)
+		return;
+	g_mutex_lock(&r->progress_lock);
+	r->opts->progress(stage, detail, r->opts->user_data);
+	g_mutex_unlock(&r->progress_lock);
 }
 
 static void set_check(struct pipeline_check *c, enum report_status status,
@@ -457,6 +468,10 @@ static gboolean dirstat(struct run *r, GError **error)
 	write_log(r, "dirstat.txt", out->dirstat, -1);
 	timing_add(&out->timing, TIMING_DIRSTAT,
 		   (g_get_monotonic_time() - t0) / 1e6);
+	/* the verdict is final once the whole series applied */
+	if (r->opts->verdict_known && r->am && !r->am->failed &&
+	    r->am->patches->len)
+		r->opts->verdict_known(out, r->opts->verdict_data);
 	return TRUE;
 }
 
@@ -509,89 +524,197 @@ static void sparse_repro(struct run *r, struct pipeline_check *c,
 		set_repro(c, what, res->steps, NULL);
 }
 
-static gboolean sparse(struct run *r, GError **error)
+/* sparse_check_run()'s options for @r's series, its commits read from
+ * @tree's repository. */
+static void sparse_opts(struct run *r, struct tree *tree,
+			struct sparse_check_opts *so)
+{
+	so->data_dir = r->opts->data_dir;
+	so->tree = tree;
+	so->base = r->am->base;
+	so->patches = r->commits;
+	so->subjects = r->subjects;
+	so->per_patch = r->opts->per_patch;
+	so->configs = r->opts->sparse_configs;
+	so->jobs = r->opts->jobs;
+	so->worktree_key = r->sparse_worktree_key;
+	so->progress = on_sparse_progress;
+	so->user_data = r;
+}
+
+/* The sparse line of the reply, its log and times, from @res. */
+static void sparse_record(struct run *r, const struct sparse_check_result *res)
 {
 	struct pipeline_check *c = &r->out->checks[REPORT_CHECK_SPARSE];
+	g_autoptr(GString) log = g_string_new(NULL);
+
+	c->seconds = res->timings.total;
+	/* the file selection, configuring and checkouts count as the
+	 * head's: the base's is its compile and sparse alone */
+	timing_add(&r->out->timing, TIMING_SPARSE_BASE, res->timings.base);
+	timing_add(&r->out->timing, TIMING_SPARSE_HEAD,
+		   res->timings.total - res->timings.base);
+	if (res->report)
+		g_string_append(log, res->report);
+	g_string_append_printf(log,
+			       "base: %u objects from the cache, %u built\n",
+			       res->base_cached, res->base_computed);
+	if (res->reproduce)
+		g_string_append_printf(log, "reproduce:\n%s\n", res->reproduce);
+	write_log(r, "sparse.log", log->str, log->len);
+	switch (res->status) {
+	case SPARSE_CHECK_OK:
+		set_check(c, REPORT_STATUS_OK, NULL,
+			  res->fixed_warnings ?
+				  g_strdup_printf("no new warnings, %u fixed",
+						  res->fixed_warnings) :
+				  g_strdup("no new warnings"),
+			  NULL);
+		break;
+	case SPARSE_CHECK_WARN:
+		/* the commands are in the reply's "To reproduce" */
+		set_check(c, REPORT_STATUS_WARN, NULL,
+			  g_strdup_printf("%u new warning%s, %u fixed",
+					  res->new_warnings,
+					  res->new_warnings == 1 ? "" : "s",
+					  res->fixed_warnings),
+			  g_strdup(res->report));
+		sparse_repro(r, c, res);
+		break;
+	case SPARSE_CHECK_FAIL:
+		set_check(c, REPORT_STATUS_FAIL, NULL,
+			  res->new_compile_errors ?
+				  g_strdup_printf("does not compile: %u new "
+						  "error%s",
+						  res->new_compile_errors,
+						  res->new_compile_errors == 1 ?
+							  "" :
+							  "s") :
+				  g_strdup_printf("does not build: %s",
+						  res->reason ? res->reason :
+								"see the log"),
+			  g_strdup(res->report));
+		sparse_repro(r, c, res);
+		break;
+	case SPARSE_CHECK_SKIPPED:
+		skip_check(c, res->reason ? res->reason : "nothing to check");
+		break;
+	}
+}
+
+static gboolean sparse(struct run *r, GError **error)
+{
 	struct sparse_check_opts so = SPARSE_CHECK_OPTS_INIT;
 	struct sparse_check_result res = { 0 };
-	g_autoptr(GString) log = g_string_new(NULL);
 	gboolean ok;
 
 	progress(r, PIPELINE_STAGE_SPARSE, NULL);
-	so.data_dir = r->opts->data_dir;
-	so.tree = r->tree;
-	so.base = r->am->base;
-	so.patches = r->commits;
-	so.subjects = r->subjects;
-	so.per_patch = r->opts->per_patch;
-	so.configs = r->opts->sparse_configs;
-	so.jobs = r->opts->jobs;
-	so.progress = on_sparse_progress;
-	so.user_data = r;
+	sparse_opts(r, r->tree, &so);
 	ok = sparse_check_run(&so, &res, error);
-	if (ok) {
-		c->seconds = res.timings.total;
-		/* the file selection, configuring and checkouts count as
-		 * the head's: the base's is its compile and sparse alone */
-		timing_add(&r->out->timing, TIMING_SPARSE_BASE,
-			   res.timings.base);
-		timing_add(&r->out->timing, TIMING_SPARSE_HEAD,
-			   res.timings.total - res.timings.base);
-		if (res.report)
-			g_string_append(log, res.report);
-		g_string_append_printf(log,
-				       "base: %u objects from the cache, %u "
-				       "built\n",
-				       res.base_cached, res.base_computed);
-		if (res.reproduce)
-			g_string_append_printf(log, "reproduce:\n%s\n",
-					       res.reproduce);
-		write_log(r, "sparse.log", log->str, log->len);
-		switch (res.status) {
-		case SPARSE_CHECK_OK:
-			set_check(c, REPORT_STATUS_OK, NULL,
-				  res.fixed_warnings ?
-					  g_strdup_printf("no new warnings, "
-							  "%u fixed",
-							  res.fixed_warnings) :
-					  g_strdup("no new warnings"),
-				  NULL);
-			break;
-		case SPARSE_CHECK_WARN:
-			/* the commands are in the reply's "To reproduce" */
-			set_check(c, REPORT_STATUS_WARN, NULL,
-				  g_strdup_printf("%u new warning%s, %u fixed",
-						  res.new_warnings,
-						  res.new_warnings == 1 ? "" :
-									  "s",
-						  res.fixed_warnings),
-				  g_strdup(res.report));
-			sparse_repro(r, c, &res);
-			break;
-		case SPARSE_CHECK_FAIL:
-			set_check(c, REPORT_STATUS_FAIL, NULL,
-				  res.new_compile_errors ?
-					  g_strdup_printf(
-						  "does not compile: %u new "
-						  "error%s",
-						  res.new_compile_errors,
-						  res.new_compile_errors == 1 ?
-							  "" :
-							  "s") :
-					  g_strdup_printf(
-						  "does not build: %s",
-						  res.reason ? res.reason :
-							       "see the log"),
-				  g_strdup(res.report));
-			sparse_repro(r, c, &res);
-			break;
-		case SPARSE_CHECK_SKIPPED:
-			skip_check(c, res.reason ? res.reason :
-						   "nothing to check");
-			break;
-		}
-	}
+	if (ok)
+		sparse_record(r, &res);
 	sparse_check_result_clear(&res);
+	return ok;
+}
+
+/* Overlap (issue 24).  sparse at the base and the series and the
+ * build, boot and suite of the rpm-virt kernel are independent: with a
+ * worktree and build dirs of its own (DATA/worktrees/TREE.sparse, whenever
+ * the boot runs too: the boot's checkouts of base and head then never
+ * make sparse's objects stale, nor the reverse), sparse runs in a thread
+ * beside the boot row and is joined after it; its reply line is written
+ * then, in the thread that runs the checks.  The CPU budget: both run
+ * with the same make -j at the same priority (SPARSE_BESIDE_NICE; a
+ * per-thread attribute on Linux, inherited by the processes it spawns),
+ * measured best by bench/e2e.sh: warm, sparse at the series is the
+ * reply's critical path (about 3 times the build and boot), and at nice
+ * 10 it lost more than the build gained (README, "Reply time").
+ * ARMBOT_PIPELINE_SERIAL=1 in the environment runs every row in turn,
+ * with the same worktrees. */
+#define SPARSE_BESIDE_NICE 0
+
+struct sparse_beside {
+	struct run *r;
+	struct tree *tree; /* its own: a libgit2 repository is not shared
+			      between threads */
+	GThread *thread;
+	struct sparse_check_result res;
+	gboolean ok;
+	GError *error;
+	gint64 started, ended; /* monotonic */
+	gint done; /* atomic: the thread has ended */
+};
+
+/* Whether the rows may run beside each other. */
+static gboolean overlap_wanted(void)
+{
+	const char *serial = g_getenv("ARMBOT_PIPELINE_SERIAL");
+
+	return !serial || !*serial || !strcmp(serial, "0");
+}
+
+static gpointer sparse_beside_thread(gpointer data)
+{
+	struct sparse_beside *sb = data;
+	struct sparse_check_opts so = SPARSE_CHECK_OPTS_INIT;
+
+	if (SPARSE_BESIDE_NICE &&
+	    setpriority(PRIO_PROCESS, 0, SPARSE_BESIDE_NICE) != 0)
+		g_debug("sparse beside the boot: cannot lower its priority: %s",
+			g_strerror(errno));
+	sparse_opts(sb->r, sb->tree, &so);
+	sb->ok = sparse_check_run(&so, &sb->res, &sb->error);
+	sb->ended = g_get_monotonic_time();
+	g_atomic_int_set(&sb->done, 1);
+	return NULL;
+}
+
+/* Start sparse in a thread of its own (joined by sparse_join()). */
+static gboolean sparse_start(struct run *r, GError **error)
+{
+	struct sparse_beside *sb = g_new0(struct sparse_beside, 1);
+
+	progress(r, PIPELINE_STAGE_SPARSE, NULL);
+	sb->r = r;
+	sb->tree =
+		tree_open_or_default(r->opts->data_dir, r->tree->name, error);
+	if (!sb->tree) {
+		g_free(sb);
+		return FALSE;
+	}
+	sb->started = g_get_monotonic_time();
+	sb->thread = g_thread_new("sparse", sparse_beside_thread, sb);
+	r->sparse_beside = sb;
+	progress(r, PIPELINE_STAGE_SPARSE, "beside the build and boot");
+	return TRUE;
+}
+
+/* Wait for the sparse thread and write its line.  The outcome says how
+ * long sparse ran beside the rest (the stage times add up to more than
+ * the reply's time by that much). */
+static gboolean sparse_join(struct run *r, GError **error)
+{
+	struct sparse_beside *sb = r->sparse_beside;
+	gint64 joined = g_get_monotonic_time();
+	gboolean ok;
+
+	if (!sb)
+		return TRUE;
+	if (!g_atomic_int_get(&sb->done))
+		progress(r, PIPELINE_STAGE_SPARSE, "waiting for it");
+	g_thread_join(sb->thread);
+	ok = sb->ok;
+	if (ok)
+		sparse_record(r, &sb->res);
+	else
+		g_propagate_error(error, g_steal_pointer(&sb->error));
+	r->out->overlap_seconds += (MIN(joined, sb->ended) - sb->started) / 1e6;
+	r->out->overlap_seconds = MAX(r->out->overlap_seconds, 0);
+	sparse_check_result_clear(&sb->res);
+	g_clear_error(&sb->error);
+	tree_free(sb->tree);
+	g_free(sb);
+	r->sparse_beside = NULL;
 	return ok;
 }
 
@@ -1347,6 +1470,11 @@ struct check_op {
 	gboolean needs_apply;
 	/* is it turned off by @opts?  The option that did it, or NULL */
 	const char *(*off)(const struct pipeline_options *opts);
+	/* a row that may run beside the rows after it (overlap_wanted()):
+	 * started instead of run, joined after the last row; it writes
+	 * its lines when joined */
+	gboolean (*start)(struct run *r, GError **error);
+	gboolean (*join)(struct run *r, GError **error);
 };
 
 static const char *sparse_off(const struct pipeline_options *opts)
@@ -1392,6 +1520,8 @@ static const struct check_op check_ops[] = {
 		.fills = { REPORT_CHECK_SPARSE, REPORT_N_CHECKS },
 		.needs_apply = TRUE,
 		.off = sparse_off,
+		.start = sparse_start,
+		.join = sparse_join,
 	},
 	{
 		.name = "boot",
@@ -1475,28 +1605,70 @@ static gboolean already_applied(struct run *r, GError **error)
 	return dirstat(r, error);
 }
 
-/* Every row of check_ops in turn.  FALSE only when a check could not run
- * at all (the error); what the series does is in the outcome. */
+/* Why row @op does not run, or NULL. */
+static const char *op_skipped(struct run *r, const struct check_op *op,
+			      const char **not_applied)
+{
+	if (op->needs_apply && !*not_applied &&
+	    r->out->checks[REPORT_CHECK_APPLY].status != REPORT_STATUS_OK)
+		*not_applied = apply_failed(r);
+	if (op->needs_apply && *not_applied)
+		return *not_applied;
+	return op->off ? op->off(r->opts) : NULL;
+}
+
+/* Does a row after row @i run (a row started beside has company)?  The
+ * apply has run by then. */
+static gboolean later_row_runs(struct run *r, gsize i)
+{
+	for (gsize j = i + 1; j < G_N_ELEMENTS(check_ops); j++) {
+		const struct check_op *op = &check_ops[j];
+
+		if (op->needs_apply &&
+		    r->out->checks[REPORT_CHECK_APPLY].status !=
+			    REPORT_STATUS_OK)
+			continue;
+		if (!op->off || !op->off(r->opts))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* Every row of check_ops in turn, a row with a start beside the rows
+ * after it (joined at the end, in order).  FALSE only when a check could
+ * not run at all (the error); what the series does is in the outcome. */
 static gboolean run_checks(struct run *r, GError **error)
 {
 	const char *not_applied = NULL;
+	gboolean ok = TRUE;
 
+	for (gsize i = 0; ok && i < G_N_ELEMENTS(check_ops); i++) {
+		const struct check_op *op = &check_ops[i];
+		const char *why = op_skipped(r, op, &not_applied);
+
+		if (why) {
+			skip_op(r, op, why);
+			continue;
+		}
+		if (op->start && later_row_runs(r, i)) {
+			g_free(r->sparse_worktree_key);
+			r->sparse_worktree_key =
+				g_strconcat(r->tree->name, ".sparse", NULL);
+		}
+		if (op->start && overlap_wanted() && later_row_runs(r, i))
+			ok = op->start(r, error);
+		else
+			ok = op->run(r, error);
+	}
 	for (gsize i = 0; i < G_N_ELEMENTS(check_ops); i++) {
 		const struct check_op *op = &check_ops[i];
-		const char *off = op->off ? op->off(r->opts) : NULL;
+		g_autoptr(GError) later = NULL;
 
-		if (op->needs_apply && !not_applied &&
-		    r->out->checks[REPORT_CHECK_APPLY].status !=
-			    REPORT_STATUS_OK)
-			not_applied = apply_failed(r);
-		if (op->needs_apply && not_applied)
-			skip_op(r, op, not_applied);
-		else if (off)
-			skip_op(r, op, off);
-		else if (!op->run(r, error))
-			return FALSE;
+		/* a thread is always joined; the first error is kept */
+		if (op->join && !op->join(r, ok ? error : &later))
+			ok = FALSE;
 	}
-	return TRUE;
+	return ok;
 }
 
 gboolean pipeline_check(struct store *st, gint64 series_id,
@@ -1515,6 +1687,7 @@ gboolean pipeline_check(struct store *st, gint64 series_id,
 	r.subjects = g_ptr_array_new_with_free_func(g_free);
 	r.commits = g_array_new(FALSE, FALSE, sizeof(struct gitoid));
 	r.files = g_ptr_array_new_with_free_func(g_free);
+	g_mutex_init(&r.progress_lock);
 
 	progress(&r, PIPELINE_STAGE_SERIES, NULL);
 	if (!load_series(&r, st, series_id, error))
@@ -1549,6 +1722,8 @@ out:
 	g_ptr_array_unref(r.subjects);
 	g_array_unref(r.commits);
 	g_ptr_array_unref(r.files);
+	g_mutex_clear(&r.progress_lock);
+	g_free(r.sparse_worktree_key);
 	return ok;
 }
 

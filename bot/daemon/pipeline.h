@@ -8,6 +8,9 @@
  *      and booted at the head, and at the base when the head fails
  *   -> the reply (bot/daemon/report.h)
  *
+ * sparse runs in a thread beside the build and boot, unless
+ * ARMBOT_PIPELINE_SERIAL=1 is in the environment (pipeline.c, "Overlap").
+ *
  * Every stage writes its full log under DATA/logs/series-ID/TREE/; the
  * outcome holds what the reply says.  Nothing here sends mail or changes
  * a series' state: the caller (bot/daemon/worker.c, bot/cli/cmd-check.c) does. */
@@ -40,6 +43,8 @@ enum pipeline_stage {
 
 /* "apply", "sparse", "boot (base)"...  Static. */
 const char *pipeline_stage_name(enum pipeline_stage stage);
+
+struct pipeline_outcome;
 
 /* @detail may be NULL ("allmodconfig", "2/5"). */
 typedef void (*pipeline_progress_fn)(enum pipeline_stage stage,
@@ -76,6 +81,12 @@ struct pipeline_options {
 	gint64 date; /* the reply's Date; 0: now */
 	pipeline_progress_fn progress; /* may be NULL */
 	gpointer user_data;
+	/* called once the series applied and its dirstat and verdict are
+	 * in @out, before sparse, the build and the boot (a list's
+	 * early-verdict); may be NULL */
+	void (*verdict_known)(const struct pipeline_outcome *out,
+			      gpointer data);
+	gpointer verdict_data;
 };
 
 /* One board's boot (owned strings, unlike struct report_board). */
@@ -149,6 +160,9 @@ struct pipeline_outcome {
 	/* per stage (bot/daemon/timing.h); queue and SMTP are the
 	 * worker's and the outbox's */
 	struct timing timing;
+	/* how long checks ran beside each other (sparse beside the build
+	 * and boot): the stages add up to @seconds plus this */
+	double overlap_seconds;
 };
 
 /* Does any check of @out say FAIL or WARN? */

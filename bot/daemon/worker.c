@@ -155,6 +155,62 @@ static const char *no_reply_reason(const struct config_policy *policy,
 	return NULL;
 }
 
+static const char *base_how_name(enum report_base how)
+{
+	switch (how) {
+	case REPORT_BASE_COMMIT:
+		return "base-commit";
+	case REPORT_BASE_COMMIT_MISSING:
+		return "base-commit not in the tree: branch head";
+	case REPORT_BASE_GUESSED:
+		return "blob ids";
+	case REPORT_BASE_UNKNOWN:
+		return "unknown: branch head tried";
+	case REPORT_BASE_APPLIED:
+		return "already applied";
+	default:
+		return "branch head";
+	}
+}
+
+/* What on_verdict_known() needs. */
+struct early_verdict {
+	const struct worker_options *o;
+	struct store *st;
+	const struct store_job *job;
+};
+
+/* A list with early-verdict = true has the verdict of its series on the
+ * web while the other checks run (pipeline_options.verdict_known). */
+static void on_verdict_known(const struct pipeline_outcome *out, gpointer data)
+{
+	const struct early_verdict *e = data;
+	const struct config_list *l =
+		out->list ? config_list(e->o->config, out->list) : NULL;
+	struct store_job_result res = { 0 };
+	g_autofree char *verdict = NULL;
+	g_autoptr(GError) error = NULL;
+
+	if (!l || !l->early_verdict)
+		return;
+	verdict = dirstat_verdict_sentence(out->verdict);
+	res.base_commit = out->base_commit;
+	res.base_how = base_how_name(out->base_how);
+	res.head_commit = out->head_commit;
+	res.verdict = verdict;
+	res.verdict_json = out->verdict_json;
+	res.dirstat = out->dirstat;
+	if (!store_job_early_verdict(e->st, e->job->id, &res, &error))
+		log_line(e->job->tree,
+			 "series %" G_GINT64_FORMAT ": early verdict: %s",
+			 e->job->series_id, error->message);
+	else
+		log_line(e->job->tree,
+			 "series %" G_GINT64_FORMAT
+			 ": verdict on the web, checks running",
+			 e->job->series_id);
+}
+
 static gboolean record(const struct worker_options *o, struct store *st,
 		       const struct store_job *job,
 		       const struct config_policy *policy,
@@ -177,25 +233,7 @@ static gboolean record(const struct worker_options *o, struct store *st,
 		checks[i].detail = out->checks[i].detail;
 		checks[i].seconds = out->checks[i].seconds;
 	}
-	switch (out->base_how) {
-	case REPORT_BASE_COMMIT:
-		base_how = "base-commit";
-		break;
-	case REPORT_BASE_COMMIT_MISSING:
-		base_how = "base-commit not in the tree: branch head";
-		break;
-	case REPORT_BASE_GUESSED:
-		base_how = "blob ids";
-		break;
-	case REPORT_BASE_UNKNOWN:
-		base_how = "unknown: branch head tried";
-		break;
-	case REPORT_BASE_APPLIED:
-		base_how = "already applied";
-		break;
-	default:
-		base_how = "branch head";
-	}
+	base_how = base_how_name(out->base_how);
 	res.tree_reason = out->tree_reason;
 	res.base_commit = out->base_commit;
 	res.base_how = base_how;
@@ -390,6 +428,7 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	g_autoptr(store_job) job = store_job_claim(st, o->tree, &perr);
 	g_autofree char *url = NULL;
 	struct pipeline_options popts = { 0 };
+	struct early_verdict early = { o, st, NULL };
 	struct pipeline_outcome out = { 0 };
 	struct boot_runner_config brc = { 0 };
 	g_autoptr(treeset) ts = NULL;
@@ -442,6 +481,9 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	popts.find_job = find_boot_job;
 	popts.save_job = save_boot_job;
 	popts.job_data = st;
+	early.job = job;
+	popts.verdict_known = on_verdict_known;
+	popts.verdict_data = &early;
 	ok = ensure_tree(o, st, job->tree, tf, &perr) &&
 	     pipeline_check(st, job->series_id, &popts, &out, &perr);
 	boot_runner_config_clear(&brc);
@@ -485,9 +527,10 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 
 		log_line(job->tree,
 			 "series %" G_GINT64_FORMAT ": done in %.1f s, %s%s"
-			 " (%s)",
+			 " (%s; %.1f s of them beside each other)",
 			 job->series_id, out.seconds, why ? "no reply: " : "",
-			 why ? why : out.message_id, stages);
+			 why ? why : out.message_id, stages,
+			 out.overlap_seconds);
 		if (o->outbox_bell)
 			daemon_bell_ring(o->outbox_bell);
 	}

@@ -354,11 +354,34 @@ fail:
 	return FALSE;
 }
 
+gboolean store_job_early_verdict(struct store *st, gint64 job_id,
+				 const struct store_job_result *res,
+				 GError **error)
+{
+	static const char sql[] =
+		"UPDATE jobs SET base_commit = ?2, base_how = ?3,"
+		" head_commit = ?4, verdict = ?5, verdict_json = ?6,"
+		" dirstat = ?7 WHERE id = ?1 AND state = 'running'";
+	sqlite3_stmt *s = store_statement(st, sql, error);
+
+	if (!s)
+		return FALSE;
+	sqlite3_bind_int64(s, 1, job_id);
+	store_bind_text(s, 2, res->base_commit);
+	store_bind_text(s, 3, res->base_how);
+	store_bind_text(s, 4, res->head_commit);
+	store_bind_text(s, 5, res->verdict);
+	store_bind_text(s, 6, res->verdict_json);
+	store_bind_text(s, 7, res->dirstat);
+	return store_step_done(st, s, error);
+}
+
 gboolean store_job_error(struct store *st, gint64 job_id, const char *reason,
 			 gboolean retry, GError **error)
 {
 	static const char sql[] =
-		"UPDATE jobs SET state = ?2, reason = ?3, finished = ?4"
+		"UPDATE jobs SET state = ?2, reason = ?3, finished = ?4,"
+		" verdict = NULL, verdict_json = NULL, dirstat = NULL"
 		" WHERE id = ?1";
 	static const char series_sql[] =
 		"UPDATE series SET state = ?2, updated = ?3 WHERE id ="

@@ -105,6 +105,14 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 			  const struct store_job_result *result,
 			  GError **error);
 
+/* The verdict of running job @job_id before its checks end (a list's
+ * early-verdict): @result's base and head, verdict and dirstat alone.
+ * The web shows a verdict of a job that is not done as provisional;
+ * store_job_finish() writes the final one, store_job_error() drops it. */
+gboolean store_job_early_verdict(struct store *st, gint64 job_id,
+				 const struct store_job_result *result,
+				 GError **error);
+
 /* Job @job_id could not run (@reason); back to the queue when @retry,
  * else failed. */
 gboolean store_job_error(struct store *st, gint64 job_id, const char *reason,

@@ -169,6 +169,11 @@ static void series_parts(gpointer p, sqlite3_stmt *s)
 STORE_ROW_DEFINE(, series_row, struct store_web_series, series_fields,
 		 store_web_series_free, series_parts)
 
+gboolean store_web_job_provisional(const struct store_web_job *j)
+{
+	return j->verdict && j->state && strcmp(j->state, "done") != 0;
+}
+
 /* ?1 state, ?2 author, ?3 tree, ?4 list; NULL matches anything */
 #define SERIES_FILTER                                                 \
 	" FROM series s WHERE (?1 IS NULL OR s.state = ?1)"           \

@@ -58,6 +58,10 @@ struct store_web_job {
 					  store_web_series_get() */
 };
 
+/* Is @j's verdict provisional: written early (a list's early-verdict,
+ * store_job_early_verdict()) while its checks still run? */
+gboolean store_web_job_provisional(const struct store_web_job *j);
+
 struct store_web_part {
 	guint position; /* 0: cover letter */
 	char *message_id, *subject, *author;

@@ -118,6 +118,9 @@ static void job(JsonBuilder *b, const struct store_web_job *j, gboolean full,
 	jsonout_string(b, "state", j->state);
 	jsonout_string(b, "verdict", j->verdict);
 	jsonout_string(b, "verdict_kind", j->verdict_kind);
+	/* a list's early-verdict: the checks still run, the reply waits */
+	json_builder_set_member_name(b, "verdict_provisional");
+	json_builder_add_boolean_value(b, store_web_job_provisional(j));
 	jsonout_string(b, "not_tested", j->not_tested);
 	net_figure(b, "net", j->has_net, j->net);
 	net_figure(b, "added", j->has_net, j->added);

@@ -1387,6 +1387,8 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 	g_autofree char *worktrees =
 		g_build_filename(opts->data_dir, "worktrees", NULL);
 	g_autofree char *lock_path = NULL;
+	const char *key = opts->worktree_key ? opts->worktree_key :
+					       opts->tree->name;
 	guint n = opts->patches ? opts->patches->len : 0;
 	struct run_warnings *runs;
 	guint n_runs;
@@ -1401,7 +1403,7 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 		return TRUE;
 	}
 	head = &g_array_index(opts->patches, struct gitoid, n - 1);
-	c->worktree = g_build_filename(worktrees, opts->tree->name, NULL);
+	c->worktree = g_build_filename(worktrees, key, NULL);
 	lock_path = g_strconcat(c->worktree, ".lock", NULL);
 	if (g_mkdir_with_parents(c->worktree, 0755) != 0) {
 		g_set_error(error, G_IO_ERROR, g_io_error_from_errno(errno),
@@ -1429,7 +1431,7 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 	for (guint k = 0; names[k]; k++) {
 		struct config_build *cb = g_new0(struct config_build, 1);
 		g_autofree char *dir =
-			kbuild_dir(opts->data_dir, opts->tree->name, names[k]);
+			kbuild_dir(opts->data_dir, key, names[k]);
 
 		g_ptr_array_add(c->configs, cb);
 		cb->name = g_strdup(names[k]);

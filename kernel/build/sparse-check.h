@@ -69,6 +69,11 @@ struct sparse_check_opts {
 	const char *const *configs;
 	/* the tree's ccache; NULL: $ARMBOT_CACHE_DIR/ccache/TREE */
 	const char *ccache_dir;
+	/* the name of its worktree and build dirs (DATA/worktrees/KEY,
+	 * DATA/kbuild/KEY/CONFIG); NULL: the tree's name, the worktree
+	 * `armbot boot` checks out too.  A run beside a boot of the same
+	 * tree needs one of its own. */
+	const char *worktree_key;
 	guint jobs; /* 0: the number of cores */
 	/* compiles through icecream (kbuild_use_icecc()): the host's iceccd
 	 * socket, NULL: local; the scheduler for its status, may be NULL */
