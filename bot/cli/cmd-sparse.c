@@ -169,6 +169,8 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 	printf(": %u new, %u fixed, %u warnings at head, %u compile errors\n",
 	       res.new_warnings, res.fixed_warnings, res.total_warnings,
 	       res.compile_errors);
+	if (res.build_note)
+		printf("build: %s\n", res.build_note);
 	printf("time: %.1f s (select %.1f, config %.1f, checkout %.1f, head "
 	       "%.1f, base %.1f, patches %.1f)\n",
 	       t->total, t->select, t->config, t->checkout, t->head, t->base,

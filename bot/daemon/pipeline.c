@@ -537,6 +537,8 @@ static void sparse_opts(struct run *r, struct tree *tree,
 	so->per_patch = r->opts->per_patch;
 	so->configs = r->opts->sparse_configs;
 	so->jobs = r->opts->jobs;
+	so->icecc_socket = r->opts->icecc_socket;
+	so->icecc_scheduler = r->opts->icecc_scheduler;
 	so->worktree_key = r->sparse_worktree_key;
 	so->progress = on_sparse_progress;
 	so->user_data = r;
@@ -559,6 +561,8 @@ static void sparse_record(struct run *r, const struct sparse_check_result *res)
 	g_string_append_printf(log,
 			       "base: %u objects from the cache, %u built\n",
 			       res->base_cached, res->base_computed);
+	if (res->build_note)
+		g_string_append_printf(log, "build: %s\n", res->build_note);
 	if (res->reproduce)
 		g_string_append_printf(log, "reproduce:\n%s\n", res->reproduce);
 	write_log(r, "sparse.log", log->str, log->len);

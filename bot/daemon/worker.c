@@ -464,6 +464,10 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	popts.boards = !!(policy->checks & CONFIG_CHECK_BOARDS);
 	if (tf && tf->sparse_configs && tf->sparse_configs[0])
 		popts.sparse_configs = (const char *const *)tf->sparse_configs;
+	if (tf && tf->icecream) {
+		popts.icecc_socket = tf->icecc_socket;
+		popts.icecc_scheduler = tf->icecc_scheduler;
+	}
 	popts.bot_name = o->config->name;
 	popts.bot_address = o->config->address;
 	popts.no_list = policy->reply_to == CONFIG_REPLY_TO_AUTHOR;

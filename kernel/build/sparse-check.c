@@ -221,6 +221,7 @@ void sparse_check_result_clear(struct sparse_check_result *result)
 	g_free(result->reason);
 	g_free(result->report);
 	g_free(result->reproduce);
+	g_free(result->build_note);
 	if (result->steps)
 		g_ptr_array_unref(result->steps);
 	if (result->checked)
@@ -1447,11 +1448,23 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 			return FALSE;
 		cb->kb->jobs = opts->jobs;
 		cb->kb->timeout_s = opts->timeout_s ? opts->timeout_s : 3600;
-		if (opts->icecc_socket &&
-		    !kbuild_use_icecc(cb->kb, opts->icecc_socket,
-				      opts->icecc_scheduler, cache,
-				      opts->tree->name, error))
-			return FALSE;
+		if (opts->icecc_socket) {
+			g_autoptr(GError) ierr = NULL;
+
+			/* an unreachable iceccd is the infrastructure's
+			 * failure, not the series': build locally */
+			if (!kbuild_use_icecc(cb->kb, opts->icecc_socket,
+					      opts->icecc_scheduler, cache,
+					      opts->tree->name, &ierr)) {
+				if (!out->build_note)
+					out->build_note = g_strdup_printf(
+						"built locally (icecream "
+						"unavailable: %s)",
+						ierr->message);
+			} else if (!out->build_note) {
+				out->build_note = g_strdup("built on icecream");
+			}
+		}
 	}
 
 	/* the head first: the objects are those of the head's tree */

@@ -148,6 +148,9 @@ struct sparse_check_result {
 	GPtrArray *steps;
 	/* the same as shell text (kbuild_steps_format()) */
 	char *reproduce;
+	/* with icecc_socket: "built on icecream", or "built locally
+	 * (icecream unavailable: WHY)" when iceccd could not be used */
+	char *build_note;
 };
 
 /* Run the check.  Takes the tree's worktree lock (DATA/worktrees/TREE.lock,

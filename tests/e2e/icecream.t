@@ -95,6 +95,8 @@ diag "through icecream: ${elapsed}s"
 is "$status" 0 "icecream: armbot sparse ran"
 grep -q "symbol '$TOKEN' was not declared" "$TMP/out"
 ok $? "icecream: the new warning is found"
+grep -q '^build: built on icecream$' "$TMP/out"
+ok $? "icecream: the output says the build was on icecream"
 cp "$OBJ" "$TMP/icecc.o" 2>/dev/null
 ok $? "icecream: the series' object was built"
 listcs > "$TMP/listcs1" 2>&1
@@ -130,5 +132,17 @@ ok $? "the series' object equals the local run's"
 listcs > "$TMP/listcs2" 2>&1
 total2=$(sed -n 's/.*jobs in queue (\([0-9]*\) total).*/\1/p' "$TMP/listcs2")
 is "${total2:-}" "${total1:-}" "the local build sent no job to the scheduler"
+
+# fallback: iceccd stopped (its socket gone): the series is still
+# checked, built locally, and the output says why
+kill $DAEMON 2>/dev/null; wait $DAEMON 2>/dev/null
+rm -f "$SOCK"
+run "$TMP/conf"
+diag "fallback: ${elapsed}s"
+is "$status" 0 "fallback: armbot sparse ran"
+grep -q "symbol '$TOKEN' was not declared" "$TMP/out"
+ok $? "fallback: the new warning is found"
+grep -q '^build: built locally (icecream unavailable: .*no iceccd socket' "$TMP/out"
+ok $? "fallback: the output says it was built locally, and why"
 
 done_testing
