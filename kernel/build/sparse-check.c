@@ -1462,7 +1462,9 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 						"unavailable: %s)",
 						ierr->message);
 			} else if (!out->build_note) {
-				out->build_note = g_strdup("built on icecream");
+				out->build_note = g_strdup(
+					"the base on icecream, the series "
+					"locally");
 			}
 		}
 	}

@@ -148,7 +148,8 @@ struct sparse_check_result {
 	GPtrArray *steps;
 	/* the same as shell text (kbuild_steps_format()) */
 	char *reproduce;
-	/* with icecc_socket: "built on icecream", or "built locally
+	/* with icecc_socket: "the base on icecream, the series locally"
+	 * (a series' make never gets the iceccd socket), or "built locally
 	 * (icecream unavailable: WHY)" when iceccd could not be used */
 	char *build_note;
 };

@@ -95,8 +95,8 @@ diag "through icecream: ${elapsed}s"
 is "$status" 0 "icecream: armbot sparse ran"
 grep -q "symbol '$TOKEN' was not declared" "$TMP/out"
 ok $? "icecream: the new warning is found"
-grep -q '^build: built on icecream$' "$TMP/out"
-ok $? "icecream: the output says the build was on icecream"
+grep -q '^build: the base on icecream, the series locally$' "$TMP/out"
+ok $? "icecream: the output says the base was built on icecream"
 cp "$OBJ" "$TMP/icecc.o" 2>/dev/null
 ok $? "icecream: the series' object was built"
 listcs > "$TMP/listcs1" 2>&1
