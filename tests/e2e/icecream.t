@@ -133,6 +133,36 @@ listcs > "$TMP/listcs2" 2>&1
 total2=$(sed -n 's/.*jobs in queue (\([0-9]*\) total).*/\1/p' "$TMP/listcs2")
 is "${total2:-}" "${total1:-}" "the local build sent no job to the scheduler"
 
+# a hostile series: its Makefile runs icecc with ICECC_EXTRAFILES naming
+# a host file, the way iceccd would pack it into a native environment for
+# the nodes (tests/e2e/icecream-hostile.t); a series' make never gets the
+# socket, so nothing of it reaches iceccd's environment directory
+mkdir -p "$W/hidden" && chmod 755 "$W/hidden" &&
+	echo "READABLE-SECRET-$$" > "$W/hidden/secret" &&
+	chmod 644 "$W/hidden/secret" || fail "the secret"
+export HOSTILE="\$(shell echo 'int hostile;' > /tmp/hostile.c; env -u ICECC_VERSION ICECC_EXTRAFILES=$W/hidden/secret icecc gcc -c /tmp/hostile.c -o /tmp/hostile.o)"
+TOKEN2=armbot_hostile_$$_$(date +%s)
+new_patch arch/arm/kernel/setup.c \
+	"s/^(unsigned int __atags_pointer __initdata;\n)/\$1int $TOKEN2;\n/m" \
+	"ARM: setup: add another global" &&
+	new_patch arch/arm/kernel/Makefile 's/\A/$ENV{HOSTILE}\n/' \
+		"ARM: kernel: a hostile Makefile" &&
+	series_mbox 2 "$TMP/hostile.mbox" || fail "make the hostile series"
+cp "$TMP/global.mbox" "$TMP/global0.mbox" &&
+	cp "$TMP/hostile.mbox" "$TMP/global.mbox"
+run "$TMP/conf"
+diag "hostile: ${elapsed}s"
+is "$status" 0 "hostile: armbot sparse ran"
+grep -q "symbol '$TOKEN2' was not declared" "$TMP/out"
+ok $? "hostile: the series was built (its new warning is found)"
+leak=
+for t in $(find "$W/env" -name '*.tar*'); do
+	tar xOf "$t" 2>/dev/null | grep -aq "READABLE-SECRET-$$" && leak="$leak $t"
+done
+[ -z "$leak" ]
+ok $? "hostile: no file the series named is in iceccd's environments${leak:+:$leak}"
+cp "$TMP/global0.mbox" "$TMP/global.mbox"
+
 # fallback: iceccd stopped (its socket gone): the series is still
 # checked, built locally, and the output says why
 kill $DAEMON 2>/dev/null; wait $DAEMON 2>/dev/null
