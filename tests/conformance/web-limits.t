@@ -215,6 +215,8 @@ ok $? "the server keeps none of them open"
 "$PYTHON" - "$PORT" "$WEB_PID" "/series/$BIG/mbox" "$TMP/big-got.mbox" > "$TMP/idle.txt" <<'PY'
 import os, resource, select, socket, sys, time
 port, pid, path, out = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+# under ASan the server runs several times slower: its limits are 3x
+slow_factor = 3 if os.environ.get("ARMBOT_ASAN") else 1
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 6000), hard))
 def fds():
@@ -245,7 +247,7 @@ p = select.poll()
 for fd in idle:
     p.register(fd, select.POLLOUT)
 left, up, t = len(idle), 0, time.time()
-while left and time.time() - t < 10:
+while left and time.time() - t < 10 * slow_factor:
     for fd, ev in p.poll(500):
         p.unregister(fd)
         left -= 1
@@ -253,14 +255,14 @@ while left and time.time() - t < 10:
 during = fds()
 t = time.time()
 try:
-    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s = socket.create_connection(("127.0.0.1", port), timeout=5 * slow_factor)
     s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
     line = s.recv(200).split(b"\r\n")[0].decode(errors="replace")
 except Exception as e:
     line = type(e).__name__
 dt = time.time() - t
 still = send_queue(slow.getsockname()[1])
-print("idle", up, "answer", line, "seconds %.2f" % dt, dt < 5)
+print("idle", up, "answer", line, "seconds %.2f" % dt, dt < 5 * slow_factor)
 print("in-flight-queued", queued, still, queued > 0 and still > 0)
 slow.settimeout(10)
 data = b""
@@ -282,7 +284,7 @@ print("server-fds", before, during, fds(), during < 1024, fds() <= before + 2)
 PY
 sed 's/^/# /' "$TMP/idle.txt"
 grep -q '^idle 5000 answer HTTP/1.1 200 OK seconds [0-9.]* True$' "$TMP/idle.txt"
-ok $? "5,000 connections are taken within 10 s and a new request is answered within 5 s"
+ok $? "5,000 connections are taken within 10 s and a new request is answered within 5 s (30 s and 15 s under ASan)"
 grep -q '^in-flight-queued [0-9]* [0-9]* True$' "$TMP/idle.txt"
 ok $? "an answer was in flight (unsent octets) before and after them"
 is_file "$TMP/big.mbox" "$TMP/big-got.mbox" "the answer in flight arrives whole"
