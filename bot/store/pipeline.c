@@ -322,30 +322,21 @@ gboolean store_job_defer(struct store *st, gint64 job_id, const char *reason,
 		" attempts = MAX(attempts - 1, 0), deferrals = deferrals + 1,"
 		" not_before = ?3 WHERE id = ?1";
 	sqlite3_stmt *s;
-	gboolean row;
 	guint64 delay = first_s;
-	gint64 n = 0;
+	gint64 n;
 
 	if (!store_begin(st, error))
 		return FALSE;
-	if (!(s = store_statement(st, get_sql, error)))
+	s = store_bind(st, get_sql, error, STORE_I(job_id), STORE_END);
+	if (!s || !store_read_int64(st, s, &n, error))
 		goto fail;
-	sqlite3_bind_int64(s, 1, job_id);
-	if (!store_step_row(st, s, &row, error))
-		goto fail;
-	n = row ? sqlite3_column_int64(s, 0) : 0;
-	sqlite3_reset(s);
 	/* first_s, twice that, ... up to max_s */
 	for (gint64 i = 0; i < n && delay < max_s; i++)
 		delay *= 2;
 	delay = MIN(delay, (guint64)max_s);
-	if (!(s = store_statement(st, sql, error)))
-		goto fail;
-	sqlite3_bind_int64(s, 1, job_id);
-	store_bind_text(s, 2, reason);
-	sqlite3_bind_int64(s, 3, now_s() + (gint64)delay);
 	/* the series stays "checking" */
-	if (!store_step_done(st, s, error))
+	if (!store_exec(st, sql, error, STORE_I(job_id), STORE_T(reason),
+			STORE_I(now_s() + (gint64)delay), STORE_END))
 		goto fail;
 	*delay_s = (guint)delay;
 	return store_commit(st, error);
@@ -505,15 +496,14 @@ gboolean store_outbox_has(struct store *st, const char *message_id,
 {
 	static const char sql[] =
 		"SELECT 1 FROM outbox WHERE message_id = ?1 LIMIT 1";
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	sqlite3_stmt *s =
+		store_bind(st, sql, error, STORE_T(message_id), STORE_END);
+	gint64 one;
 
 	*has = FALSE;
-	if (!s)
+	if (!s || !store_read_int64(st, s, &one, error))
 		return FALSE;
-	store_bind_text(s, 1, message_id);
-	if (!store_step_row(st, s, has, error))
-		return FALSE;
-	sqlite3_reset(s);
+	*has = one == 1;
 	return TRUE;
 }
 
