@@ -47,21 +47,19 @@ printf '%-14s %9s %9s %10s  %s\n' board cold warm "warm/virt" "userspace (warm)"
 virt_warm=
 for b in $BOARDS; do
 	cold=-
+	c=$CACHE
 	if [ "$COLD" = 1 ]; then
-		rm -rf "$DATA/kbuild/distro-6.1/rpm-$b" "$W/cache-$b"
-		mkdir -p "$W/cache-$b"
+		c=$W/cache-$b
+		rm -rf "$DATA/kbuild/distro-6.1/rpm-$b" "$c"
+		mkdir -p "$c"
 		t0=$(now)
-		boot "$b" "$W/cache-$b" "$W/$b-cold.out"
+		boot "$b" "$c" "$W/$b-cold.out"
 		cold=$(printf '%.1f' "$(secs "$t0" "$(now)")")
 	else
-		boot "$b" "$CACHE" "$W/$b-base.out"
+		boot "$b" "$c" "$W/$b-base.out"
 	fi
 	t0=$(now)
-	if [ "$COLD" = 1 ]; then
-		boot "$b" "$W/cache-$b" "$W/$b-warm.out" --no-base "$W/one-file.mbox"
-	else
-		boot "$b" "$CACHE" "$W/$b-warm.out" --no-base "$W/one-file.mbox"
-	fi
+	boot "$b" "$c" "$W/$b-warm.out" --no-base "$W/one-file.mbox"
 	warm=$(secs "$t0" "$(now)")
 	[ -n "$virt_warm" ] || virt_warm=$warm
 	up=$(sed -n "s/^boot $b ok userspace at \([0-9.]*\) s.*/\1 s/p" "$W/$b-warm.out")
