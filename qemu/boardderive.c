@@ -1,0 +1,1138 @@
+/* The paths of a tree that select a board: see qemu/boardderive.h. */
+#include "qemu/boardderive.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "kernel/git/object.h"
+
+#define DERIVE_VERSION "armbot boardderive 1"
+/* bounds on what an untrusted tree makes us read and keep */
+#define DTS_SIZE_MAX (4u << 20) /* one .dts, .dtsi or .h */
+#define C_SIZE_MAX (8u << 20) /* one driver */
+#define INCLUDES_MAX 512 /* per file */
+#define COMPATIBLES_MAX 65536 /* per file */
+#define CLOSURE_MAX 4096 /* files in one board's device tree */
+#define FILES_MAX 50000 /* files parsed in all */
+#define DTS_MAX 100000 /* .dts of the tree */
+#define DEPTH_MAX 1000 /* nested nodes */
+#define LINK_HOPS_MAX 8
+#define WALK_DEPTH_MAX 16
+#define CACHE_SIZE_MAX (64u << 20)
+#define COMPAT_LEN_MAX 128
+/* cpp's and dtc's include folder, kernel scripts/Makefile.lib DTC_INCLUDE */
+#define INCLUDE_PREFIXES "scripts/dtc/include-prefixes/"
+
+G_DEFINE_QUARK(boardderive - error - quark, boardderive_error)
+
+struct dir_entry {
+	guint32 mode;
+	struct gitoid oid;
+};
+
+/* One parsed .dts, .dtsi or .h. */
+struct dtsfile {
+	GPtrArray *includes; /* canonical paths of the files it includes */
+	GPtrArray *compatibles; /* every compatible string it names */
+	GPtrArray *root; /* the compatibles of its root node */
+};
+
+static void dtsfile_free(gpointer p)
+{
+	struct dtsfile *f = p;
+
+	g_ptr_array_unref(f->includes);
+	g_ptr_array_unref(f->compatibles);
+	g_ptr_array_unref(f->root);
+	g_free(f);
+}
+
+static void derived_board_free(gpointer p)
+{
+	struct boardderive_board *b = p;
+
+	g_free(b->dts);
+	g_hash_table_unref(b->files);
+	g_hash_table_unref(b->compatibles);
+	g_free(b);
+}
+
+void boardderive_free(struct boardderive *d)
+{
+	if (!d)
+		return;
+	g_ptr_array_unref(d->boards);
+	g_hash_table_unref(d->dirs);
+	g_hash_table_unref(d->drivers);
+	g_free(d);
+}
+
+/* ---- the tree: folders, paths, symlinks ---- */
+
+/* The entries of folder @dir ("" or "a/b/"), read once. */
+static GHashTable *dir_table(struct boardderive *d, const char *dir)
+{
+	GHashTable *t = g_hash_table_lookup(d->dirs, dir);
+	g_autoptr(GBytes) data = NULL;
+	struct gitoid oid = d->tree;
+	struct gittree_iter it;
+	struct gittree_entry e;
+	enum gitobj_type type;
+
+	if (t)
+		return t;
+	if (*dir) {
+		gsize n = strlen(dir);
+		const char *slash = g_strrstr_len(dir, n - 1, "/");
+		g_autofree char *parent =
+			g_strndup(dir, slash ? (gsize)(slash - dir + 1) : 0);
+		g_autofree char *name =
+			g_strndup(slash ? slash + 1 : dir,
+				  n - 1 - (slash ? slash + 1 - dir : 0));
+		GHashTable *pt = g_hash_table_lookup(d->dirs, parent) ?
+					 g_hash_table_lookup(d->dirs, parent) :
+					 dir_table(d, parent);
+		struct dir_entry *pe = pt ? g_hash_table_lookup(pt, name) :
+					    NULL;
+
+		if (!pe || pe->mode != GITMODE_TREE)
+			return NULL;
+		oid = pe->oid;
+	}
+	data = gitodb_read(d->repo->odb, &oid, &type, NULL);
+	if (!data || type != GITOBJ_TREE)
+		return NULL;
+	t = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	gittree_iter_init(&it, data);
+	while (gittree_iter_next(&it, &e, NULL)) {
+		struct dir_entry *de = g_new(struct dir_entry, 1);
+
+		de->mode = e.mode;
+		de->oid = *e.oid;
+		g_hash_table_replace(t, g_strndup(e.name, e.name_len), de);
+	}
+	g_hash_table_insert(d->dirs, g_strdup(dir), t);
+	return t;
+}
+
+/* @path with "." and empty components dropped and ".." applied; NULL
+ * when ".." leaves the tree or @path is empty. */
+static char *path_normalize(const char *path)
+{
+	g_auto(GStrv) parts = g_strsplit(path, "/", -1);
+	g_autoptr(GPtrArray) out = g_ptr_array_new();
+
+	for (guint i = 0; parts[i]; i++) {
+		if (!*parts[i] || !strcmp(parts[i], "."))
+			continue;
+		if (!strcmp(parts[i], "..")) {
+			if (!out->len)
+				return NULL;
+			g_ptr_array_set_size(out, out->len - 1);
+			continue;
+		}
+		g_ptr_array_add(out, parts[i]);
+	}
+	if (!out->len)
+		return NULL;
+	g_ptr_array_add(out, NULL);
+	return g_strjoinv("/", (char **)out->pdata);
+}
+
+/* The blob at @path, symlinks followed (at most LINK_HOPS_MAX), and its
+ * path without them (@canonical, newly allocated; may be NULL). */
+static gboolean tree_lookup(struct boardderive *d, const char *path,
+			    struct gitoid *out, char **canonical)
+{
+	g_autofree char *p = path_normalize(path);
+
+	for (guint hop = 0; p && hop <= LINK_HOPS_MAX; hop++) {
+		g_auto(GStrv) parts = g_strsplit(p, "/", -1);
+		g_autoptr(GString) dir = g_string_new(NULL);
+		char *next = NULL;
+
+		for (guint i = 0; parts[i]; i++) {
+			GHashTable *t = dir_table(d, dir->str);
+			struct dir_entry *e =
+				t ? g_hash_table_lookup(t, parts[i]) : NULL;
+			gboolean last = !parts[i + 1];
+
+			if (!e)
+				return FALSE;
+			if (e->mode == GITMODE_LINK) {
+				g_autoptr(GBytes) target = NULL;
+				g_autoptr(GString) np = g_string_new(dir->str);
+				enum gitobj_type type;
+				gsize len;
+				const char *s;
+
+				target = gitodb_read(d->repo->odb, &e->oid,
+						     &type, NULL);
+				if (!target || type != GITOBJ_BLOB)
+					return FALSE;
+				s = g_bytes_get_data(target, &len);
+				if (!len || len > 1024 || s[0] == '/' ||
+				    memchr(s, 0, len))
+					return FALSE;
+				g_string_append_len(np, s, len);
+				for (guint j = i + 1; parts[j]; j++)
+					g_string_append_printf(np, "/%s",
+							       parts[j]);
+				next = path_normalize(np->str);
+				break;
+			}
+			if (last) {
+				if (e->mode != GITMODE_BLOB &&
+				    e->mode != GITMODE_BLOB_EXECUTABLE)
+					return FALSE;
+				*out = e->oid;
+				if (canonical)
+					*canonical = g_steal_pointer(&p);
+				return TRUE;
+			}
+			if (e->mode != GITMODE_TREE)
+				return FALSE;
+			g_string_append_printf(dir, "%s/", parts[i]);
+		}
+		g_free(p);
+		p = next;
+	}
+	return FALSE;
+}
+
+/* The blob @oid when it is at most @max bytes. */
+static GBytes *blob_read(struct boardderive *d, const struct gitoid *oid,
+			 gsize max)
+{
+	enum gitobj_type type;
+	gsize size;
+
+	if (!gitodb_read_header(d->repo->odb, oid, &type, &size, NULL) ||
+	    type != GITOBJ_BLOB || size > max)
+		return NULL;
+	return gitodb_read(d->repo->odb, oid, &type, NULL);
+}
+
+/* ---- the device tree sources ---- */
+
+static gboolean word_char(char c)
+{
+	return g_ascii_isalnum(c) || strchr(",._+-?#@/&:$", c);
+}
+
+static gboolean compat_valid(const char *s, gsize len)
+{
+	if (!len || len > COMPAT_LEN_MAX)
+		return FALSE;
+	for (gsize i = 0; i < len; i++)
+		if (!g_ascii_isgraph(s[i]) || s[i] == '"' || s[i] == '\\')
+			return FALSE;
+	return TRUE;
+}
+
+/* Skip blanks and comments from @p; the new position. */
+static const char *skip_blank(const char *p, const char *end)
+{
+	while (p < end) {
+		if (g_ascii_isspace(*p)) {
+			p++;
+		} else if (*p == '/' && p + 1 < end && p[1] == '/') {
+			while (p < end && *p != '\n')
+				p++;
+		} else if (*p == '/' && p + 1 < end && p[1] == '*') {
+			const char *q = g_strstr_len(p + 2, end - p - 2, "*/");
+
+			p = q ? q + 2 : end;
+		} else {
+			break;
+		}
+	}
+	return p;
+}
+
+/* A C string at @p (which is '"'): its content in @s/@len when it has
+ * no escapes; the position after it. */
+static const char *string_at(const char *p, const char *end, const char **s,
+			     gsize *len)
+{
+	const char *start = ++p;
+	gboolean plain = TRUE;
+
+	while (p < end && *p != '"' && *p != '\n') {
+		if (*p == '\\') {
+			plain = FALSE;
+			p++;
+		}
+		p++;
+	}
+	*s = plain && p < end && *p == '"' ? start : NULL;
+	*len = *s ? (gsize)(p - start) : 0;
+	return p < end ? p + 1 : end;
+}
+
+static void add_string(GPtrArray *a, const char *s, gsize len, guint max)
+{
+	if (s && a->len < max && compat_valid(s, len))
+		g_ptr_array_add(a, g_strndup(s, len));
+}
+
+/* A preprocessor line at @p ('#' first on its line): an #include's
+ * argument (with its '"' or '<') into @includes; the position after the
+ * line, its backslash-newlines followed. */
+static const char *directive(const char *p, const char *end,
+			     GPtrArray *includes)
+{
+	const char *q = p + 1;
+
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	if (end - q > 7 && !strncmp(q, "include", 7)) {
+		q += 7;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < end && (*q == '"' || *q == '<')) {
+			char close = *q == '"' ? '"' : '>';
+			const char *e = q + 1;
+
+			while (e < end && *e != close && *e != '\n')
+				e++;
+			if (e < end && *e == close && e - q - 1 > 0 &&
+			    e - q - 1 < 1024 && includes->len < INCLUDES_MAX)
+				g_ptr_array_add(includes, g_strndup(q, e - q));
+		}
+	}
+	while (q < end && *q != '\n') {
+		if (*q == '\\' && q + 1 < end && q[1] == '\n')
+			q++;
+		q++;
+	}
+	return q;
+}
+
+/* Whether '#' at @p starts a directive, not a property (#address-cells). */
+static gboolean is_directive(const char *p, const char *end)
+{
+	static const char *const names[] = { "include", "define",  "undef",
+					     "if",	"ifdef",   "ifndef",
+					     "elif",	"else",	   "endif",
+					     "error",	"warning", "pragma",
+					     "line",	NULL };
+	const char *q = p + 1;
+	gsize n = 0;
+
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	while (q + n < end && g_ascii_isalpha(q[n]))
+		n++;
+	if (q + n < end && (q[n] == '-' || q[n] == '_'))
+		return FALSE;
+	for (guint i = 0; names[i]; i++)
+		if (strlen(names[i]) == n && !strncmp(q, names[i], n))
+			return TRUE;
+	return FALSE;
+}
+
+/* The includes ('"X' or '<X'), compatibles and root compatibles of a
+ * device tree source: a scan, not dtc's parser, enough for what selects
+ * boards; never reads past @len. */
+static void dts_scan(const char *text, gsize len, struct dtsfile *f,
+		     GPtrArray *raw_includes)
+{
+	const char *p = text, *end = text + len;
+	int depth = 0;
+	gboolean in_root = FALSE, bol = TRUE;
+	const char *last = NULL;
+	gsize last_len = 0;
+
+	while (p < end) {
+		const char *q = skip_blank(p, end);
+		const char *s;
+		gsize n;
+
+		if (q != p) {
+			bol = bol || memchr(p, '\n', q - p);
+			p = q;
+			continue;
+		}
+		if (*p == '#' && bol && is_directive(p, end)) {
+			p = directive(p, end, raw_includes);
+			continue;
+		}
+		bol = FALSE;
+		if (*p == '"') {
+			p = string_at(p, end, &s, &n);
+			last = NULL;
+		} else if (*p == '{') {
+			if (depth == 0)
+				in_root = last && last_len == 1 && *last == '/';
+			if (depth < DEPTH_MAX)
+				depth++;
+			last = NULL;
+			p++;
+		} else if (*p == '}') {
+			if (depth > 0)
+				depth--;
+			last = NULL;
+			p++;
+		} else if (word_char(*p)) {
+			last = p;
+			while (p < end && word_char(*p) &&
+			       !(*p == '/' && p + 1 < end &&
+				 (p[1] == '/' || p[1] == '*')))
+				p++;
+			last_len = p - last;
+			if (last_len == 9 && !strncmp(last, "/include/", 9)) {
+				p = skip_blank(p, end);
+				if (p < end && *p == '"') {
+					const char *at = p;
+
+					p = string_at(p, end, &s, &n);
+					if (s && n < 1024 &&
+					    raw_includes->len < INCLUDES_MAX)
+						g_ptr_array_add(
+							raw_includes,
+							g_strndup(at, n + 1));
+				}
+			} else if (last_len == 10 &&
+				   !strncmp(last, "compatible", 10)) {
+				gboolean root = depth == 1 && in_root;
+
+				p = skip_blank(p, end);
+				if (p >= end || *p != '=')
+					continue;
+				p++;
+				for (;;) {
+					p = skip_blank(p, end);
+					if (p >= end || *p != '"')
+						break;
+					p = string_at(p, end, &s, &n);
+					add_string(f->compatibles, s, n,
+						   COMPATIBLES_MAX);
+					if (root)
+						add_string(f->root, s, n,
+							   COMPATIBLES_MAX);
+					p = skip_blank(p, end);
+					if (p >= end || *p != ',')
+						break;
+					p++;
+				}
+				last = NULL;
+			}
+		} else {
+			last = NULL;
+			p++;
+		}
+	}
+}
+
+/* The file an include of @from names ('"X' or '<X'), as cpp with the
+ * kernel's dtc_cpp_flags and dtc -i find it; NULL when missing. */
+static char *include_resolve(struct boardderive *d, const char *from,
+			     const char *raw)
+{
+	struct gitoid oid;
+	char *path = NULL;
+
+	if (raw[0] == '"') {
+		const char *slash = strrchr(from, '/');
+		g_autofree char *rel = g_strdup_printf(
+			"%.*s%s", slash ? (int)(slash - from + 1) : 0, from,
+			raw + 1);
+
+		if (tree_lookup(d, rel, &oid, &path))
+			return path;
+	}
+	{
+		g_autofree char *inc =
+			g_strconcat(INCLUDE_PREFIXES, raw + 1, NULL);
+
+		if (tree_lookup(d, inc, &oid, &path))
+			return path;
+	}
+	return NULL;
+}
+
+/* The work of one derivation: the files parsed so far. */
+struct derive_ctx {
+	struct boardderive *d;
+	GHashTable *parsed; /* path -> struct dtsfile *, NULL: unreadable */
+	struct boardderive_stats *stats;
+};
+
+static struct dtsfile *dtsfile_get(struct derive_ctx *c, const char *path)
+{
+	struct dtsfile *f;
+	g_autoptr(GBytes) data = NULL;
+	g_autoptr(GPtrArray) raw = NULL;
+	struct gitoid oid;
+	gsize len;
+	const char *text;
+
+	if (g_hash_table_contains(c->parsed, path))
+		return g_hash_table_lookup(c->parsed, path);
+	if (g_hash_table_size(c->parsed) >= FILES_MAX)
+		return NULL;
+	if (!tree_lookup(c->d, path, &oid, NULL) ||
+	    !(data = blob_read(c->d, &oid, DTS_SIZE_MAX))) {
+		g_hash_table_insert(c->parsed, g_strdup(path), NULL);
+		return NULL;
+	}
+	f = g_new0(struct dtsfile, 1);
+	f->includes = g_ptr_array_new_with_free_func(g_free);
+	f->compatibles = g_ptr_array_new_with_free_func(g_free);
+	f->root = g_ptr_array_new_with_free_func(g_free);
+	raw = g_ptr_array_new_with_free_func(g_free);
+	text = g_bytes_get_data(data, &len);
+	dts_scan(text, len, f, raw);
+	for (guint i = 0; i < raw->len; i++) {
+		char *inc = include_resolve(c->d, path, raw->pdata[i]);
+
+		if (inc)
+			g_ptr_array_add(f->includes, inc);
+	}
+	c->stats->files_parsed++;
+	g_hash_table_insert(c->parsed, g_strdup(path), f);
+	return f;
+}
+
+/* The files of @dts's device tree: path -> the file including it ("" for
+ * @dts).  Cycles end where a file is seen again. */
+static GHashTable *closure(struct derive_ctx *c, const char *dts)
+{
+	GHashTable *files =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	g_autoptr(GPtrArray) stack = g_ptr_array_new_with_free_func(g_free);
+
+	g_hash_table_insert(files, g_strdup(dts), g_strdup(""));
+	g_ptr_array_add(stack, g_strdup(dts));
+	while (stack->len) {
+		g_autofree char *p =
+			g_ptr_array_steal_index(stack, stack->len - 1);
+		struct dtsfile *f = dtsfile_get(c, p);
+
+		for (guint i = 0; f && i < f->includes->len; i++) {
+			const char *inc = f->includes->pdata[i];
+
+			if (g_hash_table_contains(files, inc) ||
+			    g_hash_table_size(files) >= CLOSURE_MAX)
+				continue;
+			g_hash_table_insert(files, g_strdup(inc), g_strdup(p));
+			g_ptr_array_add(stack, g_strdup(inc));
+		}
+	}
+	return files;
+}
+
+/* The vendor of a compatible ("fsl" of "fsl,imx6q-uart"), or NULL. */
+static char *vendor_of(const char *compat)
+{
+	const char *comma = strchr(compat, ',');
+
+	return comma && comma > compat ? g_strndup(compat, comma - compat) :
+					 NULL;
+}
+
+/* The vendors of the root compatibles of @dts's device tree: its own
+ * root node's, or when it has none, those of the files it includes. */
+static GHashTable *root_vendors(struct derive_ctx *c, const char *dts,
+				GHashTable *files)
+{
+	GHashTable *v =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	struct dtsfile *own = dtsfile_get(c, dts);
+	GHashTableIter it;
+	gpointer key;
+
+	for (guint i = 0; own && i < own->root->len; i++) {
+		char *vendor = vendor_of(own->root->pdata[i]);
+
+		if (vendor)
+			g_hash_table_add(v, vendor);
+	}
+	if (g_hash_table_size(v))
+		return v;
+	g_hash_table_iter_init(&it, files);
+	while (g_hash_table_iter_next(&it, &key, NULL)) {
+		struct dtsfile *f = dtsfile_get(c, key);
+
+		for (guint i = 0; f && i < f->root->len; i++) {
+			char *vendor = vendor_of(f->root->pdata[i]);
+
+			if (vendor)
+				g_hash_table_add(v, vendor);
+		}
+	}
+	return v;
+}
+
+/* The .dts files below @dir, into @out. */
+static void walk_dts(struct boardderive *d, const char *dir, guint depth,
+		     GPtrArray *out)
+{
+	GHashTable *t = dir_table(d, dir);
+	GHashTableIter it;
+	gpointer key, value;
+
+	if (!t || depth > WALK_DEPTH_MAX)
+		return;
+	g_hash_table_iter_init(&it, t);
+	while (g_hash_table_iter_next(&it, &key, &value) &&
+	       out->len < DTS_MAX) {
+		const struct dir_entry *e = value;
+		g_autofree char *path = g_strconcat(dir, key, NULL);
+
+		if (e->mode == GITMODE_TREE) {
+			g_autofree char *sub = g_strconcat(path, "/", NULL);
+
+			walk_dts(d, sub, depth + 1, out);
+		} else if (g_str_has_suffix(key, ".dts") &&
+			   e->mode != GITMODE_LINK) {
+			g_ptr_array_add(out, g_steal_pointer(&path));
+		}
+	}
+}
+
+/* What is known of one compatible or file of a board's device tree: the
+ * vendors every .dts using it shares so far. */
+struct shared {
+	gboolean seen;
+	GHashTable *vendors;
+};
+
+static void shared_free(gpointer p)
+{
+	struct shared *s = p;
+
+	if (s->vendors)
+		g_hash_table_unref(s->vendors);
+	g_free(s);
+}
+
+static gboolean not_in(gpointer key, gpointer value, gpointer other)
+{
+	return !g_hash_table_contains(other, key);
+}
+
+static void shared_meet(struct shared *s, GHashTable *vendors)
+{
+	GHashTableIter it;
+	gpointer key;
+
+	if (s->seen) {
+		g_hash_table_foreach_remove(s->vendors, not_in, vendors);
+		return;
+	}
+	s->seen = TRUE;
+	s->vendors =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_hash_table_iter_init(&it, vendors);
+	while (g_hash_table_iter_next(&it, &key, NULL))
+		g_hash_table_add(s->vendors, g_strdup(key));
+}
+
+/* Whether every .dts using @key shares a vendor in its root compatibles
+ * (@vendor: that one, the compatible's own). */
+static gboolean shared_by_one_vendor(GHashTable *table, const char *key,
+				     const char *vendor)
+{
+	struct shared *s = g_hash_table_lookup(table, key);
+
+	if (!s || !s->seen)
+		return FALSE;
+	return vendor ? g_hash_table_contains(s->vendors, vendor) :
+			g_hash_table_size(s->vendors) > 0;
+}
+
+static gint path_cmp(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The .dts of @dtb for @arch among @all (sorted): arch/ARCH/boot/dts/
+ * NAME.dts, or one in a vendor folder below. */
+static char *find_dts(GPtrArray *all, const char *arch, const char *dtb)
+{
+	g_autofree char *prefix = g_strdup_printf("arch/%s/boot/dts/", arch);
+	g_autofree char *name =
+		g_strdup_printf("/%.*s.dts", (int)strlen(dtb) - 4, dtb);
+
+	for (guint i = 0; i < all->len; i++) {
+		const char *p = all->pdata[i];
+
+		if (g_str_has_prefix(p, prefix) &&
+		    g_str_has_suffix(p, name + 1) &&
+		    (strlen(p) == strlen(prefix) + strlen(name) - 1 ||
+		     g_str_has_suffix(p, name)))
+			return g_strdup(p);
+	}
+	return NULL;
+}
+
+static struct boardderive_board *derived_board_new(const struct board *b)
+{
+	struct boardderive_board *db = g_new0(struct boardderive_board, 1);
+
+	db->board = b;
+	db->files =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	db->compatibles =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	return db;
+}
+
+/* The derivation of the device trees (boardderive.h): each board's
+ * closure and compatibles, kept when one vendor shares them. */
+static void derive(struct boardderive *d, const struct board_map *map,
+		   struct boardderive_stats *stats)
+{
+	struct derive_ctx c = { d, NULL, stats };
+	g_autoptr(GHashTable) parsed = g_hash_table_new_full(
+		g_str_hash, g_str_equal, g_free, dtsfile_free);
+	g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) closures = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)g_hash_table_unref);
+	g_autoptr(GHashTable) compats = g_hash_table_new_full(
+		g_str_hash, g_str_equal, g_free, shared_free);
+	g_autoptr(GHashTable) files = g_hash_table_new_full(
+		g_str_hash, g_str_equal, g_free, shared_free);
+
+	c.parsed = parsed;
+	walk_dts(d, "arch/arm/boot/dts/", 0, all);
+	walk_dts(d, "arch/arm64/boot/dts/", 0, all);
+	g_ptr_array_sort(all, path_cmp);
+	/* each board's device tree; what it holds is a candidate */
+	for (guint i = 0; i < map->boards->len; i++) {
+		const struct board *b = map->boards->pdata[i];
+		struct boardderive_board *db = derived_board_new(b);
+		GHashTable *cl;
+		GHashTableIter it;
+		gpointer key;
+
+		g_ptr_array_add(d->boards, db);
+		db->dts = b->dtb ? find_dts(all, b->arch, b->dtb) : NULL;
+		cl = db->dts ? closure(&c, db->dts) :
+			       g_hash_table_new(g_str_hash, g_str_equal);
+		g_ptr_array_add(closures, cl);
+		g_hash_table_iter_init(&it, cl);
+		while (g_hash_table_iter_next(&it, &key, NULL)) {
+			struct dtsfile *f = dtsfile_get(&c, key);
+
+			if (!g_hash_table_contains(files, key))
+				g_hash_table_insert(files, g_strdup(key),
+						    g_new0(struct shared, 1));
+			for (guint j = 0; f && j < f->compatibles->len; j++) {
+				const char *cp = f->compatibles->pdata[j];
+
+				if (strchr(cp, ',') &&
+				    !g_hash_table_contains(compats, cp))
+					g_hash_table_insert(
+						compats, g_strdup(cp),
+						g_new0(struct shared, 1));
+			}
+		}
+	}
+	/* every .dts of the tree narrows the vendors of what it uses */
+	for (guint i = 0; i < all->len; i++) {
+		g_autoptr(GHashTable) cl = closure(&c, all->pdata[i]);
+		g_autoptr(GHashTable)
+			vendors = root_vendors(&c, all->pdata[i], cl);
+		GHashTableIter it;
+		gpointer key;
+
+		stats->dts_read++;
+		if (!g_hash_table_size(vendors))
+			continue; /* an overlay or a fragment: no board */
+		g_hash_table_iter_init(&it, cl);
+		while (g_hash_table_iter_next(&it, &key, NULL)) {
+			struct dtsfile *f = dtsfile_get(&c, key);
+			struct shared *s = g_hash_table_lookup(files, key);
+
+			if (s)
+				shared_meet(s, vendors);
+			for (guint j = 0; f && j < f->compatibles->len; j++) {
+				s = g_hash_table_lookup(
+					compats, f->compatibles->pdata[j]);
+				if (s)
+					shared_meet(s, vendors);
+			}
+		}
+	}
+	/* keep what one vendor's boards share; the .dts itself always */
+	for (guint i = 0; i < d->boards->len; i++) {
+		struct boardderive_board *db = d->boards->pdata[i];
+		GHashTableIter it;
+		gpointer key, value;
+
+		g_hash_table_iter_init(&it, closures->pdata[i]);
+		while (g_hash_table_iter_next(&it, &key, &value)) {
+			struct dtsfile *f = dtsfile_get(&c, key);
+
+			if (!strcmp(key, db->dts) ||
+			    shared_by_one_vendor(files, key, NULL))
+				g_hash_table_insert(db->files, g_strdup(key),
+						    g_strdup(value));
+			for (guint j = 0; f && j < f->compatibles->len; j++) {
+				const char *cp = f->compatibles->pdata[j];
+				g_autofree char *vendor = vendor_of(cp);
+
+				if (vendor &&
+				    shared_by_one_vendor(compats, cp, vendor) &&
+				    !g_hash_table_contains(db->compatibles, cp))
+					g_hash_table_insert(db->compatibles,
+							    g_strdup(cp),
+							    g_strdup(key));
+			}
+		}
+	}
+}
+
+/* ---- the cache ---- */
+
+/* What the derivation depends on besides the commit: the boards' names,
+ * archs and DTBs. */
+static char *cache_name(const struct gitoid *commit,
+			const struct board_map *map)
+{
+	g_autoptr(GString) s = g_string_new(DERIVE_VERSION "\n");
+	g_autofree char *key = NULL;
+
+	for (guint i = 0; i < map->boards->len; i++) {
+		const struct board *b = map->boards->pdata[i];
+
+		g_string_append_printf(s, "%s\t%s\t%s\n", b->name, b->arch,
+				       b->dtb ? b->dtb : "-");
+	}
+	key = g_compute_checksum_for_string(G_CHECKSUM_SHA1, s->str, s->len);
+	return g_strdup_printf("%s-%.12s.txt", gitoid_hex(commit), key);
+}
+
+/* "board NAME\tDTS", "file PATH\tINCLUDER", "compat C\tFILE" lines. */
+static GString *cache_format(const struct boardderive *d)
+{
+	GString *s = g_string_new(DERIVE_VERSION "\n");
+
+	for (guint i = 0; i < d->boards->len; i++) {
+		const struct boardderive_board *db = d->boards->pdata[i];
+		GHashTableIter it;
+		gpointer key, value;
+
+		g_string_append_printf(s, "board %s\t%s\n", db->board->name,
+				       db->dts ? db->dts : "-");
+		g_hash_table_iter_init(&it, db->files);
+		while (g_hash_table_iter_next(&it, &key, &value))
+			g_string_append_printf(s, "file %s\t%s\n", (char *)key,
+					       (char *)value);
+		g_hash_table_iter_init(&it, db->compatibles);
+		while (g_hash_table_iter_next(&it, &key, &value))
+			g_string_append_printf(s, "compat %s\t%s\n",
+					       (char *)key, (char *)value);
+	}
+	return s;
+}
+
+/* Read a cache file written by cache_format() for @map; FALSE (and
+ * nothing kept) when it is not one. */
+static gboolean cache_parse(struct boardderive *d, const struct board_map *map,
+			    const char *text, gsize len)
+{
+	g_auto(GStrv) lines = NULL;
+	struct boardderive_board *db = NULL;
+	guint next = 0;
+
+	if (len > CACHE_SIZE_MAX || memchr(text, 0, len) ||
+	    !g_str_has_prefix(text, DERIVE_VERSION "\n"))
+		return FALSE;
+	lines = g_strsplit(text, "\n", -1);
+	for (guint i = 1; lines[i]; i++) {
+		char *line = lines[i];
+		char *tab = strchr(line, '\t');
+
+		if (!*line)
+			continue;
+		if (!tab)
+			goto bad;
+		*tab++ = 0;
+		if (g_str_has_prefix(line, "board ")) {
+			const struct board *b;
+
+			if (next >= map->boards->len)
+				goto bad;
+			b = map->boards->pdata[next++];
+			if (strcmp(line + 6, b->name))
+				goto bad;
+			db = derived_board_new(b);
+			g_ptr_array_add(d->boards, db);
+			db->dts = strcmp(tab, "-") ? g_strdup(tab) : NULL;
+		} else if (db && g_str_has_prefix(line, "file ")) {
+			g_hash_table_insert(db->files, g_strdup(line + 5),
+					    g_strdup(tab));
+		} else if (db && g_str_has_prefix(line, "compat ")) {
+			g_hash_table_insert(db->compatibles, g_strdup(line + 7),
+					    g_strdup(tab));
+		} else {
+			goto bad;
+		}
+	}
+	if (next == map->boards->len)
+		return TRUE;
+bad:
+	g_ptr_array_set_size(d->boards, 0);
+	return FALSE;
+}
+
+struct boardderive *
+boardderive_new(struct gitrepo *repo, const struct gitoid *commit,
+		const struct board_map *map, const char *cache_dir,
+		struct boardderive_stats *stats, GError **error)
+{
+	g_autoptr(boardderive) d = g_new0(struct boardderive, 1);
+	struct boardderive_stats local;
+	g_autofree char *path = NULL;
+	g_autofree char *text = NULL;
+	gint64 t0 = g_get_monotonic_time();
+	gsize len;
+
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	d->repo = repo;
+	d->boards = g_ptr_array_new_with_free_func(derived_board_free);
+	d->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					(GDestroyNotify)g_hash_table_unref);
+	d->drivers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					   (GDestroyNotify)g_ptr_array_unref);
+	if (!gitrepo_peel(repo, commit, GITOBJ_TREE, &d->tree, error)) {
+		g_prefix_error(error, "cannot read the tree of %s: ",
+			       gitoid_hex(commit));
+		return NULL;
+	}
+	if (cache_dir) {
+		g_autofree char *name = cache_name(commit, map);
+
+		path = g_build_filename(cache_dir, name, NULL);
+		if (g_file_get_contents(path, &text, &len, NULL) &&
+		    cache_parse(d, map, text, len)) {
+			stats->from_cache = TRUE;
+			stats->seconds = (g_get_monotonic_time() - t0) / 1e6;
+			return g_steal_pointer(&d);
+		}
+	}
+	derive(d, map, stats);
+	if (cache_dir) {
+		g_autoptr(GString) s = cache_format(d);
+		g_autoptr(GError) local_error = NULL;
+
+		/* a cache that cannot be written costs the next run time,
+		 * not this one its answer */
+		if (g_mkdir_with_parents(cache_dir, 0755) < 0 ||
+		    !g_file_set_contents(path, s->str, s->len, &local_error))
+			g_warning("cannot write %s: %s", path,
+				  local_error ? local_error->message :
+						g_strerror(errno));
+	}
+	stats->seconds = (g_get_monotonic_time() - t0) / 1e6;
+	return g_steal_pointer(&d);
+}
+
+/* ---- drivers ---- */
+
+static gboolean ident_char(char c)
+{
+	return g_ascii_isalnum(c) || c == '_';
+}
+
+GPtrArray *boardderive_driver_compatibles(const char *text, gsize len)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *q = p, *s = NULL;
+		gsize n = 0;
+
+		if (*p == '.' && end - p > 11 &&
+		    !strncmp(p, ".compatible", 11) &&
+		    (p + 11 == end || !ident_char(p[11]))) {
+			q = skip_blank(p + 11, end);
+			if (q < end && *q == '=') {
+				q = skip_blank(q + 1, end);
+				if (q < end && *q == '"')
+					q = string_at(q, end, &s, &n);
+			}
+		} else if (*p == '_' && end - p > 9 &&
+			   !strncmp(p, "_DECLARE", 8) && p > text &&
+			   ident_char(p[-1])) {
+			q = p + 8;
+			if (end - q > 7 && !strncmp(q, "_DRIVER", 7))
+				q += 7;
+			q = skip_blank(q, end);
+			if (q < end && *q == '(') {
+				const char *c = q + 1;
+
+				while (c < end && c - q < 128 && ident_char(*c))
+					c++;
+				c = skip_blank(c, end);
+				if (c < end && *c == ',') {
+					c = skip_blank(c + 1, end);
+					if (c < end && *c == '"')
+						q = string_at(c, end, &s, &n);
+				}
+			}
+		}
+		if (s && compat_valid(s, n) && out->len < COMPATIBLES_MAX) {
+			char *str = g_strndup(s, n);
+
+			if (g_hash_table_contains(seen, str)) {
+				g_free(str);
+			} else {
+				g_ptr_array_add(out, str);
+				g_hash_table_add(seen, str);
+			}
+		}
+		p = q > p ? q : p + 1;
+	}
+	return out;
+}
+
+/* Whether @path is C source that may hold a driver (not a device tree). */
+static gboolean driver_path(const char *path)
+{
+	return g_str_has_suffix(path, ".c") && !strstr(path, "/boot/dts/");
+}
+
+/* The compatibles of the driver at @path, read once; NULL when there is
+ * no such file at the derivation's commit. */
+static GPtrArray *driver_get(struct boardderive *d, const char *path)
+{
+	g_autoptr(GBytes) data = NULL;
+	GPtrArray *c = NULL;
+	struct gitoid oid;
+	gsize len;
+	const char *text;
+
+	if (g_hash_table_contains(d->drivers, path))
+		return g_hash_table_lookup(d->drivers, path);
+	if (tree_lookup(d, path, &oid, NULL) &&
+	    (data = blob_read(d, &oid, C_SIZE_MAX))) {
+		text = g_bytes_get_data(data, &len);
+		c = boardderive_driver_compatibles(text, len);
+	}
+	g_hash_table_insert(d->drivers, g_strdup(path), c);
+	return c;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+char *boardderive_match(struct boardderive *d, const struct board *board,
+			const char *path)
+{
+	const struct boardderive_board *db = NULL;
+	const char *includer;
+	GPtrArray *compats;
+
+	for (guint i = 0; i < d->boards->len && !db; i++) {
+		const struct boardderive_board *x = d->boards->pdata[i];
+
+		if (!strcmp(x->board->name, board->name))
+			db = x;
+	}
+	if (!db || !db->dts)
+		return NULL;
+	includer = g_hash_table_lookup(db->files, path);
+	if (includer && !*includer)
+		return g_strdup_printf("the .dts of %s", board->dtb);
+	if (includer)
+		return g_strdup_printf("in %s, included by %s", board->dtb,
+				       base_name(includer));
+	if (!driver_path(path) || !g_hash_table_size(db->compatibles) ||
+	    !(compats = driver_get(d, path)))
+		return NULL;
+	for (guint i = 0; i < compats->len; i++)
+		if (g_hash_table_contains(db->compatibles, compats->pdata[i]))
+			return g_strdup_printf("driver of %s in %s",
+					       (char *)compats->pdata[i],
+					       board->dtb);
+	return NULL;
+}
+
+static char *match_cb(const struct board *b, const char *path, gpointer data)
+{
+	return boardderive_match(data, b, path);
+}
+
+GPtrArray *boardderive_select(struct boardderive *d,
+			      const struct board_map *map,
+			      const char *const *paths, guint n)
+{
+	return board_select_with(map, paths, n, match_cb, d);
+}
+
+/* The driver files below @dir into @out (per board, an array of paths). */
+static void walk_drivers(struct boardderive *d, const char *dir, guint depth,
+			 GPtrArray *out)
+{
+	GHashTable *t = dir_table(d, dir);
+	GHashTableIter it;
+	gpointer key, value;
+
+	if (!t || depth > WALK_DEPTH_MAX)
+		return;
+	g_hash_table_iter_init(&it, t);
+	while (g_hash_table_iter_next(&it, &key, &value)) {
+		const struct dir_entry *e = value;
+		g_autofree char *path = g_strconcat(dir, key, NULL);
+
+		if (e->mode == GITMODE_TREE) {
+			g_autofree char *sub = g_strconcat(path, "/", NULL);
+
+			if (!g_str_has_suffix(sub, "/boot/dts/"))
+				walk_drivers(d, sub, depth + 1, out);
+		} else if (e->mode != GITMODE_LINK && driver_path(path)) {
+			g_autoptr(GBytes)
+				data = blob_read(d, &e->oid, C_SIZE_MAX);
+			g_autoptr(GPtrArray) c = NULL;
+			gsize len;
+			const char *text;
+
+			if (!data)
+				continue;
+			text = g_bytes_get_data(data, &len);
+			c = boardderive_driver_compatibles(text, len);
+			for (guint i = 0; c->len && i < d->boards->len; i++) {
+				const struct boardderive_board *db =
+					d->boards->pdata[i];
+
+				for (guint j = 0; j < c->len; j++)
+					if (g_hash_table_contains(
+						    db->compatibles,
+						    c->pdata[j])) {
+						g_ptr_array_add(out->pdata[i],
+								g_strdup(path));
+						break;
+					}
+			}
+		}
+	}
+}
+
+GPtrArray *boardderive_drivers(struct boardderive *d)
+{
+	static const char *const dirs[] = { "drivers/", "sound/", "arch/arm/",
+					    "arch/arm64/", NULL };
+	GPtrArray *out = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)g_ptr_array_unref);
+
+	for (guint i = 0; i < d->boards->len; i++)
+		g_ptr_array_add(out, g_ptr_array_new_with_free_func(g_free));
+	for (guint i = 0; dirs[i]; i++)
+		walk_drivers(d, dirs[i], 0, out);
+	for (guint i = 0; i < out->len; i++)
+		g_ptr_array_sort(out->pdata[i], path_cmp);
+	return out;
+}
