@@ -786,6 +786,13 @@ static void derive(struct boardderive *d, const struct board_map *map,
 	}
 }
 
+/* the drivers' values: NULL for a path the tree does not have */
+static void array_unref(gpointer p)
+{
+	if (p)
+		g_ptr_array_unref(p);
+}
+
 /* ---- the cache ---- */
 
 /* What the derivation depends on besides the commit: the boards' names,
@@ -900,7 +907,7 @@ boardderive_new(struct gitrepo *repo, const struct gitoid *commit,
 	d->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					(GDestroyNotify)g_hash_table_unref);
 	d->drivers = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					   (GDestroyNotify)g_ptr_array_unref);
+					   array_unref);
 	if (!gitrepo_peel(repo, commit, GITOBJ_TREE, &d->tree, error)) {
 		g_prefix_error(error, "cannot read the tree of %s: ",
 			       gitoid_hex(commit));
