@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "config/datadir.h"
 #include "kernel/git/object.h"
 
 #define DERIVE_VERSION "armbot boardderive 1"
@@ -20,6 +21,8 @@
 #define WALK_DEPTH_MAX 16
 #define CACHE_SIZE_MAX (64u << 20)
 #define COMPAT_LEN_MAX 128
+#define KCONFIG_SIZE_MAX (1u << 20)
+#define FRAGMENT_SIZE_MAX (256u << 10)
 /* cpp's and dtc's include folder, kernel scripts/Makefile.lib DTC_INCLUDE */
 #define INCLUDE_PREFIXES "scripts/dtc/include-prefixes/"
 
@@ -54,6 +57,7 @@ static void derived_board_free(gpointer p)
 	g_free(b->dts);
 	g_hash_table_unref(b->files);
 	g_hash_table_unref(b->compatibles);
+	g_hash_table_unref(b->machs);
 	g_free(b);
 }
 
@@ -677,6 +681,8 @@ static struct boardderive_board *derived_board_new(const struct board *b)
 		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	db->compatibles =
 		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	db->machs =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	return db;
 }
 
@@ -791,6 +797,121 @@ static void array_unref(gpointer p)
 {
 	if (p)
 		g_ptr_array_unref(p);
+}
+
+/* ---- the platform code: the mach-*, plat-* Kconfig symbols ---- */
+
+/* The config lines of @b: its fragment's, or those of its one fragment
+ * file (relative to the source dir); NULL when there are none. */
+static char **fragment_lines(const struct board *b)
+{
+	g_autofree char *path = NULL;
+	g_autofree char *text = NULL;
+	gsize len;
+
+	if (!b->fragment || !b->fragment[0] || b->fragment[1] ||
+	    strchr(b->fragment[0], '='))
+		return g_strdupv(b->fragment);
+	path = g_build_filename(datadir_source_dir(), b->fragment[0], NULL);
+	if (!g_file_get_contents(path, &text, &len, NULL) ||
+	    len > FRAGMENT_SIZE_MAX)
+		return NULL;
+	return g_strsplit(text, "\n", -1);
+}
+
+/* The symbols @text (a Kconfig file) defines ("config X",
+ * "menuconfig X") into @out, X -> @folder. */
+static void kconfig_symbols(const char *text, gsize len, const char *folder,
+			    GHashTable *out)
+{
+	g_autofree char *copy = g_strndup(text, len);
+	g_auto(GStrv) lines = g_strsplit(copy, "\n", -1);
+
+	for (guint i = 0; lines[i]; i++) {
+		g_auto(GStrv) words = NULL;
+
+		g_strstrip(lines[i]);
+		if (!g_str_has_prefix(lines[i], "config") &&
+		    !g_str_has_prefix(lines[i], "menuconfig"))
+			continue;
+		words = g_strsplit_set(lines[i], " \t", -1);
+		for (guint w = 1; words[0] && words[w]; w++) {
+			if (!*words[w])
+				continue;
+			if (!strcmp(words[0], "config") ||
+			    !strcmp(words[0], "menuconfig"))
+				g_hash_table_insert(out, g_strdup(words[w]),
+						    g_strdup(folder));
+			break;
+		}
+	}
+}
+
+/* Each non-fallback board's arch/ARCH/mach-X/ and plat-X/ folders whose
+ * Kconfig defines a symbol the board's config enables (CONFIG_ARCH_MXC=y:
+ * arch/arm/mach-imx/).  Read at every derivation (a few small files),
+ * since the fragments are armbot's, not the tree's. */
+static void derive_machs(struct boardderive *d)
+{
+	g_autoptr(GHashTable) arm = NULL, arm64 = NULL;
+
+	for (guint i = 0; i < d->boards->len; i++) {
+		struct boardderive_board *db = d->boards->pdata[i];
+		const struct board *b = db->board;
+		GHashTable **syms = strcmp(b->arch, "arm64") ? &arm : &arm64;
+		g_auto(GStrv) lines = NULL;
+
+		if (b->fallback)
+			continue;
+		if (!*syms) {
+			g_autofree char *dir =
+				g_strdup_printf("arch/%s/", b->arch);
+			GHashTable *t = dir_table(d, dir);
+			GHashTableIter it;
+			gpointer key, value;
+
+			*syms = g_hash_table_new_full(g_str_hash, g_str_equal,
+						      g_free, g_free);
+			g_hash_table_iter_init(&it, t ? t : *syms);
+			while (t && g_hash_table_iter_next(&it, &key, &value)) {
+				const struct dir_entry *e = value;
+				g_autofree char *folder = NULL;
+				g_autofree char *kconfig = NULL;
+				g_autoptr(GBytes) data = NULL;
+				struct gitoid oid;
+				gsize len;
+				const char *text;
+
+				if (e->mode != GITMODE_TREE ||
+				    (!g_str_has_prefix(key, "mach-") &&
+				     !g_str_has_prefix(key, "plat-")))
+					continue;
+				folder = g_strconcat(dir, key, "/", NULL);
+				kconfig = g_strconcat(folder, "Kconfig", NULL);
+				if (!tree_lookup(d, kconfig, &oid, NULL) ||
+				    !(data = blob_read(d, &oid,
+						       KCONFIG_SIZE_MAX)))
+					continue;
+				text = g_bytes_get_data(data, &len);
+				kconfig_symbols(text, len, folder, *syms);
+			}
+		}
+		lines = fragment_lines(b);
+		for (guint j = 0; lines && lines[j]; j++) {
+			g_autofree char *sym = NULL;
+			const char *folder;
+			const char *l = g_strstrip(lines[j]);
+
+			if (!g_str_has_prefix(l, "CONFIG_") ||
+			    !g_str_has_suffix(l, "=y"))
+				continue;
+			sym = g_strndup(l + 7, strlen(l) - 9);
+			folder = g_hash_table_lookup(*syms, sym);
+			if (folder && !g_hash_table_contains(db->machs, folder))
+				g_hash_table_insert(db->machs, g_strdup(folder),
+						    g_steal_pointer(&sym));
+		}
+	}
 }
 
 /* ---- the cache ---- */
@@ -920,11 +1041,13 @@ boardderive_new(struct gitrepo *repo, const struct gitoid *commit,
 		if (g_file_get_contents(path, &text, &len, NULL) &&
 		    cache_parse(d, map, text, len)) {
 			stats->from_cache = TRUE;
+			derive_machs(d);
 			stats->seconds = (g_get_monotonic_time() - t0) / 1e6;
 			return g_steal_pointer(&d);
 		}
 	}
 	derive(d, map, stats);
+	derive_machs(d);
 	if (cache_dir) {
 		g_autoptr(GString) s = cache_format(d);
 		g_autoptr(GError) local_error = NULL;
@@ -1042,6 +1165,8 @@ char *boardderive_match(struct boardderive *d, const struct board *board,
 	const struct boardderive_board *db = NULL;
 	const char *includer;
 	GPtrArray *compats;
+	GHashTableIter it;
+	gpointer key, value;
 
 	for (guint i = 0; i < d->boards->len && !db; i++) {
 		const struct boardderive_board *x = d->boards->pdata[i];
@@ -1049,7 +1174,7 @@ char *boardderive_match(struct boardderive *d, const struct board *board,
 		if (!strcmp(x->board->name, board->name))
 			db = x;
 	}
-	if (!db || !db->dts)
+	if (!db)
 		return NULL;
 	includer = g_hash_table_lookup(db->files, path);
 	if (includer && !*includer)
@@ -1057,7 +1182,14 @@ char *boardderive_match(struct boardderive *d, const struct board *board,
 	if (includer)
 		return g_strdup_printf("in %s, included by %s", board->dtb,
 				       base_name(includer));
-	if (!driver_path(path) || !g_hash_table_size(db->compatibles) ||
+	g_hash_table_iter_init(&it, db->machs);
+	while (g_hash_table_iter_next(&it, &key, &value))
+		if (g_str_has_prefix(path, key))
+			return g_strdup_printf(
+				"the board's config enables %s of %sKconfig",
+				(char *)value, (char *)key);
+	if (!db->dts || !driver_path(path) ||
+	    !g_hash_table_size(db->compatibles) ||
 	    !(compats = driver_get(d, path)))
 		return NULL;
 	for (guint i = 0; i < compats->len; i++)

@@ -25,6 +25,9 @@
  *   sabrelite and mcimx6ul-evk; "arm,pl011", "snps,dw-apb-uart" or
  *   "arm,cortex-a9-gic" are used by boards of vendors with nothing in
  *   common (ARM's own, Raspberry Pi, HiSilicon...) and select no board.
+ * - the platform code: arch/ARCH/mach-X/ or plat-X/ when its Kconfig
+ *   defines a symbol the board's fragment enables (CONFIG_ARCH_MXC=y:
+ *   arch/arm/mach-imx/).
  *
  * The device-tree part is computed once per (commit, boards and DTBs of
  * the map) and cached in CACHE_DIR as a small text file; the drivers are
@@ -49,6 +52,9 @@ struct boardderive_board {
 			    * the .dts itself) */
 	GHashTable *compatibles; /* SoC-own compatible -> the closure file
 				  * that names it */
+	GHashTable *machs; /* "arch/arm/mach-imx/" -> the symbol its Kconfig
+			    * defines that the board's config enables
+			    * (ARCH_MXC) */
 };
 
 struct boardderive_stats {
@@ -78,8 +84,9 @@ typedef struct boardderive boardderive;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(boardderive, boardderive_free)
 
 /* The boards the paths @paths select: board_select()'s globs, and the
- * derived paths, their reason "touches PATH (included by X.dts) → B" or
- * "touches PATH (driver of COMPAT in X.dtb) → B".  A .c path is read
+ * derived paths, their reason "touches PATH (in X.dtb, included by
+ * Y.dtsi) → B", "touches PATH (driver of COMPAT in X.dtb) → B" or
+ * "touches PATH (the board's config enables SYM of DIR/Kconfig) → B".  A .c path is read
  * at the derivation's commit (a file the series adds selects nothing by
  * its drivers). */
 GPtrArray *boardderive_select(struct boardderive *d,

@@ -55,6 +55,14 @@ static void print_derived(struct boardderive *d)
 			printf("%s\t%s\t%s\n", db->board->name,
 			       (char *)keys->pdata[j], why);
 		}
+		g_hash_table_iter_init(&it, db->machs);
+		while (g_hash_table_iter_next(&it, &key, NULL)) {
+			g_autofree char *why =
+				boardderive_match(d, db->board, key);
+
+			printf("%s\t%s\t%s\n", db->board->name, (char *)key,
+			       why);
+		}
 		for (guint j = 0; j < drv->len; j++) {
 			g_autofree char *why =
 				boardderive_match(d, db->board, drv->pdata[j]);
@@ -64,9 +72,10 @@ static void print_derived(struct boardderive *d)
 		}
 		fprintf(stderr,
 			"%s: %u device-tree files, %u SoC-own compatibles, "
-			"%u drivers\n",
+			"%u drivers, %u platform folders\n",
 			db->board->name, g_hash_table_size(db->files),
-			g_hash_table_size(db->compatibles), drv->len);
+			g_hash_table_size(db->compatibles), drv->len,
+			g_hash_table_size(db->machs));
 	}
 }
 

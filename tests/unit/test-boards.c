@@ -509,13 +509,20 @@ static const struct {
 	{ "drivers/misc/comment.c", "{ .compatible = \"not,a-comment\" },\n" },
 	{ "arch/arm/boot/dts/a-uart.c",
 	  "{ .compatible = \"acme,a-uart\" },\n" },
+	{ "arch/arm/Kconfig", "config ARCH_MULTI_V7\n\tbool\n" },
+	{ "arch/arm/mach-a/Kconfig",
+	  "menuconfig ARCH_A\n\tbool\nif ARCH_A\nconfig SOC_A \n\tbool\n"
+	  "config ACME_X\n\ttristate\nendif\n" },
+	{ "arch/arm/mach-b/Kconfig", "config ACME_X\n" },
+	{ "arch/arm/mach-a/a.c", "int a;\n" },
 };
 
 static const char synthetic_map[] =
 	"[virt]\narch = arm\nmachine = virt\nbase = allnoconfig\n"
 	"console = ttyAMA0\npaths = arch/arm/\nfallback = true\n"
 	"[a]\narch = arm\nmachine = a\nbase = allnoconfig\n"
-	"console = ttyS0\ndtb = a-board.dtb\npaths = arch/arm/mach-a/\n"
+	"fragment = CONFIG_ARCH_MULTI_V7=y;CONFIG_SOC_A=y;CONFIG_ACME_X=m\n"
+	"console = ttyS0\ndtb = a-board.dtb\npaths = drivers/a-only/\n"
 	"[b]\narch = arm\nmachine = b\nbase = allnoconfig\n"
 	"console = ttyS0\ndtb = b-board.dtb\npaths = arch/arm/mach-b/\n"
 	"[nodts]\narch = arm\nmachine = c\nbase = allnoconfig\n"
@@ -555,6 +562,10 @@ static void test_derive_synthetic(void)
 		  NULL },
 		{ "arch/arm/boot/dts/a-uart.c", "virt", NULL },
 		{ "drivers/tty/serial/new-file.c", "virt", NULL },
+		{ "arch/arm/mach-a/a.c", "a",
+		  "touches arch/arm/mach-a/a.c (the board's config enables "
+		  "SOC_A of arch/arm/mach-a/Kconfig) → a" },
+		{ "arch/arm/Kconfig", "virt", NULL },
 		{ "drivers/tty/serial/pl011.c drivers/tty/serial/a-uart.c "
 		  "arch/arm/mach-b/x.c",
 		  "a b", "(arch/arm/mach-b/) → b" },
@@ -611,6 +622,8 @@ static void test_derive_synthetic(void)
 			g_hash_table_contains(a->compatibles, "arm,pl011"));
 		g_assert_false(
 			g_hash_table_contains(a->compatibles, "acme,hidden"));
+		/* mach-b's ACME_X is a module in a's config: not enabled */
+		g_assert_cmpuint(g_hash_table_size(a->machs), ==, 1);
 		for (guint i = 0; i < G_N_ELEMENTS(table); i++) {
 			g_autoptr(GString) reasons = g_string_new(NULL);
 			g_autofree char *got =
@@ -760,6 +773,30 @@ static void test_derive_distro(void)
 		if (table[i].reason && !strstr(reasons->str, table[i].reason))
 			g_error("'%s': reasons\n%s do not say '%s'",
 				table[i].paths, reasons->str, table[i].reason);
+	}
+	/* the platform code the boards' configs enable (their globs say
+	 * the same, so it is checked here, not through the selection) */
+	{
+		static const char *const machs[][3] = {
+			{ "sabrelite", "arch/arm/mach-imx/pm-imx6.c",
+			  "the board's config enables ARCH_MXC of "
+			  "arch/arm/mach-imx/Kconfig" },
+			{ "orangepi-pc", "arch/arm/mach-sunxi/platsmp.c",
+			  "the board's config enables ARCH_SUNXI of "
+			  "arch/arm/mach-sunxi/Kconfig" },
+			{ "vexpress-a9", "arch/arm/mach-versatile/v2m.c",
+			  "the board's config enables ARCH_VEXPRESS of "
+			  "arch/arm/mach-versatile/Kconfig" },
+			{ "vexpress-a9", "arch/arm/mach-imx/pm-imx6.c", NULL },
+		};
+
+		for (guint i = 0; i < G_N_ELEMENTS(machs); i++) {
+			g_autofree char *why = boardderive_match(
+				d, board_map_find(map, machs[i][0]),
+				machs[i][1]);
+
+			g_assert_cmpstr(why, ==, machs[i][2]);
+		}
 	}
 }
 
