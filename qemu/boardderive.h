@@ -71,6 +71,7 @@ struct boardderive {
 	GHashTable *dirs; /* folder ("" or "a/b/") -> its entries */
 	GHashTable *drivers; /* path -> GPtrArray of its compatibles, read
 			      * on demand */
+	guint entries; /* folder entries read, bounded */
 };
 
 /* The derivation for @map at @commit of @repo, read from or written to
