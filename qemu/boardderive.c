@@ -32,8 +32,6 @@
 /* cpp's and dtc's include folder, kernel scripts/Makefile.lib DTC_INCLUDE */
 #define INCLUDE_PREFIXES "scripts/dtc/include-prefixes/"
 
-G_DEFINE_QUARK(boardderive - error - quark, boardderive_error)
-
 struct dir_entry {
 	guint32 mode;
 	struct gitoid oid;
@@ -101,9 +99,7 @@ static GHashTable *dir_table(struct boardderive *d, const char *dir)
 		g_autofree char *name =
 			g_strndup(slash ? slash + 1 : dir,
 				  n - 1 - (slash ? slash + 1 - dir : 0));
-		GHashTable *pt = g_hash_table_lookup(d->dirs, parent) ?
-					 g_hash_table_lookup(d->dirs, parent) :
-					 dir_table(d, parent);
+		GHashTable *pt = dir_table(d, parent);
 		struct dir_entry *pe = pt ? g_hash_table_lookup(pt, name) :
 					    NULL;
 

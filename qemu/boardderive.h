@@ -41,9 +41,6 @@
 #include "kernel/git/repo.h"
 #include "qemu/boards.h"
 
-#define BOARDDERIVE_ERROR (boardderive_error_quark())
-GQuark boardderive_error_quark(void);
-
 /* What the tree says of one board of the map. */
 struct boardderive_board {
 	const struct board *board; /* borrowed from the map */
