@@ -2,6 +2,7 @@
 #include "qemu/boardderive.h"
 
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "config/datadir.h"
@@ -26,6 +27,7 @@
 #define STEPS_MAX 5000000
 #define WALK_DEPTH_MAX 16
 #define CACHE_SIZE_MAX (64u << 20)
+#define CACHE_KEEP 256 /* derivations kept in the cache dir (~17 KB each) */
 #define COMPAT_LEN_MAX 128
 #define KCONFIG_SIZE_MAX (1u << 20)
 #define FRAGMENT_SIZE_MAX (256u << 10)
@@ -1013,6 +1015,42 @@ bad:
 	return FALSE;
 }
 
+/* Keep the CACHE_KEEP newest derivations of @dir (a series' base
+ * changes with the tree), and @name, the one just written. */
+static void cache_prune(const char *dir, const char *name)
+{
+	g_autoptr(GDir) gd = g_dir_open(dir, 0, NULL);
+	g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GArray) times = g_array_new(FALSE, FALSE, sizeof(gint64));
+	const char *ent;
+
+	while (gd && (ent = g_dir_read_name(gd))) {
+		char *path = g_build_filename(dir, ent, NULL);
+		GStatBuf st;
+		gint64 t;
+
+		if (strlen(ent) != strlen(name) || !strcmp(ent, name) ||
+		    !g_str_has_suffix(ent, ".txt") || g_stat(path, &st) < 0) {
+			g_free(path);
+			continue;
+		}
+		t = st.st_mtime;
+		g_ptr_array_add(paths, path);
+		g_array_append_val(times, t);
+	}
+	while (paths->len >= CACHE_KEEP) {
+		guint oldest = 0;
+
+		for (guint i = 1; i < paths->len; i++)
+			if (g_array_index(times, gint64, i) <
+			    g_array_index(times, gint64, oldest))
+				oldest = i;
+		g_unlink(paths->pdata[oldest]);
+		g_ptr_array_remove_index(paths, oldest);
+		g_array_remove_index(times, oldest);
+	}
+}
+
 struct boardderive *
 boardderive_new(struct gitrepo *repo, const struct gitoid *commit,
 		const struct board_map *map, const char *cache_dir,
@@ -1020,6 +1058,7 @@ boardderive_new(struct gitrepo *repo, const struct gitoid *commit,
 {
 	g_autoptr(boardderive) d = g_new0(struct boardderive, 1);
 	struct boardderive_stats local;
+	g_autofree char *name = NULL;
 	g_autofree char *path = NULL;
 	g_autofree char *text = NULL;
 	gint64 t0 = g_get_monotonic_time();
@@ -1040,8 +1079,7 @@ boardderive_new(struct gitrepo *repo, const struct gitoid *commit,
 		return NULL;
 	}
 	if (cache_dir) {
-		g_autofree char *name = cache_name(commit, map);
-
+		name = cache_name(commit, map);
 		path = g_build_filename(cache_dir, name, NULL);
 		if (g_file_get_contents(path, &text, &len, NULL) &&
 		    cache_parse(d, map, text, len)) {
@@ -1064,6 +1102,8 @@ boardderive_new(struct gitrepo *repo, const struct gitoid *commit,
 			g_warning("cannot write %s: %s", path,
 				  local_error ? local_error->message :
 						g_strerror(errno));
+		else
+			cache_prune(cache_dir, name);
 	}
 	stats->seconds = (g_get_monotonic_time() - t0) / 1e6;
 	return g_steal_pointer(&d);

@@ -672,6 +672,29 @@ static void test_derive_synthetic(void)
 			((struct boardderive_board *)d->boards->pdata[1])->dts,
 			==, DTS "a-board.dts");
 	}
+	/* the cache keeps the 256 newest derivations, the new one too */
+	{
+		g_autofree char *cache2 = g_build_filename(top, "cache2", NULL);
+		g_autoptr(boardderive) d = NULL;
+		g_autoptr(GDir) dir = NULL;
+		guint n = 0;
+		gboolean found = FALSE;
+
+		g_assert_cmpint(g_mkdir_with_parents(cache2, 0755), ==, 0);
+		for (guint i = 0; i < 300; i++) {
+			g_autofree char *name =
+				g_strdup_printf("%040x-%012x.txt", i, i);
+
+			write_file(cache2, name, "old\n", -1);
+		}
+		d = boardderive_new(repo, &head, map, cache2, NULL, &error);
+		g_assert_no_error(error);
+		dir = g_dir_open(cache2, 0, NULL);
+		for (const char *e; (e = g_dir_read_name(dir)); n++)
+			found = found || g_str_has_prefix(e, gitoid_hex(&head));
+		g_assert_cmpuint(n, ==, 256);
+		g_assert_true(found);
+	}
 	{
 		const char *argv[] = { "rm", "-rf", top, NULL };
 
