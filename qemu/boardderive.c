@@ -7,17 +7,15 @@
 
 #include "config/datadir.h"
 #include "kernel/git/object.h"
+#include "qemu/dtsscan.h"
 
 #define DERIVE_VERSION "armbot boardderive 1"
 /* bounds on what an untrusted tree makes us read and keep */
 #define DTS_SIZE_MAX (4u << 20) /* one .dts, .dtsi or .h */
 #define C_SIZE_MAX (8u << 20) /* one driver */
-#define INCLUDES_MAX 512 /* per file */
-#define COMPATIBLES_MAX 65536 /* per file */
 #define CLOSURE_MAX 4096 /* files in one board's device tree */
 #define FILES_MAX 50000 /* files parsed in all */
 #define DTS_MAX 100000 /* .dts of the tree */
-#define DEPTH_MAX 1000 /* nested nodes */
 #define LINK_HOPS_MAX 8
 #define LINK_SIZE_MAX 1024
 /* folders and their entries read from the tree (Linux 6.1: ~5,000 and
@@ -28,7 +26,6 @@
 #define WALK_DEPTH_MAX 16
 #define CACHE_SIZE_MAX (64u << 20)
 #define CACHE_KEEP 256 /* derivations kept in the cache dir (~17 KB each) */
-#define COMPAT_LEN_MAX 128
 #define KCONFIG_SIZE_MAX (1u << 20)
 #define FRAGMENT_SIZE_MAX (256u << 10)
 /* cpp's and dtc's include folder, kernel scripts/Makefile.lib DTC_INCLUDE */
@@ -223,216 +220,6 @@ static gboolean tree_lookup(struct boardderive *d, const char *path,
 
 /* ---- the device tree sources ---- */
 
-static gboolean word_char(char c)
-{
-	return g_ascii_isalnum(c) || strchr(",._+-?#@/&:$", c);
-}
-
-static gboolean compat_valid(const char *s, gsize len)
-{
-	if (!len || len > COMPAT_LEN_MAX)
-		return FALSE;
-	for (gsize i = 0; i < len; i++)
-		if (!g_ascii_isgraph(s[i]) || s[i] == '"' || s[i] == '\\')
-			return FALSE;
-	return TRUE;
-}
-
-/* Skip blanks and comments from @p; the new position. */
-static const char *skip_blank(const char *p, const char *end)
-{
-	while (p < end) {
-		if (g_ascii_isspace(*p)) {
-			p++;
-		} else if (*p == '/' && p + 1 < end && p[1] == '/') {
-			while (p < end && *p != '\n')
-				p++;
-		} else if (*p == '/' && p + 1 < end && p[1] == '*') {
-			const char *q = g_strstr_len(p + 2, end - p - 2, "*/");
-
-			p = q ? q + 2 : end;
-		} else {
-			break;
-		}
-	}
-	return p;
-}
-
-/* A C string at @p (which is '"'): its content in @s/@len when it has
- * no escapes; the position after it. */
-static const char *string_at(const char *p, const char *end, const char **s,
-			     gsize *len)
-{
-	const char *start = ++p;
-	gboolean plain = TRUE;
-
-	while (p < end && *p != '"' && *p != '\n') {
-		if (*p == '\\' && p + 1 < end) {
-			plain = FALSE;
-			p++;
-		}
-		p++;
-	}
-	*s = plain && p < end && *p == '"' ? start : NULL;
-	*len = *s ? (gsize)(p - start) : 0;
-	return p < end ? p + 1 : end;
-}
-
-static void add_string(GPtrArray *a, const char *s, gsize len, guint max)
-{
-	if (s && a->len < max && compat_valid(s, len))
-		g_ptr_array_add(a, g_strndup(s, len));
-}
-
-/* A preprocessor line at @p ('#' first on its line): an #include's
- * argument (with its '"' or '<') into @includes; the position after the
- * line, its backslash-newlines followed. */
-static const char *directive(const char *p, const char *end,
-			     GPtrArray *includes)
-{
-	const char *q = p + 1;
-
-	while (q < end && (*q == ' ' || *q == '\t'))
-		q++;
-	if (end - q > 7 && !strncmp(q, "include", 7)) {
-		q += 7;
-		while (q < end && (*q == ' ' || *q == '\t'))
-			q++;
-		if (q < end && (*q == '"' || *q == '<')) {
-			char close = *q == '"' ? '"' : '>';
-			const char *e = q + 1;
-
-			while (e < end && *e != close && *e != '\n')
-				e++;
-			if (e < end && *e == close && e - q - 1 > 0 &&
-			    e - q - 1 < 1024 && includes->len < INCLUDES_MAX)
-				g_ptr_array_add(includes, g_strndup(q, e - q));
-		}
-	}
-	while (q < end && *q != '\n') {
-		if (*q == '\\' && q + 1 < end && q[1] == '\n')
-			q++;
-		q++;
-	}
-	return q;
-}
-
-/* Whether '#' at @p starts a directive, not a property (#address-cells). */
-static gboolean is_directive(const char *p, const char *end)
-{
-	static const char *const names[] = { "include", "define",  "undef",
-					     "if",	"ifdef",   "ifndef",
-					     "elif",	"else",	   "endif",
-					     "error",	"warning", "pragma",
-					     "line",	NULL };
-	const char *q = p + 1;
-	gsize n = 0;
-
-	while (q < end && (*q == ' ' || *q == '\t'))
-		q++;
-	while (q + n < end && g_ascii_isalpha(q[n]))
-		n++;
-	if (q + n < end && (q[n] == '-' || q[n] == '_'))
-		return FALSE;
-	for (guint i = 0; names[i]; i++)
-		if (strlen(names[i]) == n && !strncmp(q, names[i], n))
-			return TRUE;
-	return FALSE;
-}
-
-/* The includes ('"X' or '<X'), compatibles and root compatibles of a
- * device tree source: a scan, not dtc's parser, enough for what selects
- * boards; never reads past @len. */
-static void dts_scan(const char *text, gsize len, struct dtsfile *f,
-		     GPtrArray *raw_includes)
-{
-	const char *p = text, *end = text + len;
-	int depth = 0;
-	gboolean in_root = FALSE, bol = TRUE;
-	const char *last = NULL;
-	gsize last_len = 0;
-
-	while (p < end) {
-		const char *q = skip_blank(p, end);
-		const char *s;
-		gsize n;
-
-		if (q != p) {
-			bol = bol || memchr(p, '\n', q - p);
-			p = q;
-			continue;
-		}
-		if (*p == '#' && bol && is_directive(p, end)) {
-			p = directive(p, end, raw_includes);
-			continue;
-		}
-		bol = FALSE;
-		if (*p == '"') {
-			p = string_at(p, end, &s, &n);
-			last = NULL;
-		} else if (*p == '{') {
-			if (depth == 0)
-				in_root = last && last_len == 1 && *last == '/';
-			if (depth < DEPTH_MAX)
-				depth++;
-			last = NULL;
-			p++;
-		} else if (*p == '}') {
-			if (depth > 0)
-				depth--;
-			last = NULL;
-			p++;
-		} else if (word_char(*p)) {
-			last = p;
-			while (p < end && word_char(*p) &&
-			       !(*p == '/' && p + 1 < end &&
-				 (p[1] == '/' || p[1] == '*')))
-				p++;
-			last_len = p - last;
-			if (last_len == 9 && !strncmp(last, "/include/", 9)) {
-				p = skip_blank(p, end);
-				if (p < end && *p == '"') {
-					const char *at = p;
-
-					p = string_at(p, end, &s, &n);
-					if (s && n < 1024 &&
-					    raw_includes->len < INCLUDES_MAX)
-						g_ptr_array_add(
-							raw_includes,
-							g_strndup(at, n + 1));
-				}
-			} else if (last_len == 10 &&
-				   !strncmp(last, "compatible", 10)) {
-				gboolean root = depth == 1 && in_root;
-
-				p = skip_blank(p, end);
-				if (p >= end || *p != '=')
-					continue;
-				p++;
-				for (;;) {
-					p = skip_blank(p, end);
-					if (p >= end || *p != '"')
-						break;
-					p = string_at(p, end, &s, &n);
-					add_string(f->compatibles, s, n,
-						   COMPATIBLES_MAX);
-					if (root)
-						add_string(f->root, s, n,
-							   COMPATIBLES_MAX);
-					p = skip_blank(p, end);
-					if (p >= end || *p != ',')
-						break;
-					p++;
-				}
-				last = NULL;
-			}
-		} else {
-			last = NULL;
-			p++;
-		}
-	}
-}
-
 /* The file an include of @from names ('"X' or '<X'), as cpp with the
  * kernel's dtc_cpp_flags and dtc -i find it; NULL when missing. */
 static char *include_resolve(struct boardderive *d, const char *from,
@@ -472,7 +259,7 @@ static struct dtsfile *dtsfile_get(struct derive_ctx *c, const char *path)
 {
 	struct dtsfile *f;
 	g_autoptr(GBytes) data = NULL;
-	g_autoptr(GPtrArray) raw = NULL;
+	g_auto(dtsscan) scan = { NULL, NULL, NULL };
 	struct gitoid oid;
 	gsize len;
 	const char *text;
@@ -487,14 +274,15 @@ static struct dtsfile *dtsfile_get(struct derive_ctx *c, const char *path)
 		return NULL;
 	}
 	f = g_new0(struct dtsfile, 1);
-	f->includes = g_ptr_array_new_with_free_func(g_free);
-	f->compatibles = g_ptr_array_new_with_free_func(g_free);
-	f->root = g_ptr_array_new_with_free_func(g_free);
-	raw = g_ptr_array_new_with_free_func(g_free);
+	dtsscan_init(&scan);
 	text = g_bytes_get_data(data, &len);
-	dts_scan(text, len, f, raw);
-	for (guint i = 0; i < raw->len; i++) {
-		char *inc = include_resolve(c->d, path, raw->pdata[i]);
+	dtsscan_source(&scan, text, len);
+	f->compatibles = g_steal_pointer(&scan.compatibles);
+	f->root = g_steal_pointer(&scan.root);
+	f->includes = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < scan.includes->len; i++) {
+		char *inc =
+			include_resolve(c->d, path, scan.includes->pdata[i]);
 
 		if (inc)
 			g_ptr_array_add(f->includes, inc);
@@ -1111,65 +899,6 @@ boardderive_new(struct gitrepo *repo, const struct gitoid *commit,
 
 /* ---- drivers ---- */
 
-static gboolean ident_char(char c)
-{
-	return g_ascii_isalnum(c) || c == '_';
-}
-
-GPtrArray *boardderive_driver_compatibles(const char *text, gsize len)
-{
-	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
-	const char *p = text, *end = text + len;
-
-	while (p < end) {
-		const char *q = p, *s = NULL;
-		gsize n = 0;
-
-		if (*p == '.' && end - p > 11 &&
-		    !strncmp(p, ".compatible", 11) &&
-		    (p + 11 == end || !ident_char(p[11]))) {
-			q = skip_blank(p + 11, end);
-			if (q < end && *q == '=') {
-				q = skip_blank(q + 1, end);
-				if (q < end && *q == '"')
-					q = string_at(q, end, &s, &n);
-			}
-		} else if (*p == '_' && end - p > 9 &&
-			   !strncmp(p, "_DECLARE", 8) && p > text &&
-			   ident_char(p[-1])) {
-			q = p + 8;
-			if (end - q > 7 && !strncmp(q, "_DRIVER", 7))
-				q += 7;
-			q = skip_blank(q, end);
-			if (q < end && *q == '(') {
-				const char *c = q + 1;
-
-				while (c < end && c - q < 128 && ident_char(*c))
-					c++;
-				c = skip_blank(c, end);
-				if (c < end && *c == ',') {
-					c = skip_blank(c + 1, end);
-					if (c < end && *c == '"')
-						q = string_at(c, end, &s, &n);
-				}
-			}
-		}
-		if (s && compat_valid(s, n) && out->len < COMPATIBLES_MAX) {
-			char *str = g_strndup(s, n);
-
-			if (g_hash_table_contains(seen, str)) {
-				g_free(str);
-			} else {
-				g_ptr_array_add(out, str);
-				g_hash_table_add(seen, str);
-			}
-		}
-		p = q > p ? q : p + 1;
-	}
-	return out;
-}
-
 /* Whether @path is C source that may hold a driver (not a device tree). */
 static gboolean driver_path(const char *path)
 {
@@ -1191,7 +920,7 @@ static GPtrArray *driver_get(struct boardderive *d, const char *path)
 	if (tree_lookup(d, path, &oid, NULL) &&
 	    (data = blob_read(d, &oid, C_SIZE_MAX))) {
 		text = g_bytes_get_data(data, &len);
-		c = boardderive_driver_compatibles(text, len);
+		c = dtsscan_driver_compatibles(text, len);
 	}
 	g_hash_table_insert(d->drivers, g_strdup(path), c);
 	return c;
@@ -1287,7 +1016,7 @@ static void walk_drivers(struct boardderive *d, const char *dir, guint depth,
 			if (!data)
 				continue;
 			text = g_bytes_get_data(data, &len);
-			c = boardderive_driver_compatibles(text, len);
+			c = dtsscan_driver_compatibles(text, len);
 			for (guint i = 0; c->len && i < d->boards->len; i++) {
 				const struct boardderive_board *db =
 					d->boards->pdata[i];

@@ -96,11 +96,6 @@ GPtrArray *boardderive_select(struct boardderive *d,
 char *boardderive_match(struct boardderive *d, const struct board *board,
 			const char *path);
 
-/* The compatibles a driver's C source @text (@len bytes) matches: the
- * strings of `.compatible = "X"` and of `SOMETHING_DECLARE(name, "X",`.
- * A new array of new strings, each once. */
-GPtrArray *boardderive_driver_compatibles(const char *text, gsize len);
-
 /* The driver files of each board (an array per board, parallel to
  * @d->boards, of sorted paths): every .c file under drivers/, sound/,
  * arch/arm/ and arch/arm64/ (not boot/dts) whose compatibles select it.

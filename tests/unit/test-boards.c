@@ -703,42 +703,6 @@ static void test_derive_synthetic(void)
 	}
 }
 
-static void test_driver_compatibles(void)
-{
-	static const char text[] =
-		"static const struct of_device_id ids[] = {\n"
-		"\t{ .compatible = \"fsl,imx6q-uart\", .data = &x },\n"
-		"\t{ .compatible=\"fsl,imx1-uart\" },\n"
-		"\t{ .compatible = \"fsl,imx6q-uart\" },\n"
-		"\t{ .compatible = \"bad string\" },\n"
-		"\t{ .compatible = \"esc\\\"aped\" },\n"
-		"\t{ .compatibles = \"not,this\" },\n"
-		"};\n"
-		"CLK_OF_DECLARE_DRIVER(imx6q, \"fsl,imx6q-ccm\", init);\n"
-		"IRQCHIP_DECLARE(gic, \"arm,gic-400\", gic_of_init);\n"
-		"OF_EARLYCON_DECLARE(ec, \"fsl,ec\", setup);\n"
-		"#define X_DECLARE(a, b) foo\n"
-		"\t{ .compatible = \"unterminated";
-	g_autoptr(GPtrArray) c = NULL;
-	g_autoptr(GString) s = g_string_new(NULL);
-
-	c = boardderive_driver_compatibles(text, sizeof(text) - 1);
-	for (guint i = 0; i < c->len; i++)
-		g_string_append_printf(s, "%s%s", i ? " " : "",
-				       (char *)c->pdata[i]);
-	g_assert_cmpstr(s->str, ==,
-			"fsl,imx6q-uart fsl,imx1-uart fsl,imx6q-ccm "
-			"arm,gic-400 fsl,ec");
-	/* every prefix of the text: no read past its end */
-	for (gsize n = 0; n < sizeof(text) - 1; n++) {
-		g_autofree char *part = g_memdup2(text, n);
-		g_autoptr(GPtrArray)
-			p = boardderive_driver_compatibles(part, n);
-
-		g_assert_cmpuint(p->len, <=, 5);
-	}
-}
-
 /* The distro tree at HEAD with the real map: real paths select the
  * boards whose hardware they are. */
 static void test_derive_distro(void)
@@ -848,7 +812,6 @@ int main(int argc, char **argv)
 	g_test_add_func("/boards/against-tree", test_against_tree);
 	g_test_add_func("/boards/kconfig", test_kconfig);
 	g_test_add_func("/boards/derive-synthetic", test_derive_synthetic);
-	g_test_add_func("/boards/driver-compatibles", test_driver_compatibles);
 	g_test_add_func("/boards/derive-distro", test_derive_distro);
 	return g_test_run();
 }
