@@ -18,13 +18,14 @@
  *   family's own.  The rule: X has a vendor prefix ("fsl,", not
  *   "simple-bus" or "fixed-clock"), and every .dts of the tree (arm and
  *   arm64) whose device tree uses X names that vendor in its root
- *   compatibles ("fsl,imx6q-sabrelite", "fsl,imx6q").  A board's panel
- *   or PMIC from another vendor ("hannstar,hsd100pxn1") selects nothing
- *   either: drivers/gpu/drm/panel/panel-simple.c is no i.MX driver.  "fsl,imx6q-uart" is used by i.MX boards only, all
- *   "fsl,imx..." at the root, so drivers/tty/serial/imx.c selects
- *   sabrelite and mcimx6ul-evk; "arm,pl011", "snps,dw-apb-uart" or
- *   "arm,cortex-a9-gic" are used by boards of vendors with nothing in
- *   common (ARM's own, Raspberry Pi, HiSilicon...) and select no board.
+ *   compatibles ("fsl,imx6q-sabrelite", "fsl,imx6q").
+ *   "fsl,imx6q-uart" is used by i.MX boards only, all "fsl,imx..." at
+ *   the root, so drivers/tty/serial/imx.c selects sabrelite and
+ *   mcimx6ul-evk; "arm,pl011", "snps,dw-apb-uart" or "arm,cortex-a9-gic"
+ *   are used by boards of vendors with nothing in common (ARM's own,
+ *   Raspberry Pi, HiSilicon...) and select no board.  A board's panel or
+ *   PMIC from another vendor ("hannstar,hsd100pxn1") selects nothing
+ *   either: drivers/gpu/drm/panel/panel-simple.c is no i.MX driver.
  * - the platform code: arch/ARCH/mach-X/ or plat-X/ when its Kconfig
  *   defines a symbol the board's fragment enables (CONFIG_ARCH_MXC=y:
  *   arch/arm/mach-imx/).
@@ -84,9 +85,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(boardderive, boardderive_free)
 /* The boards the paths @paths select: board_select()'s globs, and the
  * derived paths, their reason "touches PATH (in X.dtb, included by
  * Y.dtsi) → B", "touches PATH (driver of COMPAT in X.dtb) → B" or
- * "touches PATH (the board's config enables SYM of DIR/Kconfig) → B".  A .c path is read
- * at the derivation's commit (a file the series adds selects nothing by
- * its drivers). */
+ * "touches PATH (the board's config enables SYM of DIR/Kconfig) → B".
+ * A .c path is read at the derivation's commit (a file the series adds
+ * selects nothing by its drivers). */
 GPtrArray *boardderive_select(struct boardderive *d,
 			      const struct board_map *map,
 			      const char *const *paths, guint n);
