@@ -113,8 +113,9 @@ int cmd_boards(struct armbot_context *ctx, int argc, char **argv)
 		    "boards", "[PATH...|-]",
 		    "List the board map, or the boards the paths a series "
 		    "touches select.  With -C REPO, the .dts of each board's "
-		    "DTB at --rev with the files it includes, and the drivers "
-		    "of its SoC's own compatibles, select it too (cached under "
+		    "DTB at --rev with the files it includes, the drivers "
+		    "of its SoC's own compatibles and the mach-*/plat-* "
+		    "folder of its config select it too (cached under "
 		    "$ARMBOT_CACHE_DIR/boards).",
 		    options, &argc, &argv))
 		return COMMAND_USAGE_ERROR;
