@@ -82,7 +82,8 @@ static gboolean icecc_on(const struct kbuild *kb)
 /* What the sandbox shows for kb->trust: the kernel tree read-only; the
  * build dir, or the series' copy at its path, read-write; the tree's
  * ccache read-write for a trusted build, else its store read-only and the
- * series' own ccache read-write. */
+ * series' own ccache read-write; through icecream (a trusted build only)
+ * the iceccd socket, the compiler tarball and the host's network. */
 static void bind_dirs(struct kbuild *kb)
 {
 	g_autofree char *store =
@@ -93,6 +94,10 @@ static void bind_dirs(struct kbuild *kb)
 
 	sandbox_clear_binds(kb->sandbox);
 	sandbox_add_readonly(kb->sandbox, kb->src_dir);
+	/* the icecc client sends a job to the node the scheduler picks over
+	 * TCP, from inside: a trusted build through icecream keeps the
+	 * host's network; every other build has loopback only */
+	sandbox_set_host_network(kb->sandbox, icecc_on(kb));
 	if (icecc_on(kb)) {
 		sandbox_add_bind(kb->sandbox, kb->icecc_socket,
 				 ICECC_SANDBOX_SOCKET, FALSE);
