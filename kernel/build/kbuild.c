@@ -11,6 +11,7 @@
 
 #include "kernel/tree/rmtree.h"
 #include "kernel/build/buildcopy.h"
+#include "kernel/build/icecc-watch.h"
 #include "kernel/build/icecc.h"
 
 #define KBUILD_HOSTCC_CCACHE "HOSTCC=ccache gcc"
@@ -335,7 +336,7 @@ static guint64 cluster_total(const struct kbuild *kb)
 
 /* What a make through icecream took, for `armbot status`. */
 static void record_icecc(const struct kbuild *kb, const GPtrArray *argv,
-			 double seconds, guint64 before)
+			 double seconds, guint64 before, GPtrArray *nodes)
 {
 	g_autoptr(GError) error = NULL;
 	struct icecc_last_build lb = { 0 };
@@ -349,6 +350,7 @@ static void record_icecc(const struct kbuild *kb, const GPtrArray *argv,
 			lb.jobs = (guint)g_ascii_strtoull(
 				(char *)argv->pdata[i] + 2, NULL, 10);
 	lb.cluster_jobs = after > before ? after - before : 0;
+	lb.nodes = nodes;
 	if (!icecc_last_build_write(kb->icecc_record, &lb, &error))
 		g_message("kbuild: %s", error->message);
 }
@@ -399,6 +401,9 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 	struct runner_result r;
 	g_auto(GStrv) env = NULL;
 	guint64 icecc_before = 0;
+	struct icecc_watch *watch = NULL;
+	g_autoptr(GPtrArray) nodes = NULL;
+	gboolean ran;
 
 	memset(out, 0, sizeof(*out));
 	/* the build stamp in the image must not depend on who built it */
@@ -431,8 +436,11 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 		g_ptr_array_add(extra, g_strdup("CCACHE_PREFIX=icecc"));
 		g_ptr_array_add(extra, g_strconcat("ICECC_VERSION=x86_64:",
 						   kb->icecc_env, NULL));
-		if (kb->icecc_scheduler)
+		if (kb->icecc_scheduler) {
 			icecc_before = cluster_total(kb);
+			/* which node compiles what, for `armbot status` */
+			watch = icecc_watch_start(kb->icecc_scheduler);
+		}
 	}
 	g_ptr_array_add(extra, NULL);
 	env = runner_env_new((const char *const *)extra->pdata);
@@ -443,8 +451,11 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 	o.merge_stderr = TRUE;
 	o.nice = kb->nice;
 	o.output_cap = 8u << 20;
-	if (!sandbox_run(kb->sandbox, (const char *const *)argv->pdata, &o, &r,
-			 error)) {
+	ran = sandbox_run(kb->sandbox, (const char *const *)argv->pdata, &o, &r,
+			  error);
+	if (watch)
+		nodes = icecc_watch_stop(watch);
+	if (!ran) {
 		g_prefix_error(error, "make in '%s': ", kb->build_dir);
 		return FALSE;
 	}
@@ -456,7 +467,7 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 	if (kb->ccache_dir && kb->trust == KBUILD_TRUSTED)
 		trim_ccache(kb);
 	if (icecc_on(kb))
-		record_icecc(kb, argv, out->seconds, icecc_before);
+		record_icecc(kb, argv, out->seconds, icecc_before, nodes);
 	return TRUE;
 }
 

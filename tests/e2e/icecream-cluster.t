@@ -49,9 +49,9 @@ NODE1=$!
 # does on this machine shared with other builds; in a mount namespace of
 # its own the node reads a /proc/stat that does not move, which iceccd
 # takes for an idle machine (daemon/load.cpp: under 10 ticks, idle 1000)
-mkfifo "$W/go" && cat /proc/stat > "$W/stat" && chmod 644 "$W/stat" ||
-	fail "a fifo"
-unshare -n -m /bin/bash -c 'read -r _ < "$1" &&
+mkfifo "$W/ready" "$W/go" && cat /proc/stat > "$W/stat" &&
+	chmod 644 "$W/stat" || fail "the fifos"
+unshare -n -m /bin/bash -c 'echo > "$2/ready" && read -r _ < "$1" &&
 	mount --bind "$2/stat" /proc/stat &&
 	ip link set lo up && ip addr add 10.197.0.2/24 dev n2 &&
 	ip link set n2 up &&
@@ -60,6 +60,9 @@ unshare -n -m /bin/bash -c 'read -r _ < "$1" &&
 	node2 "$W/go" "$W" &
 NODE2=$!
 trap 'kill $NODE1 $NODE2 $SCHED 2>/dev/null; wait; rm -rf "$TMP"' EXIT
+# (once it is in its namespace; read-write: the open does not block)
+exec 4<> "$W/ready" && read -t 60 -r _ <&4 && exec 4<&- ||
+	fail "the second node did not start"
 ip link add n1 type veth peer name n2 netns $NODE2 &&
 	ip addr add 10.197.0.1/24 dev n1 && ip link set n1 up
 ok $? "a veth pair to the second node's network namespace"
@@ -185,6 +188,11 @@ ARMBOT_CACHE_DIR=$C "$ARMBOT" --data-dir "$D" status \
 sed 's/^/# /' "$TMP/status"
 grep -q 'armbot-node2 .*jobs 0/2' "$TMP/status"
 ok $? "status: the second node and its job slots"
+# the jobs per node, seen by asking the scheduler while the make ran: at
+# least one of the second node's, never more than its log has
+seen=$(sed -n 's/^ *armbot-node2 compiled \([0-9]*\) of them$/\1/p' "$TMP/status")
+[ "${seen:-0}" -gt 0 ] && [ "${seen:-0}" -le "$((jobs1 - jobs0))" ]
+ok $? "status: the jobs the second node compiled (${seen:-none} seen, $((jobs1 - jobs0)) in its log)"
 
 # the same series compiled locally, from an empty ccache again: the same
 # objects
