@@ -17,7 +17,7 @@ struct armbot_context {
 	 * set by armbot-core only; without it the command returns
 	 * COMMAND_NEEDS_CORE. */
 	GPtrArray *(*mbox_filestats)(const char *mbox, GError **error);
-	/* `armbot dirstat --json`: kernel/diff/dirstat-json.h.  json-glib
+	/* `armbot dirstat --json`: bot/common/dirstat-json.h.  json-glib
 	 * loads GObject and GIO at start-up, which the front program leaves
 	 * out too (README, "armbot dirstat"): set by armbot-core only; without
 	 * them the command returns COMMAND_NEEDS_CORE. */

@@ -1,12 +1,12 @@
 /* Unit tests for kernel/diff/dirstat.c, kernel/diff/diffcount.c,
  * kernel/diff/patchstat.c, kernel/diff/dirstat-verdict.c and
- * kernel/diff/dirstat-json.c.  Differential tests against real git are in
+ * bot/common/dirstat-json.c.  Differential tests against real git are in
  * tests/conformance/dirstat-*.t. */
 #include <string.h>
 
 #include "kernel/diff/diffcount.h"
 #include "kernel/diff/diffrename.h"
-#include "kernel/diff/dirstat-json.h"
+#include "bot/common/dirstat-json.h"
 #include "kernel/diff/dirstat-verdict.h"
 #include "kernel/diff/dirstat.h"
 #include "kernel/diff/patchstat.h"
