@@ -13,11 +13,7 @@ static const char *const migrations[] = {
 	" PRIMARY KEY (job_id, position));",
 };
 
-const struct store_part store_part_boards = {
-	.name = "boards",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(boards, migrations);
 
 static const char sql_set[] =
 	"INSERT OR REPLACE INTO job_boards (job_id, position, board, status,"

@@ -12,11 +12,7 @@ static const char *const migrations[] = {
 	" submitted INTEGER NOT NULL);",
 };
 
-const struct store_part store_part_boot = {
-	.name = "boot",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(boot, migrations);
 
 static const char sql_get[] =
 	"SELECT server, job_id FROM boot_jobs WHERE key = ?1";

@@ -87,11 +87,7 @@ static const char *const migrations[] = {
 	"ALTER TABLE jobs ADD COLUMN deferrals INTEGER NOT NULL DEFAULT 0;",
 };
 
-const struct store_part store_part_pipeline = {
-	.name = "pipeline",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(pipeline, migrations);
 
 static gpointer second_column(sqlite3_stmt *s)
 {

@@ -24,11 +24,7 @@ static const char *const migrations[] = {
 	"CREATE INDEX pwchecks_due ON pwchecks (status, next_try);",
 };
 
-const struct store_part store_part_pwchecks = {
-	.name = "pwchecks",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(pwchecks, migrations);
 
 static const char sql_queue[] =
 	"INSERT OR REPLACE INTO pwchecks (series_id, tree, list, message_id,"

@@ -17,11 +17,7 @@ static const char *const migrations[] = {
 	" PRIMARY KEY (source, name)) WITHOUT ROWID;",
 };
 
-const struct store_part store_part_sources = {
-	.name = "sources",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(sources, migrations);
 
 static const char sql_get[] =
 	"SELECT value FROM source_cursors WHERE source = ?1 AND key = ?2";

@@ -11,11 +11,7 @@ static const char *const migrations[] = {
 	" PRIMARY KEY (job_id, stage));",
 };
 
-const struct store_part store_part_timing = {
-	.name = "timing",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(timing, migrations);
 
 const double store_timing_buckets[STORE_TIMING_BUCKETS] = {
 	0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800,

@@ -40,11 +40,7 @@ static const char *const migrations[] = {
 	"CREATE INDEX optin_requests_created ON optin_requests(created);",
 };
 
-const struct store_part store_part_trees = {
-	.name = "trees",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(trees, migrations);
 
 static const char sql_tree_list[] = " FROM trees ORDER BY name";
 static const char sql_tree_get[] = " FROM trees WHERE name = ?1";

@@ -19,11 +19,7 @@ static const char *const migrations[] = {
 	"CREATE INDEX web_messages_kind_list ON messages(kind, list_id);",
 };
 
-const struct store_part store_part_web = {
-	.name = "web",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(web, migrations);
 
 static void check_free(struct store_web_check *c);
 static void reply_free(struct store_web_reply *r);
