@@ -117,6 +117,16 @@ struct store *command_store(struct armbot_context *ctx, GError **error);
 gboolean command_check_root(const char *name, const char *why,
 			    gboolean allow_root);
 
+struct am_series;
+
+/* Print what `armbot boot` and `armbot sparse` say of series @s that
+ * am_apply_mbox() applied (kernel/patch/am.h): a warning on how its base
+ * was chosen, "base: ID", "series: N patches, head ID"; and when it did
+ * not apply, "series does not apply:" and a line "| N/M SUBJECT: REASON"
+ * for each patch that failed ("| no patches" for none), and FALSE (in
+ * bot/cli/command-series.c: armbot-core only). */
+gboolean command_print_series(const struct am_series *s);
+
 /* The data directory for this run (see config/datadir.h), resolved after the
  * command's options are parsed.  Owned by @ctx. */
 const char *command_data_dir(struct armbot_context *ctx);
