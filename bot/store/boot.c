@@ -45,15 +45,9 @@ gboolean store_boot_job_get(struct store *st, const char *key, char **server,
 gboolean store_boot_job_set(struct store *st, const char *key,
 			    const char *server, guint64 id, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, id ? sql_set : sql_unset, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, key);
-	if (id) {
-		store_bind_text(s, 2, server);
-		sqlite3_bind_int64(s, 3, (sqlite3_int64)id);
-		sqlite3_bind_int64(s, 4, (sqlite3_int64)time(NULL));
-	}
-	return store_step_done(st, s, error);
+	if (!id)
+		return store_exec(st, sql_unset, error, STORE_T(key),
+				  STORE_END);
+	return store_exec(st, sql_set, error, STORE_T(key), STORE_T(server),
+			  STORE_I(id), STORE_I(time(NULL)), STORE_END);
 }

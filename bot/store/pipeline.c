@@ -349,18 +349,11 @@ gboolean store_job_early_verdict(struct store *st, gint64 job_id,
 		"UPDATE jobs SET base_commit = ?2, base_how = ?3,"
 		" head_commit = ?4, verdict = ?5, verdict_json = ?6,"
 		" dirstat = ?7 WHERE id = ?1 AND state = 'running'";
-	sqlite3_stmt *s = store_statement(st, sql, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, job_id);
-	store_bind_text(s, 2, res->base_commit);
-	store_bind_text(s, 3, res->base_how);
-	store_bind_text(s, 4, res->head_commit);
-	store_bind_text(s, 5, res->verdict);
-	store_bind_text(s, 6, res->verdict_json);
-	store_bind_text(s, 7, res->dirstat);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql, error, STORE_I(job_id),
+			  STORE_T(res->base_commit), STORE_T(res->base_how),
+			  STORE_T(res->head_commit), STORE_T(res->verdict),
+			  STORE_T(res->verdict_json), STORE_T(res->dirstat),
+			  STORE_END);
 }
 
 gboolean store_job_error(struct store *st, gint64 job_id, const char *reason,
