@@ -95,11 +95,8 @@ is "$(sqlite3 "$TMP/since/store.sqlite" "select count(*) from messages
 	where message_id like 'c-%'")" 4 "with all four messages of it"
 
 # errors
-"$ARMBOT" --data-dir "$TMP/e" ingest "http://127.0.0.1:$PI_HTTP_PORT/nope/" \
-	2> "$TMP/err"
-is "$?" 1 "an unknown inbox fails"
-grep -q "HTTP status 404: not a public-inbox inbox" "$TMP/err"
-ok $? "and says so"
+ingest_fails "$TMP/e" "http://127.0.0.1:$PI_HTTP_PORT/nope/" \
+	"an unknown inbox fails" "HTTP status 404: not a public-inbox inbox"
 "$ARMBOT" --data-dir "$TMP/e" ingest "nntp://127.0.0.1:$PI_NNTP_PORT/no.such" \
 	2> "$TMP/err"
 grep -q "no such group" "$TMP/err"
