@@ -8,11 +8,11 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$TOP/tests/lib/mails.sh"
 . "$TOP/tests/lib/imap-server.sh"
+. "$TOP/tests/lib/fake-server.sh"
 
 imap_available || skip_all "dovecot missing (make deps)"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 missing (make deps)"
 WATCH=
-FAKE=
 trap '[ -n "$WATCH" ] && kill $WATCH 2>/dev/null; [ -n "$FAKE" ] && kill $FAKE 2>/dev/null; imap_stop; rm -rf "$TMP"' EXIT
 imap_start || skip_all "dovecot does not start here"
 mkdir -p "$TMP/m"
@@ -127,20 +127,11 @@ is "$?" 1 "the password never reached the server's log"
 
 # malformed responses: a clear error, nothing stored, the cursor kept
 for mode in imap-garbage imap-truncated; do
-	rm -f "$TMP/port"
-	perl "$TOP/tests/lib/fake-server.pl" "$TMP/port" $mode &
-	FAKE=$!
-	wait_port_file() { for _i in $(seq 50); do [ -s "$TMP/port" ] && return; sleep 0.1; done; }
-	wait_port_file
-	"$ARMBOT" --data-dir "$TMP/f" ingest \
-		"imap://u:p@127.0.0.1:$(cat "$TMP/port")/INBOX?tls=no" 2> "$TMP/err"
-	is "$?" 1 "$mode: ingest fails"
-	grep -q "malformed server response\|connection lost" "$TMP/err"
-	ok $? "$mode: with a clear error ($(head -1 "$TMP/err"))"
+	fake_start fake-server.pl $mode
+	ingest_fails "$TMP/f" "imap://u:p@127.0.0.1:$FAKE_PORT/INBOX?tls=no" \
+		"$mode: ingest fails" "malformed server response\|connection lost"
 	is "$(sqlite3 "$TMP/f/store.sqlite" 'select count(*) from messages; select count(*) from source_cursors where key = "last-uid"' | tr '\n' ' ')" \
 		"0 0 " "$mode: nothing stored, no cursor"
-	kill $FAKE
-	wait $FAKE 2>/dev/null
-	FAKE=
+	fake_stop
 done
 done_testing

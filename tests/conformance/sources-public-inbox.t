@@ -9,10 +9,10 @@
 . "$TOP/tests/lib/mails.sh"
 . "$TOP/tests/lib/imap-server.sh"
 . "$TOP/tests/lib/public-inbox-server.sh"
+. "$TOP/tests/lib/fake-server.sh"
 
 pi_available || skip_all "public-inbox missing (make deps)"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 missing (make deps)"
-FAKE=
 trap '[ -n "$FAKE" ] && kill $FAKE 2>/dev/null; pi_stop; rm -rf "$TMP"' EXIT
 
 mkdir -p "$TMP/m"
@@ -109,24 +109,16 @@ port=$(free_port)
 "$ARMBOT" --data-dir "$TMP/e" ingest "http://127.0.0.1:$port/x/" 2> "$TMP/err"
 is "$?" 1 "nothing listening: fails"
 for mode in http-garbage nntp-garbage; do
-	rm -f "$TMP/port"
-	perl "$TOP/tests/lib/fake-server.pl" "$TMP/port" $mode &
-	FAKE=$!
-	for _i in $(seq 50); do [ -s "$TMP/port" ] && break; sleep 0.1; done
+	fake_start fake-server.pl $mode
 	case $mode in
-	http*) url="http://127.0.0.1:$(cat "$TMP/port")/inbox/"
+	http*) url="http://127.0.0.1:$FAKE_PORT/inbox/"
 		want="malformed atom feed" ;;
-	nntp*) url="nntp://127.0.0.1:$(cat "$TMP/port")/some.group"
+	nntp*) url="nntp://127.0.0.1:$FAKE_PORT/some.group"
 		want="malformed server response" ;;
 	esac
-	"$ARMBOT" --data-dir "$TMP/f" ingest "$url" 2> "$TMP/err"
-	is "$?" 1 "$mode: ingest fails"
-	grep -q "$want" "$TMP/err"
-	ok $? "$mode: with a clear error ($(head -1 "$TMP/err"))"
+	ingest_fails "$TMP/f" "$url" "$mode: ingest fails" "$want"
 	is "$(sqlite3 "$TMP/f/store.sqlite" 'select count(*) from messages; select count(*) from source_cursors' | tr '\n' ' ')" \
 		"0 0 " "$mode: nothing stored, no cursor"
-	kill $FAKE
-	wait $FAKE 2>/dev/null
-	FAKE=
+	fake_stop
 done
 done_testing

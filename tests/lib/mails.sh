@@ -80,5 +80,5 @@ ingest_fails() {
 	"$ARMBOT" --data-dir "$1" ingest "$2" > "$TMP/out" 2> "$TMP/err"
 	is "$?" 1 "$3"
 	grep -q -- "$4" "$TMP/err"
-	ok $? "with the error ($(head -1 "$TMP/err"))"
+	ok $? "$3: the error ($(head -1 "$TMP/err"))"
 }
