@@ -91,6 +91,19 @@ gboolean gitoid_equal(const struct gitoid *a, const struct gitoid *b)
 	return memcmp(a->id, b->id, GITOID_RAWSZ) == 0;
 }
 
+guint gitoid_key_hash(gconstpointer oid)
+{
+	guint h;
+
+	memcpy(&h, ((const struct gitoid *)oid)->id, sizeof(h));
+	return h;
+}
+
+gboolean gitoid_key_equal(gconstpointer a, gconstpointer b)
+{
+	return gitoid_equal(a, b);
+}
+
 /* hex digit values plus one; 0 for anything else (NUL included) */
 static const guint8 hexval1[256] = {
 	['0'] = 1,  ['1'] = 2,	['2'] = 3,  ['3'] = 4,	['4'] = 5,  ['5'] = 6,
