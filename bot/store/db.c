@@ -310,12 +310,10 @@ char *store_column_text(sqlite3_stmt *s, int i)
 	return t ? g_strdup((const char *)t) : NULL;
 }
 
-sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
-			   const char *tail, GError **error, ...)
+static sqlite3_stmt *select_bound(struct store *st, const struct store_row *row,
+				  const char *tail, GError **error, va_list ap)
 {
 	char *sql = g_hash_table_lookup(st->selects, tail);
-	sqlite3_stmt *s;
-	va_list ap;
 
 	if (!sql) {
 		GString *b = g_string_new("SELECT ");
@@ -332,10 +330,31 @@ sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
 		sql = g_string_free(b, FALSE);
 		g_hash_table_insert(st->selects, (gpointer)tail, sql);
 	}
+	return statement_bound(st, sql, error, ap);
+}
+
+sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
+			   const char *tail, GError **error, ...)
+{
+	sqlite3_stmt *s;
+	va_list ap;
+
 	va_start(ap, error);
-	s = statement_bound(st, sql, error, ap);
+	s = select_bound(st, row, tail, error, ap);
 	va_end(ap);
 	return s;
+}
+
+GPtrArray *store_select_rows(struct store *st, const struct store_row *row,
+			     const char *tail, GError **error, ...)
+{
+	sqlite3_stmt *s;
+	va_list ap;
+
+	va_start(ap, error);
+	s = select_bound(st, row, tail, error, ap);
+	va_end(ap);
+	return s ? store_read_rows(st, s, row, error) : NULL;
 }
 
 gpointer store_row_read(const struct store_row *row, sqlite3_stmt *s)

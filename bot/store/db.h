@@ -213,6 +213,11 @@ struct store_row {
 sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
 			   const char *tail, GError **error, ...);
 
+/* Every row of that store_select() as structs of @row, as
+ * store_read_rows() returns them; NULL with @error on failure. */
+GPtrArray *store_select_rows(struct store *st, const struct store_row *row,
+			     const char *tail, GError **error, ...);
+
 /* The current result row of @s as a new struct of @row. */
 gpointer store_row_read(const struct store_row *row, sqlite3_stmt *s);
 

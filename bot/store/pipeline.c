@@ -388,12 +388,8 @@ GPtrArray *store_jobs_of_series(struct store *st, gint64 series_id,
 {
 	static const char tail[] =
 		" FROM jobs WHERE series_id = ?1 ORDER BY id";
-	sqlite3_stmt *s = store_select(st, &job_row, tail, error,
-				       STORE_I(series_id), STORE_END);
-
-	if (!s)
-		return NULL;
-	return store_read_rows(st, s, &job_row, error);
+	return store_select_rows(st, &job_row, tail, error, STORE_I(series_id),
+				 STORE_END);
 }
 
 static const struct store_field outbox_fields[] = {
@@ -437,12 +433,8 @@ GPtrArray *store_outbox_in_state(struct store *st, const char *state,
 				 GError **error)
 {
 	static const char tail[] = " FROM outbox WHERE state = ?1 ORDER BY id";
-	sqlite3_stmt *s = store_select(st, &outbox_row, tail, error,
-				       STORE_T(state), STORE_END);
-
-	if (!s)
-		return NULL;
-	return store_read_rows(st, s, &outbox_row, error);
+	return store_select_rows(st, &outbox_row, tail, error, STORE_T(state),
+				 STORE_END);
 }
 
 gboolean store_outbox_set(struct store *st, gint64 id, const char *state,

@@ -43,12 +43,8 @@ static const char sql_job[] = " FROM stage_times WHERE job_id = ?1"
 
 GPtrArray *store_timing_job(struct store *st, gint64 job_id, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &timing_row, sql_job, error,
-				       STORE_I(job_id), STORE_END);
-
-	if (!s)
-		return NULL;
-	return store_read_rows(st, s, &timing_row, error);
+	return store_select_rows(st, &timing_row, sql_job, error,
+				 STORE_I(job_id), STORE_END);
 }
 
 static const char sql_histograms[] =

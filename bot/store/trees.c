@@ -156,12 +156,8 @@ gboolean store_tree_change_add(struct store *st,
 GPtrArray *store_tree_changes(struct store *st, const char *tree,
 			      GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &change_row, sql_changes, error,
-				       STORE_T(tree), STORE_END);
-
-	if (!s)
-		return NULL;
-	return store_read_rows(st, s, &change_row, error);
+	return store_select_rows(st, &change_row, sql_changes, error,
+				 STORE_T(tree), STORE_END);
 }
 
 static const struct store_field request_fields[] = {

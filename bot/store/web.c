@@ -468,14 +468,10 @@ void store_web_dir_free(struct store_web_dir *d)
 GPtrArray *store_web_arch_dirs(struct store *st, const char *list, guint max,
 			       GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &store_web_dir_row, sql_dirs, error,
-				       STORE_I(max),
-				       STORE_T(list && *list ? list : NULL),
-				       STORE_END);
-
-	if (!s)
-		return NULL;
-	return store_read_rows(st, s, &store_web_dir_row, error);
+	return store_select_rows(st, &store_web_dir_row, sql_dirs, error,
+				 STORE_I(max),
+				 STORE_T(list && *list ? list : NULL),
+				 STORE_END);
 }
 
 static const char sql_count_series[] = " FROM series GROUP BY state LIMIT 100";
@@ -589,10 +585,6 @@ STORE_ROW_DEFINE(static, report_row, struct store_web_report, report_fields,
 
 GPtrArray *store_web_reports(struct store *st, guint max, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &report_row, sql_reports, error,
-				       STORE_I(max), STORE_END);
-
-	if (!s)
-		return NULL;
-	return store_read_rows(st, s, &report_row, error);
+	return store_select_rows(st, &report_row, sql_reports, error,
+				 STORE_I(max), STORE_END);
 }
