@@ -15,7 +15,7 @@
 #include "kernel/base/baseguess.h"
 #include "kernel/build/buildlog.h"
 #include "kernel/diff/diffrename.h"
-#include "kernel/diff/dirstat-json.h"
+#include "bot/common/dirstat-json.h"
 #include "kernel/diff/dirstat.h"
 #include "kernel/git/repo.h"
 #include "kernel/diff/patchstat.h"
