@@ -559,8 +559,11 @@ static void sparse_record(struct run *r, const struct sparse_check_result *res)
 	if (res->report)
 		g_string_append(log, res->report);
 	g_string_append_printf(log,
-			       "base: %u objects from the cache, %u built\n",
-			       res->base_cached, res->base_computed);
+			       "base: %u objects from the cache, %u built\n"
+			       "series commits: %u objects from the cache, "
+			       "%u built\n",
+			       res->base_cached, res->base_computed,
+			       res->series_cached, res->series_computed);
 	if (res->build_note)
 		g_string_append_printf(log, "build: %s\n", res->build_note);
 	if (res->reproduce)
