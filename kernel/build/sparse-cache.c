@@ -14,7 +14,7 @@
 #define CONFIG_MAX (8 << 20) /* bytes of a .config */
 
 struct sparse_cache {
-	char *dir; /* DATA/sparse-base/TREE */
+	char *dir; /* DATA/sparse-base/TREE or DATA/sparse-series/TREE */
 	char *prefix; /* the key's parts but the object */
 };
 
