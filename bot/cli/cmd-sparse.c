@@ -61,8 +61,9 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 		{ "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_s,
 		  "seconds one make run may take (default 3600)", "S" },
 		{ "no-base-cache", 0, 0, G_OPTION_ARG_NONE, &no_cache,
-		  "build the base's objects even when their warnings at that "
-		  "base are kept from an earlier run",
+		  "build every object even when its warnings are kept from "
+		  "an earlier run (at that base, or of the same source at a "
+		  "series' commit)",
 		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
 		  "no progress on stderr", NULL },
@@ -160,6 +161,8 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 	       t->patches);
 	printf("base: %u objects from the cache, %u built\n", res.base_cached,
 	       res.base_computed);
+	printf("series commits: %u objects from the cache, %u built\n",
+	       res.series_cached, res.series_computed);
 	if (res.reproduce && *res.reproduce)
 		printf("reproduce:\n%s", res.reproduce);
 	goto out;

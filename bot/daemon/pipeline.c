@@ -560,8 +560,18 @@ static void sparse_record(struct run *r, const struct sparse_check_result *res)
 	if (res->report)
 		g_string_append(log, res->report);
 	g_string_append_printf(log,
-			       "base: %u objects from the cache, %u built\n",
-			       res->base_cached, res->base_computed);
+			       "base: %u objects from the cache, %u built\n"
+			       "series commits: %u objects from the cache, "
+			       "%u built\n",
+			       res->base_cached, res->base_computed,
+			       res->series_cached, res->series_computed);
+	g_string_append_printf(
+		log,
+		"time: %.1f s (select %.1f, config %.1f, checkout %.1f, "
+		"head %.1f, base %.1f, patches %.1f)\n",
+		res->timings.total, res->timings.select, res->timings.config,
+		res->timings.checkout, res->timings.head, res->timings.base,
+		res->timings.patches);
 	if (res->build_note)
 		g_string_append_printf(log, "build: %s\n", res->build_note);
 	if (res->reproduce)

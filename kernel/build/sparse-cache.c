@@ -1,4 +1,5 @@
-/* The sparse check's base results per (commit, config, object); see
+/* The sparse check's results per (commit, config, object) at a base and
+ * per (tree, config, object) at a series' commits; see
  * kernel/build/sparse-cache.h. */
 #include "kernel/build/sparse-cache.h"
 
@@ -7,12 +8,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define FORMAT "armbot sparse-base 1"
+#define FORMAT_BASE "armbot sparse-base 1"
+#define FORMAT_SERIES "armbot sparse-series 1"
 #define ENTRY_MAX (16 << 20) /* bytes of one entry */
 #define CONFIG_MAX (8 << 20) /* bytes of a .config */
 
 struct sparse_cache {
-	char *dir; /* DATA/sparse-base/TREE */
+	char *dir; /* DATA/sparse-base/TREE or DATA/sparse-series/TREE */
 	char *prefix; /* the key's parts but the object */
 };
 
@@ -31,11 +33,11 @@ static void tool_identity(GString *key, const char *tool)
 		g_string_append_printf(key, "%s missing\n", tool);
 }
 
-struct sparse_cache *sparse_cache_open(const char *data_dir,
-				       const char *tree_name,
-				       const struct gitoid *base,
-				       const char *config_name,
-				       const char *build_dir)
+/* The cache in DATA/@subdir/TREE whose keys start with @format and @id */
+static struct sparse_cache *
+cache_open(const char *data_dir, const char *subdir, const char *format,
+	   const char *tree_name, const struct gitoid *id,
+	   const char *config_name, const char *build_dir)
 {
 	g_autofree char *config_path =
 		g_build_filename(build_dir, ".config", NULL);
@@ -51,15 +53,35 @@ struct sparse_cache *sparse_cache_open(const char *data_dir,
 		return NULL;
 	config_sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
 						 (const guchar *)config, len);
-	key = g_string_new(FORMAT "\n");
-	g_string_append_printf(key, "%s\n%s\n%s\n", gitoid_hex(base),
+	key = g_string_new(format);
+	g_string_append_printf(key, "\n%s\n%s\n%s\n", gitoid_hex(id),
 			       config_name, config_sum);
 	tool_identity(key, "arm-linux-gnueabihf-gcc");
 	tool_identity(key, "sparse");
 	sc = g_new0(struct sparse_cache, 1);
-	sc->dir = g_build_filename(data_dir, "sparse-base", tree_name, NULL);
+	sc->dir = g_build_filename(data_dir, subdir, tree_name, NULL);
 	sc->prefix = g_string_free(key, FALSE);
 	return sc;
+}
+
+struct sparse_cache *sparse_cache_open(const char *data_dir,
+				       const char *tree_name,
+				       const struct gitoid *base,
+				       const char *config_name,
+				       const char *build_dir)
+{
+	return cache_open(data_dir, "sparse-base", FORMAT_BASE, tree_name, base,
+			  config_name, build_dir);
+}
+
+struct sparse_cache *sparse_cache_open_series(const char *data_dir,
+					      const char *tree_name,
+					      const struct gitoid *root_tree,
+					      const char *config_name,
+					      const char *build_dir)
+{
+	return cache_open(data_dir, "sparse-series", FORMAT_SERIES, tree_name,
+			  root_tree, config_name, build_dir);
 }
 
 void sparse_cache_free(struct sparse_cache *sc)

@@ -618,15 +618,21 @@ static gboolean prepare_config(struct check *c, struct config_build *cb,
 }
 
 /* Probe the directories of @objects (and their parents) not probed yet:
- * one make run (armbot-probe in armbot_makefile). */
+ * one make run (armbot-probe in armbot_makefile).  With @cache (the
+ * head's, kernel/build/sparse-cache.h), what a probe of the same
+ * directories printed for the same source is read back instead, and what
+ * a probe that succeeded printed is kept. */
 static gboolean probe_dirs(struct check *c, struct config_build *cb,
-			   GPtrArray *objects, GError **error)
+			   struct sparse_cache *cache, GPtrArray *objects,
+			   GError **error)
 {
 	g_autoptr(GString) dirs = g_string_new(NULL);
 	g_autofree char *eval = NULL;
 	g_autofree char *dirs_var = NULL;
 	static const char *const goal[] = { "armbot-probe", NULL };
 	g_auto(GStrv) lines = NULL;
+	g_autofree char *key = NULL;
+	g_autofree char *kept = NULL, *unused = NULL;
 	struct kbuild_result r;
 
 	for (guint i = 0; i < objects->len; i++) {
@@ -657,9 +663,16 @@ static gboolean probe_dirs(struct check *c, struct config_build *cb,
 	}
 	if (!dirs->len)
 		return TRUE;
-	if (!write_armbot_makefile(cb->kb, &eval, error))
-		return FALSE;
 	dirs_var = g_strconcat("ARMBOT_PROBE_DIRS=", dirs->str + 1, NULL);
+	/* not an object's name: objects end in ".o", with no '=' */
+	key = g_strconcat("armbot-probe ", dirs_var, NULL);
+	if (cache && sparse_cache_get(cache, key, &kept, &unused)) {
+		lines = g_strsplit(kept, "\n", -1);
+		goto parse;
+	}
+	if (!kbuild_set_trust(cb->kb, KBUILD_SERIES, error) ||
+	    !write_armbot_makefile(cb->kb, &eval, error))
+		return FALSE;
 	{
 		const char *vars[] = { "-k", eval, dirs_var, NULL };
 
@@ -667,7 +680,16 @@ static gboolean probe_dirs(struct check *c, struct config_build *cb,
 			return FALSE;
 	}
 	lines = g_strsplit(r.log ? r.log->str : "", "\n", -1);
+	if (cache && r.ok) {
+		g_autoptr(GString) said = g_string_new(NULL);
+
+		for (guint i = 0; lines[i]; i++)
+			if (g_str_has_prefix(lines[i], "armbot-probe "))
+				g_string_append_printf(said, "%s\n", lines[i]);
+		sparse_cache_put(cache, key, said->str, "");
+	}
 	kbuild_result_clear(&r);
+parse:
 	for (guint i = 0; lines[i]; i++) {
 		g_auto(GStrv) words = NULL;
 		const char *dir;
@@ -737,12 +759,16 @@ static gboolean config_builds(struct config_build *cb, const char *object)
 /* Assign each of @objects to the first config that builds it; the others
  * are not checked.  The worktree is at @head: the probe of the
  * directories runs the series' Makefiles, in the series' copy of each
- * build dir. */
+ * build dir; what it printed is kept per root tree of @head, as the
+ * head's objects are. */
 static gboolean assign_configs(struct check *c, GPtrArray *objects,
 			       const struct gitoid *head, GError **error)
 {
 	g_autoptr(GPtrArray) left = g_ptr_array_new();
 	g_autoptr(GString) names = g_string_new(NULL);
+	struct gitoid root;
+	gboolean cached = !c->opts->no_cache &&
+			  lg2repo_commit_tree(c->opts->tree->repo, head, &root);
 
 	for (guint i = 0; i < objects->len; i++)
 		g_ptr_array_add(left, objects->pdata[i]);
@@ -752,10 +778,16 @@ static gboolean assign_configs(struct check *c, GPtrArray *objects,
 		g_string_append_printf(names, "%s%s", k ? ", " : "", cb->name);
 		if (!prepare_config(c, cb, head, error))
 			return FALSE;
+		g_autoptr(sparse_cache) cache = NULL;
+
 		if (!cb->usable)
 			continue;
-		if (!kbuild_set_trust(cb->kb, KBUILD_SERIES, error) ||
-		    !probe_dirs(c, cb, left, error))
+		if (cached)
+			cache = sparse_cache_open_series(c->opts->data_dir,
+							 c->opts->tree->name,
+							 &root, cb->name,
+							 cb->kb->build_dir);
+		if (!probe_dirs(c, cb, cache, left, error))
 			return FALSE;
 		for (guint i = 0; i < left->len;) {
 			if (config_builds(cb, left->pdata[i])) {
@@ -893,14 +925,15 @@ static void split_log(const char *log, const char *worktree,
 	}
 }
 
-/* Build @cb's assigned objects with sparse at the worktree's commit and
- * add their warnings to @w.  The objects are removed first so that the
- * compiler runs (ccache replays a cached compile's messages).  With
- * @cache (the base), an object whose output is cached is not built, and
- * the output of those built is kept when make succeeded. */
+/* Build @cb's assigned objects with sparse at the worktree's commit as
+ * @trust and add their warnings to @w.  The objects are removed first so
+ * that the compiler runs (ccache replays a cached compile's messages).
+ * With @cache, an object whose output is cached is not built (*@hits
+ * counts them), and the output of those built is kept when make
+ * succeeded.  When every object is cached no make runs at all. */
 static gboolean run_config(struct check *c, struct config_build *cb,
-			   struct sparse_cache *cache, struct run_warnings *w,
-			   GError **error)
+			   enum kbuild_trust trust, struct sparse_cache *cache,
+			   struct run_warnings *w, guint *hits, GError **error)
 {
 	g_autoptr(GHashTable) outs = g_hash_table_new_full(
 		g_str_hash, g_str_equal, g_free, (GDestroyNotify)obj_out_free);
@@ -930,11 +963,15 @@ static gboolean run_config(struct check *c, struct config_build *cb,
 			o = obj_out_of(outs, order, obj);
 			g_string_append(o->gcc, gcc_text);
 			g_string_append(o->sparse, sparse_text);
-			c->out->base_cached++; /* run_commit() counts the rest */
+			(*hits)++;
 			continue;
 		}
 		g_ptr_array_add(build, (gpointer)obj);
 	}
+	if (!build->len)
+		goto parse;
+	if (!kbuild_set_trust(cb->kb, trust, error))
+		return FALSE;
 	for (guint i = 0; i < build->len; i++) {
 		const char *obj = build->pdata[i];
 		g_autofree char *dir = g_path_get_dirname(obj);
@@ -959,8 +996,6 @@ static gboolean run_config(struct check *c, struct config_build *cb,
 				g_hash_table_size(dirs) > 1 ? " " : "", dir);
 		g_hash_table_add(objects, (gpointer)obj);
 	}
-	if (!build->len)
-		goto parse;
 	if (!write_armbot_makefile(cb->kb, &eval, error))
 		return FALSE;
 	{
@@ -1012,16 +1047,25 @@ parse:
 }
 
 /* Check the worktree out at @commit and run every config's objects, as
- * @trust: the base is the tree's, the head and the patches the series'. */
+ * @trust: the base is the tree's, the head and the patches the series'.
+ * Their results are kept (kernel/build/sparse-cache.h): the base's per
+ * commit, a series' commit's per root tree. */
 static gboolean run_commit(struct check *c, const struct gitoid *commit,
 			   enum kbuild_trust trust, struct run_warnings *w,
 			   double *seconds, GError **error)
 {
-	/* the base's results are kept per (commit, config, object) */
-	gboolean cached = trust == KBUILD_TRUSTED && !c->opts->no_cache;
+	gboolean trusted = trust == KBUILD_TRUSTED;
+	gboolean cached = !c->opts->no_cache;
+	guint *hits = trusted ? &c->out->base_cached : &c->out->series_cached;
+	guint *built = trusted ? &c->out->base_computed :
+				 &c->out->series_computed;
+	struct gitoid root;
 	gint64 t0;
 
 	run_warnings_init(w);
+	if (cached && !trusted &&
+	    !lg2repo_commit_tree(c->opts->tree->repo, commit, &root))
+		cached = FALSE; /* built; the check itself says if it fails */
 	if (!checkout(c, commit, error))
 		return FALSE;
 	t0 = g_get_monotonic_time();
@@ -1029,20 +1073,23 @@ static gboolean run_commit(struct check *c, const struct gitoid *commit,
 		struct config_build *cb = c->configs->pdata[k];
 
 		g_autoptr(sparse_cache) cache = NULL;
-		guint got = c->out->base_cached;
+		guint got = 0;
 
 		if (!cb->assigned->len)
 			continue;
-		if (cached)
+		if (cached && trusted)
 			cache = sparse_cache_open(c->opts->data_dir,
 						  c->opts->tree->name, commit,
 						  cb->name, cb->kb->build_dir);
-		if (!kbuild_set_trust(cb->kb, trust, error) ||
-		    !run_config(c, cb, cache, w, error))
+		else if (cached)
+			cache = sparse_cache_open_series(c->opts->data_dir,
+							 c->opts->tree->name,
+							 &root, cb->name,
+							 cb->kb->build_dir);
+		if (!run_config(c, cb, trust, cache, w, &got, error))
 			return FALSE;
-		if (trust == KBUILD_TRUSTED)
-			c->out->base_computed +=
-				cb->assigned->len - (c->out->base_cached - got);
+		*hits += got;
+		*built += cb->assigned->len - got;
 	}
 	*seconds += (g_get_monotonic_time() - t0) / 1e6;
 	return TRUE;

@@ -81,8 +81,8 @@ struct sparse_check_opts {
 	const char *icecc_scheduler;
 	guint timeout_s; /* per make run; 0: 3600 */
 	guint max_includers; /* 0: SPARSE_CHECK_MAX_INCLUDERS */
-	/* compute the base's warnings even when kept from an earlier run
-	 * (kernel/build/sparse-cache.h) */
+	/* compute the warnings of the base and of the series' commits even
+	 * when kept from an earlier run (kernel/build/sparse-cache.h) */
 	gboolean no_cache;
 	sparse_check_progress_fn progress; /* may be NULL */
 	gpointer user_data;
@@ -140,6 +140,9 @@ struct sparse_check_result {
 	/* objects whose base results were read from the cache, and those
 	 * built at the base (kernel/build/sparse-cache.h) */
 	guint base_cached, base_computed;
+	/* the same at the series' commits (the head, and each patch with
+	 * per_patch): results kept per root tree */
+	guint series_cached, series_computed;
 	/* what a reader runs in the kernel tree to see the same warnings,
 	 * without armbot (kernel/build/kbuild.h, "what a reader runs"): per config
 	 * that checked objects, its configuration in the build dir "build"

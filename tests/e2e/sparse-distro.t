@@ -6,9 +6,10 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/sparse-lib.sh"
 
-# the base's results kept from earlier runs (kernel/build/sparse-cache.h)
-# go: the first series on the base builds its objects there
-rm -rf "$DATA/sparse-base"
+# the results kept from earlier runs (kernel/build/sparse-cache.h) go: the
+# first series on the base builds its objects there, and a series' commits
+# are built unless the same source was checked in this run
+rm -rf "$DATA/sparse-base" "$DATA/sparse-series"
 
 # 1. a non-static global in an ARM file: one new warning
 new_patch arch/arm/kernel/setup.c \
@@ -64,11 +65,11 @@ is "$(result_line)" "ok: 0 new, 1 fixed, 3 warnings at head, 0 compile errors" \
 grep -qx "base: 1 objects from the cache, 0 built" "$TMP/out"
 ok $? "fix: a second series on the same base builds nothing there: setup.o's base warnings are kept"
 # the kept base warnings are those a fresh build gives: the same report
-grep -v '^time: \|^base: \|^series: ' "$TMP/out" > "$TMP/fix-cached"
+grep -v '^time: \|^base: \|^series: \|^series commits: ' "$TMP/out" > "$TMP/fix-cached"
 run_sparse --no-base-cache "$TMP/fix.mbox"
 grep -qx "base: 0 objects from the cache, 1 built" "$TMP/out"
 ok $? "fix: --no-base-cache builds setup.o at the base"
-grep -v '^time: \|^base: \|^series: ' "$TMP/out" > "$TMP/fix-built"
+grep -v '^time: \|^base: \|^series: \|^series commits: ' "$TMP/out" > "$TMP/fix-built"
 diff "$TMP/fix-cached" "$TMP/fix-built" | sed 's/^/# /'
 cmp -s "$TMP/fix-cached" "$TMP/fix-built"
 ok $? "fix: the same report from the kept base warnings as from a fresh build"
@@ -97,4 +98,50 @@ is "$(sed -n '/^introduced by patch/{p;n;p}' "$TMP/out")" \
 	"introduced by patch 1/2 \"ARM: omap1: add a global\":
 >> arch/arm/mach-omap1/clock.c:30:5: sparse: sparse: symbol 'armbot_omap1_global' was not declared. Should it be static?" \
 	"omap1: --per-patch names patch 1/2"
+
+# 5. results kept per source at the series' commits: a header touched
+# (its includers checked), the same change again under another subject
+# (the same source: nothing built, the same report), then another change
+# to the header (its includers built again: a result kept from the first
+# would name the first symbol and fail the test)
+hdr_series() { # SYMBOL SUBJECT OUT
+	new_patch arch/arm/kernel/atags.h \
+		"s/^(void convert_to_tag_list\\(struct tag \\*tags\\);\n)/\$1int $1;\n/m" \
+		"$2" && series_mbox 1 "$3"
+}
+hdr_series armbot_hdr_a "ARM: atags: add a global" "$TMP/hdr1.mbox" ||
+	fail "make the first header patch"
+run_sparse "$TMP/hdr1.mbox"
+diag "header: ${elapsed}s"
+is "$status" 0 "header: exit status 0"
+grep -q '^checked: arch/arm/kernel/setup.o (allmodconfig; includes arch/arm/kernel/atags.h)$' "$TMP/out"
+ok $? "header: setup.o, an includer of atags.h, checked"
+n_hdr=$(grep -c '^checked: .*includes arch/arm/kernel/atags.h' "$TMP/out")
+grep -qx "series commits: 0 objects from the cache, $n_hdr built" "$TMP/out"
+ok $? "header: the $n_hdr includers built at the head (nothing kept for this source)"
+new_lines | grep -q "^>> arch/arm/kernel/atags.h:3:5: sparse: sparse: symbol 'armbot_hdr_a' was not declared"
+ok $? "header: the header's global is new"
+grep -v '^time: \|^base: \|^series: \|^series commits: ' "$TMP/out" > "$TMP/hdr1-built"
+
+hdr_series armbot_hdr_a "ARM: atags: the same global, reworded" \
+	"$TMP/hdr1b.mbox" || fail "make the reworded header patch"
+run_sparse "$TMP/hdr1b.mbox"
+diag "header again: ${elapsed}s"
+grep -qx "series commits: $n_hdr objects from the cache, 0 built" "$TMP/out"
+ok $? "header again: the same source under another subject builds nothing"
+grep -v '^time: \|^base: \|^series: \|^series commits: ' "$TMP/out" > "$TMP/hdr1-cached"
+diff "$TMP/hdr1-built" "$TMP/hdr1-cached" | sed 's/^/# /'
+cmp -s "$TMP/hdr1-built" "$TMP/hdr1-cached"
+ok $? "header again: the same report from the kept results as from the build"
+
+hdr_series armbot_hdr_b "ARM: atags: add another global" "$TMP/hdr2.mbox" ||
+	fail "make the second header patch"
+run_sparse "$TMP/hdr2.mbox"
+diag "header changed: ${elapsed}s"
+grep -qx "series commits: 0 objects from the cache, $n_hdr built" "$TMP/out"
+ok $? "header changed: its $n_hdr includers built again"
+new_lines | grep -q "^>> arch/arm/kernel/atags.h:3:5: sparse: sparse: symbol 'armbot_hdr_b' was not declared"
+ok $? "header changed: the new global is reported"
+grep -q armbot_hdr_a "$TMP/out"
+is $? 1 "header changed: nothing of the first header's results"
 done_testing
