@@ -6,12 +6,13 @@
 # `make check` boots one board of each family the issue names besides
 # virt: vexpress-a9 (Versatile Express), arm64's virt-arm64, whose kernel
 # is built with aarch64-linux-gnu-gcc and boots on qemu-system-aarch64,
-# mcimx6ul-evk (i.MX) and orangepi-pc (sunxi); the two last halt rather
-# than power off (no power-off handler the kernel has for QEMU's machine),
-# and armbot ends QEMU at the kernel's "reboot: System halted".  The first
-# run on a machine builds each cold (on 2 shared cores at load ~5:
-# vexpress-a9 about 8 min, virt-arm64 about 10.5 min; at load ~10:
-# mcimx6ul-evk 16.5 min), later runs in 15 to 35 s each.
+# mcimx6ul-evk (i.MX; its kernel has no power-off handler and halts,
+# and armbot ends QEMU at "reboot: System halted") and orangepi-pc
+# (sunxi; -m 1024, powered off through the PSCI node QEMU adds to its
+# DTB).  The first run on a machine builds each cold (on 2 shared cores at
+# load ~5: vexpress-a9 about 8 min, virt-arm64 about 10.5 min; at load
+# ~10: mcimx6ul-evk 16.4 min, orangepi-pc 15.8 min), later runs in 15 to
+# 35 s each.
 # ARMBOT_BOARDS=all (`make check-boards`) boots every board the map marks
 # `boots = yes`, twice, and prints the build+boot time of each run (the
 # first is cold on a fresh cache, the second warm).
