@@ -299,6 +299,18 @@ static struct treefile *read_tree(struct keyfile *k, const char *name,
 	return g_steal_pointer(&tf);
 }
 
+/* Hand the error @m to @errors or, when NULL, to @error. */
+static void hand_error(char *m, GPtrArray *errors, GError **error)
+{
+	if (errors) {
+		g_ptr_array_add(errors, m);
+	} else {
+		g_set_error_literal(error, CONFIG_ERROR, CONFIG_ERROR_INVALID,
+				    m);
+		g_free(m);
+	}
+}
+
 /* Hand the errors of @k to @errors or, when NULL, the first to @error. */
 static gboolean hand_errors(struct keyfile *k, GPtrArray *errors,
 			    GError **error)
@@ -353,14 +365,8 @@ struct treefile *treefile_load(const char *path,
 	g_autoptr(treefile) tf = NULL;
 
 	if (!k) {
-		g_autofree char *m =
-			g_strdup_printf("%s: %s", path, local->message);
-
-		if (errors)
-			g_ptr_array_add(errors, g_steal_pointer(&m));
-		else
-			g_set_error_literal(error, CONFIG_ERROR,
-					    CONFIG_ERROR_INVALID, m);
+		hand_error(g_strdup_printf("%s: %s", path, local->message),
+			   errors, error);
 		return NULL;
 	}
 	if (g_str_has_suffix(base, ".conf"))
@@ -403,14 +409,8 @@ GPtrArray *treefile_load_dir(const char *dir,
 		return g_steal_pointer(&trees);
 	d = g_dir_open(dir, 0, &local);
 	if (!d) {
-		g_autofree char *m =
-			g_strdup_printf("%s: %s", dir, local->message);
-
-		if (errors)
-			g_ptr_array_add(errors, g_steal_pointer(&m));
-		else
-			g_set_error_literal(error, CONFIG_ERROR,
-					    CONFIG_ERROR_INVALID, m);
+		hand_error(g_strdup_printf("%s: %s", dir, local->message),
+			   errors, error);
 		return NULL;
 	}
 	while ((entry = g_dir_read_name(d)))
@@ -437,18 +437,15 @@ GPtrArray *treefile_load_dir(const char *dir,
 		key = g_utf8_casefold(tf->name, -1);
 		other = g_hash_table_lookup(folded, key);
 		if (other) {
-			g_autofree char *m = g_strdup_printf(
-				"%s: tree name '%s' is already used by %s",
-				path, tf->name, other);
-
+			hand_error(
+				g_strdup_printf(
+					"%s: tree name '%s' is already used by %s",
+					path, tf->name, other),
+				errors, error);
 			treefile_free(tf);
 			ok = FALSE;
-			if (!errors) {
-				g_set_error_literal(error, CONFIG_ERROR,
-						    CONFIG_ERROR_INVALID, m);
+			if (!errors)
 				return NULL;
-			}
-			g_ptr_array_add(errors, g_steal_pointer(&m));
 			continue;
 		}
 		g_hash_table_insert(folded, g_steal_pointer(&key),

@@ -237,18 +237,49 @@ static void choose(GPtrArray *out, const struct board *b, char *reason)
 GPtrArray *board_select(const struct board_map *map, const char *const *paths,
 			guint n)
 {
+	return board_select_with(map, paths, n, NULL, NULL);
+}
+
+/* The first of @paths @match says selects @b, and why. */
+static char *board_match_other(const struct board *b, const char *const *paths,
+			       guint n, board_match_func match, gpointer data,
+			       const char **path)
+{
+	for (guint j = 0; match && j < n; j++) {
+		char *why = match(b, paths[j], data);
+
+		if (why) {
+			*path = paths[j];
+			return why;
+		}
+	}
+	return NULL;
+}
+
+GPtrArray *board_select_with(const struct board_map *map,
+			     const char *const *paths, guint n,
+			     board_match_func match, gpointer data)
+{
 	GPtrArray *out = g_ptr_array_new_with_free_func(choice_free);
 	gboolean arm = FALSE, arm64 = FALSE;
 	const char *glob, *path;
 
 	for (guint i = 0; i < map->boards->len; i++) {
 		const struct board *b = map->boards->pdata[i];
+		g_autofree char *why = NULL;
 
-		if (b->fallback || !board_matches(b, paths, n, &glob, &path))
+		if (b->fallback)
+			continue;
+		if (board_matches(b, paths, n, &glob, &path))
+			why = g_strdup(glob);
+		else
+			why = board_match_other(b, paths, n, match, data,
+						&path);
+		if (!why)
 			continue;
 		*(strcmp(b->arch, "arm64") ? &arm : &arm64) = TRUE;
 		choose(out, b,
-		       g_strdup_printf("touches %s (%s) → %s", path, glob,
+		       g_strdup_printf("touches %s (%s) → %s", path, why,
 				       b->name));
 	}
 	for (guint i = 0; i < map->boards->len; i++) {

@@ -62,3 +62,15 @@ struct board_choice {
  * of struct board_choice * in map order. */
 GPtrArray *board_select(const struct board_map *map, const char *const *paths,
 			guint n);
+
+/* Whether @path selects @b in another way than its globs: NULL, or why
+ * (newly allocated, the reason's part between parentheses). */
+typedef char *(*board_match_func)(const struct board *b, const char *path,
+				  gpointer data);
+
+/* board_select(), where a board none of whose globs matches is also
+ * chosen when @match (may be NULL) says a path selects it
+ * (qemu/boardderive.h: the paths derived from the tree). */
+GPtrArray *board_select_with(const struct board_map *map,
+			     const char *const *paths, guint n,
+			     board_match_func match, gpointer data);

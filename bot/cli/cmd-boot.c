@@ -144,19 +144,6 @@ static gboolean ktap_has_failures(const struct ktap_report *r)
 	return ktap_count(r, KTAP_FAIL) || ktap_count(r, KTAP_CRASHED);
 }
 
-/* The patches of @s that did not apply, as `armbot am` prints them. */
-static void print_am_failures(const struct am_series *s)
-{
-	printf("series does not apply:\n");
-	for (guint i = 0; i < s->patches->len; i++) {
-		const struct am_patch *p = s->patches->pdata[i];
-
-		if (!p->applied)
-			printf("| %u/%u %s: %s\n", p->number, s->patches->len,
-			       p->subject, p->reason);
-	}
-}
-
 int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autofree char *tree_name = NULL;
@@ -275,17 +262,7 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 		if (!am_apply_mbox(&series, tree->repo, head_ref, mbox,
 				   &am_opts, &error))
 			goto error;
-		if (series->base_note)
-			printf("warning: %s\n", series->base_note);
-		/* gitoid_hex() has four buffers: two ids per call are fine */
-		printf("base: %s\n", gitoid_hex(&series->base));
-		printf("series: %u patches, head %s\n", series->patches->len,
-		       gitoid_hex(&series->head));
-		if (series->failed || !series->patches->len) {
-			if (series->patches->len)
-				print_am_failures(series);
-			else
-				printf("series does not apply: no patches\n");
+		if (!command_print_series(series)) {
 			status = BOOT_REGRESSION;
 			goto out;
 		}

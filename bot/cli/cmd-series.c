@@ -15,13 +15,12 @@ static void json_version(JsonBuilder *b, guint version, guint minor)
 {
 	char text[32];
 
-	json_builder_set_member_name(b, "version");
 	if (!minor) {
-		json_builder_add_int_value(b, version);
+		jsonout_int(b, "version", version);
 		return;
 	}
 	g_snprintf(text, sizeof(text), "%u.%u", version, minor);
-	json_builder_add_double_value(b, g_ascii_strtod(text, NULL));
+	jsonout_double(b, "version", g_ascii_strtod(text, NULL));
 }
 
 /* One series as a JSON object on one line (README, "armbot series"). */
@@ -41,8 +40,7 @@ static char *json_series(const struct store_series *s)
 	jsonout_string(b, "subject", s->subject);
 	jsonout_string(b, "author", s->author);
 	jsonout_string(b, "cover", s->cover);
-	json_builder_set_member_name(b, "patches");
-	json_builder_begin_array(b);
+	jsonout_begin_array(b, "patches");
 	for (guint i = 0; i < s->patches->len; i++)
 		jsonout_string(b, NULL, s->patches->pdata[i]);
 	json_builder_end_array(b);

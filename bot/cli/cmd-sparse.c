@@ -111,24 +111,7 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 			   &error))
 		goto error;
 	printf("tree: %s\n", tree->name);
-	if (series->base_note)
-		printf("warning: %s\n", series->base_note);
-	/* gitoid_hex() has four buffers: two ids per call are fine */
-	printf("base: %s\n", gitoid_hex(&series->base));
-	printf("series: %u patches, head %s\n", series->patches->len,
-	       gitoid_hex(&series->head));
-	if (series->failed || !series->patches->len) {
-		printf("series does not apply:\n");
-		if (!series->patches->len)
-			printf("| no patches\n");
-		for (guint i = 0; i < series->patches->len; i++) {
-			const struct am_patch *p = series->patches->pdata[i];
-
-			if (!p->applied)
-				printf("| %u/%u %s: %s\n", p->number,
-				       series->patches->len, p->subject,
-				       p->reason);
-		}
+	if (!command_print_series(series)) {
 		status = SPARSE_NOT_APPLIED;
 		goto out;
 	}

@@ -104,6 +104,15 @@ static void print_icecream(const struct armbot_config *config)
 			       " jobs through the cluster\n",
 			       when, lb.seconds, lb.jobs, lb.local_jobs,
 			       lb.cluster_jobs);
+			for (guint j = 0; lb.nodes && j < lb.nodes->len; j++) {
+				const struct icecc_node_jobs *nj =
+					lb.nodes->pdata[j];
+
+				printf("      %s compiled %" G_GUINT64_FORMAT
+				       " of them\n",
+				       nj->name, nj->jobs);
+			}
+			icecc_last_build_clear(&lb);
 		} else {
 			printf("    last build: none yet\n");
 		}

@@ -17,7 +17,7 @@ struct armbot_context {
 	 * set by armbot-core only; without it the command returns
 	 * COMMAND_NEEDS_CORE. */
 	GPtrArray *(*mbox_filestats)(const char *mbox, GError **error);
-	/* `armbot dirstat --json`: kernel/diff/dirstat-json.h.  json-glib
+	/* `armbot dirstat --json`: bot/common/dirstat-json.h.  json-glib
 	 * loads GObject and GIO at start-up, which the front program leaves
 	 * out too (README, "armbot dirstat"): set by armbot-core only; without
 	 * them the command returns COMMAND_NEEDS_CORE. */
@@ -116,6 +116,16 @@ struct store *command_store(struct armbot_context *ctx, GError **error);
  * @allow_root, TRUE after a warning. */
 gboolean command_check_root(const char *name, const char *why,
 			    gboolean allow_root);
+
+struct am_series;
+
+/* Print what `armbot boot` and `armbot sparse` say of series @s that
+ * am_apply_mbox() applied (kernel/patch/am.h): a warning on how its base
+ * was chosen, "base: ID", "series: N patches, head ID"; and when it did
+ * not apply, "series does not apply:" and a line "| N/M SUBJECT: REASON"
+ * for each patch that failed ("| no patches" for none), and FALSE (in
+ * bot/cli/command-series.c: armbot-core only). */
+gboolean command_print_series(const struct am_series *s);
 
 /* The data directory for this run (see config/datadir.h), resolved after the
  * command's options are parsed.  Owned by @ctx. */

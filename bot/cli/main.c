@@ -10,7 +10,7 @@
 #include "bot/cli/command.h"
 #include "bot/common/log.h"
 #include "config/datadir.h"
-#include "kernel/diff/dirstat-json.h"
+#include "bot/common/dirstat-json.h"
 #include "kernel/diff/patchstat.h"
 
 static const struct armbot_command commands[] = {

@@ -37,13 +37,47 @@ void jsonout_bool(JsonBuilder *b, const char *name, gboolean v)
 	json_builder_add_boolean_value(b, v);
 }
 
-void jsonout_id(JsonBuilder *b, const char *name, gint64 id)
+void jsonout_double(JsonBuilder *b, const char *name, double v)
 {
 	member(b, name);
+	json_builder_add_double_value(b, v);
+}
+
+void jsonout_null(JsonBuilder *b, const char *name)
+{
+	member(b, name);
+	json_builder_add_null_value(b);
+}
+
+void jsonout_begin_object(JsonBuilder *b, const char *name)
+{
+	member(b, name);
+	json_builder_begin_object(b);
+}
+
+void jsonout_begin_array(JsonBuilder *b, const char *name)
+{
+	member(b, name);
+	json_builder_begin_array(b);
+}
+
+gboolean jsonout_json(JsonBuilder *b, const char *name, const char *text)
+{
+	JsonNode *node = text ? json_from_string(text, NULL) : NULL;
+
+	if (!node)
+		return FALSE;
+	member(b, name);
+	json_builder_add_value(b, node);
+	return TRUE;
+}
+
+void jsonout_id(JsonBuilder *b, const char *name, gint64 id)
+{
 	if (id)
-		json_builder_add_int_value(b, id);
+		jsonout_int(b, name, id);
 	else
-		json_builder_add_null_value(b);
+		jsonout_null(b, name);
 }
 
 void jsonout_time(JsonBuilder *b, const char *name, gint64 t)

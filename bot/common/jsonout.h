@@ -19,6 +19,19 @@ void jsonout_bytes(JsonBuilder *b, const char *name, const char *data,
 
 void jsonout_int(JsonBuilder *b, const char *name, gint64 v);
 void jsonout_bool(JsonBuilder *b, const char *name, gboolean v);
+void jsonout_double(JsonBuilder *b, const char *name, double v);
+void jsonout_null(JsonBuilder *b, const char *name);
+
+/* Open an object or an array as the member @name (an element when @name
+ * is NULL); json_builder_end_object() or json_builder_end_array() closes
+ * it. */
+void jsonout_begin_object(JsonBuilder *b, const char *name);
+void jsonout_begin_array(JsonBuilder *b, const char *name);
+
+/* @text, a JSON document (armbot's own, kept in the store), as a value
+ * of its own.  Returns FALSE, adding nothing, when @text is NULL or not
+ * JSON: the caller writes null or leaves the member out. */
+gboolean jsonout_json(JsonBuilder *b, const char *name, const char *text);
 
 /* A row id, or null for 0 (SQLite never gives a row the id 0). */
 void jsonout_id(JsonBuilder *b, const char *name, gint64 id);

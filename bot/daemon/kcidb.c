@@ -16,12 +16,6 @@ static void member(JsonBuilder *b, const char *name, const char *s)
 		jsonout_string(b, name, s);
 }
 
-static void member_double(JsonBuilder *b, const char *name, double v)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_double_value(b, v);
-}
-
 static const char *check_status(enum report_status s)
 {
 	switch (s) {
@@ -123,8 +117,7 @@ static void checkout(JsonBuilder *b, const struct pipeline_outcome *out,
 			g_strconcat(in->series_url, "/mbox", NULL);
 
 		/* git apply (and git am) take the whole mbox */
-		json_builder_set_member_name(b, "patchset_files");
-		json_builder_begin_array(b);
+		jsonout_begin_array(b, "patchset_files");
 		json_builder_begin_object(b);
 		member(b, "name", "series.mbox");
 		member(b, "url", url);
@@ -136,8 +129,7 @@ static void checkout(JsonBuilder *b, const struct pipeline_outcome *out,
 	member(b, "comment", in->subject);
 	if (in->start_time)
 		jsonout_time(b, "start_time", in->start_time);
-	json_builder_set_member_name(b, "contacts");
-	json_builder_begin_array(b);
+	jsonout_begin_array(b, "contacts");
 	if (out->author_email)
 		jsonout_string(b, NULL, out->author_email);
 	if (out->list)
@@ -145,23 +137,14 @@ static void checkout(JsonBuilder *b, const struct pipeline_outcome *out,
 	json_builder_end_array(b);
 	if (apply->status != REPORT_STATUS_SKIPPED)
 		jsonout_bool(b, "valid", apply->status == REPORT_STATUS_OK);
-	json_builder_set_member_name(b, "misc");
-	json_builder_begin_object(b);
+	jsonout_begin_object(b, "misc");
 	jsonout_int(b, "series_id", out->series_id);
 	member(b, "head_commit", out->head_commit);
 	member(b, "tree_description", out->tree_description);
 	member(b, "base_reason", out->base_reason);
 	member(b, "not_tested", out->not_tested);
 	member(b, "dirstat", out->dirstat);
-	if (out->verdict_json) {
-		g_autoptr(JsonNode)
-			v = json_from_string(out->verdict_json, NULL);
-
-		if (v) {
-			json_builder_set_member_name(b, "verdict");
-			json_builder_add_value(b, g_steal_pointer(&v));
-		}
-	}
+	jsonout_json(b, "verdict", out->verdict_json);
 	json_builder_end_object(b);
 	json_builder_end_object(b);
 }
@@ -180,7 +163,7 @@ static void build(JsonBuilder *b, const char *checkout_id, const char *id,
 	member(b, "compiler", compiler);
 	member(b, "config_name", config);
 	if (c && c->seconds > 0)
-		member_double(b, "duration", c->seconds);
+		jsonout_double(b, "duration", c->seconds);
 	if (say_valid && c)
 		jsonout_bool(b, "valid", c->status == REPORT_STATUS_OK);
 	json_builder_end_object(b);
@@ -200,7 +183,7 @@ static void test(JsonBuilder *b, const char *build_id, const char *prefix,
 	member(b, "status", status);
 	member(b, "comment", comment);
 	if (seconds > 0)
-		member_double(b, "duration", seconds);
+		jsonout_double(b, "duration", seconds);
 	if (excerpt && *excerpt) {
 		/* the schema's maxLength, in characters */
 		g_autofree char *cut = g_utf8_make_valid(excerpt, -1);
@@ -313,19 +296,16 @@ char *kcidb_document(const struct pipeline_outcome *out,
 	gboolean have_build = bld->status != REPORT_STATUS_SKIPPED;
 
 	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "version");
-	json_builder_begin_object(b);
+	jsonout_begin_object(b, "version");
 	jsonout_int(b, "major", KCIDB_VERSION_MAJOR);
 	jsonout_int(b, "minor", KCIDB_VERSION_MINOR);
 	json_builder_end_object(b);
 
-	json_builder_set_member_name(b, "checkouts");
-	json_builder_begin_array(b);
+	jsonout_begin_array(b, "checkouts");
 	checkout(b, out, in, prefix);
 	json_builder_end_array(b);
 
-	json_builder_set_member_name(b, "builds");
-	json_builder_begin_array(b);
+	jsonout_begin_array(b, "builds");
 	if (have_sparse)
 		build(b, prefix, sparse_id, configs, NULL, sparse, FALSE,
 		      "the builds sparse checked (C=1), at the base and "
@@ -339,8 +319,7 @@ char *kcidb_document(const struct pipeline_outcome *out,
 		board_build(b, prefix, out->boards->pdata[i]);
 	json_builder_end_array(b);
 
-	json_builder_set_member_name(b, "tests");
-	json_builder_begin_array(b);
+	jsonout_begin_array(b, "tests");
 	if (have_sparse)
 		check_test(b, sparse_id, prefix, "sparse", sparse);
 	if (have_build && bld->status == REPORT_STATUS_OK) {

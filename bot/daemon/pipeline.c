@@ -15,7 +15,7 @@
 #include "kernel/base/baseguess.h"
 #include "kernel/build/buildlog.h"
 #include "kernel/diff/diffrename.h"
-#include "kernel/diff/dirstat-json.h"
+#include "bot/common/dirstat-json.h"
 #include "kernel/diff/dirstat.h"
 #include "kernel/git/repo.h"
 #include "kernel/diff/patchstat.h"
@@ -27,6 +27,7 @@
 #include "mailparse/listid.h"
 #include "mailparse/mailinfo.h"
 #include "mailparse/message.h"
+#include "qemu/boardderive.h"
 #include "qemu/boards.h"
 #include "qemu/boot.h"
 #include "qemu/ktap.h"
@@ -1231,7 +1232,29 @@ out:
 	return ok;
 }
 
-/* The boards the series' paths select (qemu/boards.h) besides virt,
+/* The boards @r's paths select: the map's globs and the paths the tree
+ * at the series' base derives (qemu/boardderive.h, cached under
+ * CACHE/boards); the globs alone when the base cannot be read. */
+static GPtrArray *boards_select(struct run *r, const struct board_map *map)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(gitrepo) repo = gitrepo_open(r->tree->git_dir, &error);
+	g_autoptr(boardderive) d = NULL;
+	g_autofree char *cache = datadir_cache_dir();
+	g_autofree char *dir = g_build_filename(cache, "boards", NULL);
+
+	if (repo)
+		d = boardderive_new(repo, &r->am->base, map, dir, NULL, &error);
+	if (!d) {
+		g_warning("boards: the map's globs only: %s", error->message);
+		return board_select(map, (const char *const *)r->files->pdata,
+				    r->files->len);
+	}
+	return boardderive_select(d, map, (const char *const *)r->files->pdata,
+				  r->files->len);
+}
+
+/* The boards the series' paths select (boards_select()) besides virt,
  * which the boot check boots: each board the map marks boots = yes is
  * built and booted (board_check()); one that does not boot here is
  * listed with the map's reason.  A board the series breaks makes the
@@ -1245,8 +1268,7 @@ static gboolean boards(struct run *r, GError **error)
 
 	if (!map)
 		return FALSE;
-	chosen = board_select(map, (const char *const *)r->files->pdata,
-			      r->files->len);
+	chosen = boards_select(r, map);
 	for (guint i = 0; i < chosen->len; i++) {
 		const struct board_choice *c = chosen->pdata[i];
 		const struct board *b = c->board;

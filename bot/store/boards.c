@@ -13,11 +13,7 @@ static const char *const migrations[] = {
 	" PRIMARY KEY (job_id, position));",
 };
 
-const struct store_part store_part_boards = {
-	.name = "boards",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(boards, migrations);
 
 static const char sql_set[] =
 	"INSERT OR REPLACE INTO job_boards (job_id, position, board, status,"
@@ -27,19 +23,11 @@ static const char sql_set[] =
 gboolean store_boards_set(struct store *st, gint64 job_id, guint position,
 			  const struct store_board *b, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_set, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, job_id);
-	sqlite3_bind_int(s, 2, position);
-	store_bind_text(s, 3, b->board);
-	store_bind_text(s, 4, b->status);
-	store_bind_text(s, 5, b->summary);
-	store_bind_text(s, 6, b->reason);
-	store_bind_text(s, 7, b->detail);
-	sqlite3_bind_double(s, 8, b->seconds);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql_set, error, STORE_I(job_id),
+			  STORE_I(position), STORE_T(b->board),
+			  STORE_T(b->status), STORE_T(b->summary),
+			  STORE_T(b->reason), STORE_T(b->detail),
+			  STORE_D(b->seconds), STORE_END);
 }
 
 void store_board_free(struct store_board *b)
@@ -73,11 +61,11 @@ static const char sql_job[] =
 
 GPtrArray *store_boards_job(struct store *st, gint64 job_id, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, sql_job, error);
+	sqlite3_stmt *s =
+		store_bind(st, sql_job, error, STORE_I(job_id), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, job_id);
 	return store_rows(st, s, read_board, (GDestroyNotify)store_board_free,
 			  error);
 }

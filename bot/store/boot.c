@@ -12,11 +12,7 @@ static const char *const migrations[] = {
 	" submitted INTEGER NOT NULL);",
 };
 
-const struct store_part store_part_boot = {
-	.name = "boot",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(boot, migrations);
 
 static const char sql_get[] =
 	"SELECT server, job_id FROM boot_jobs WHERE key = ?1";
@@ -49,15 +45,9 @@ gboolean store_boot_job_get(struct store *st, const char *key, char **server,
 gboolean store_boot_job_set(struct store *st, const char *key,
 			    const char *server, guint64 id, GError **error)
 {
-	sqlite3_stmt *s = store_statement(st, id ? sql_set : sql_unset, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, key);
-	if (id) {
-		store_bind_text(s, 2, server);
-		sqlite3_bind_int64(s, 3, (sqlite3_int64)id);
-		sqlite3_bind_int64(s, 4, (sqlite3_int64)time(NULL));
-	}
-	return store_step_done(st, s, error);
+	if (!id)
+		return store_exec(st, sql_unset, error, STORE_T(key),
+				  STORE_END);
+	return store_exec(st, sql_set, error, STORE_T(key), STORE_T(server),
+			  STORE_I(id), STORE_I(time(NULL)), STORE_END);
 }

@@ -85,45 +85,50 @@ static void bind_args(sqlite3_stmt *s, va_list ap)
 	}
 }
 
-sqlite3_stmt *store_bind(struct store *st, const char *sql, GError **error, ...)
+/* store_statement() of @sql with the parameters of @ap bound. */
+static sqlite3_stmt *statement_bound(struct store *st, const char *sql,
+				     GError **error, va_list ap)
 {
 	sqlite3_stmt *s = store_statement(st, sql, error);
+
+	if (s)
+		bind_args(s, ap);
+	return s;
+}
+
+sqlite3_stmt *store_bind(struct store *st, const char *sql, GError **error, ...)
+{
+	sqlite3_stmt *s;
 	va_list ap;
 
-	if (!s)
-		return NULL;
 	va_start(ap, error);
-	bind_args(s, ap);
+	s = statement_bound(st, sql, error, ap);
 	va_end(ap);
 	return s;
 }
 
 gboolean store_exec(struct store *st, const char *sql, GError **error, ...)
 {
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	sqlite3_stmt *s;
 	va_list ap;
 
-	if (!s)
-		return FALSE;
 	va_start(ap, error);
-	bind_args(s, ap);
+	s = statement_bound(st, sql, error, ap);
 	va_end(ap);
-	return store_step_done(st, s, error);
+	return s && store_step_done(st, s, error);
 }
 
 gboolean store_exec_changed(struct store *st, const char *sql,
 			    gboolean *changed, GError **error, ...)
 {
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	sqlite3_stmt *s;
 	va_list ap;
 
 	*changed = FALSE;
-	if (!s)
-		return FALSE;
 	va_start(ap, error);
-	bind_args(s, ap);
+	s = statement_bound(st, sql, error, ap);
 	va_end(ap);
-	if (!store_step_done(st, s, error))
+	if (!s || !store_step_done(st, s, error))
 		return FALSE;
 	*changed = sqlite3_changes(st->db) > 0;
 	return TRUE;
@@ -305,12 +310,10 @@ char *store_column_text(sqlite3_stmt *s, int i)
 	return t ? g_strdup((const char *)t) : NULL;
 }
 
-sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
-			   const char *tail, GError **error, ...)
+static sqlite3_stmt *select_bound(struct store *st, const struct store_row *row,
+				  const char *tail, GError **error, va_list ap)
 {
 	char *sql = g_hash_table_lookup(st->selects, tail);
-	sqlite3_stmt *s;
-	va_list ap;
 
 	if (!sql) {
 		GString *b = g_string_new("SELECT ");
@@ -327,12 +330,31 @@ sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
 		sql = g_string_free(b, FALSE);
 		g_hash_table_insert(st->selects, (gpointer)tail, sql);
 	}
-	if (!(s = store_statement(st, sql, error)))
-		return NULL;
+	return statement_bound(st, sql, error, ap);
+}
+
+sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
+			   const char *tail, GError **error, ...)
+{
+	sqlite3_stmt *s;
+	va_list ap;
+
 	va_start(ap, error);
-	bind_args(s, ap);
+	s = select_bound(st, row, tail, error, ap);
 	va_end(ap);
 	return s;
+}
+
+GPtrArray *store_select_rows(struct store *st, const struct store_row *row,
+			     const char *tail, GError **error, ...)
+{
+	sqlite3_stmt *s;
+	va_list ap;
+
+	va_start(ap, error);
+	s = select_bound(st, row, tail, error, ap);
+	va_end(ap);
+	return s ? store_read_rows(st, s, row, error) : NULL;
 }
 
 gpointer store_row_read(const struct store_row *row, sqlite3_stmt *s)

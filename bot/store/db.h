@@ -5,9 +5,10 @@
  *
  * A part keeps one concern's tables (bot/store/NAME.c) with its own
  * append-only list of migrations, versioned in the store_parts table, and
- * its own named statements.  To add one: define
- * `const struct store_part store_part_NAME` in bot/store/NAME.c, declare
- * it in bot/store/NAME.h and list it in store.c's parts[]. */
+ * its own named statements.  To add one: define it in bot/store/NAME.c
+ * with STORE_PART_DEFINE(NAME, migrations), declare `extern const struct
+ * store_part store_part_NAME` in bot/store/NAME.h and list it in
+ * store.c's parts[]. */
 #pragma once
 
 #include <glib.h>
@@ -26,6 +27,15 @@ struct store_part {
 	const char *const *migrations;
 	guint n_migrations;
 };
+
+/* `const struct store_part store_part_NAME`, the part "NAME" with the
+ * migrations of the array @migrations. */
+#define STORE_PART_DEFINE(NAME, migrations)               \
+	const struct store_part store_part_##NAME = {     \
+		.name = #NAME,                            \
+		.migrations = (migrations),               \
+		.n_migrations = G_N_ELEMENTS(migrations), \
+	}
 
 /* What store_db_open() brings up to date, in this order. */
 struct store_schema {
@@ -202,6 +212,11 @@ struct store_row {
  * address is the cache key).  NULL with @error set. */
 sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
 			   const char *tail, GError **error, ...);
+
+/* Every row of that store_select() as structs of @row, as
+ * store_read_rows() returns them; NULL with @error on failure. */
+GPtrArray *store_select_rows(struct store *st, const struct store_row *row,
+			     const char *tail, GError **error, ...);
 
 /* The current result row of @s as a new struct of @row. */
 gpointer store_row_read(const struct store_row *row, sqlite3_stmt *s);

@@ -25,11 +25,7 @@ static const char *const migrations[] = {
 	" at INTEGER NOT NULL) WITHOUT ROWID;",
 };
 
-const struct store_part store_part_lists = {
-	.name = "lists",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(lists, migrations);
 
 static const char sql_get[] = " FROM lists WHERE address = ?1";
 static const char sql_all[] = " FROM lists ORDER BY address";

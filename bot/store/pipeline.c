@@ -87,11 +87,7 @@ static const char *const migrations[] = {
 	"ALTER TABLE jobs ADD COLUMN deferrals INTEGER NOT NULL DEFAULT 0;",
 };
 
-const struct store_part store_part_pipeline = {
-	.name = "pipeline",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(pipeline, migrations);
 
 static gpointer second_column(sqlite3_stmt *s)
 {
@@ -353,18 +349,11 @@ gboolean store_job_early_verdict(struct store *st, gint64 job_id,
 		"UPDATE jobs SET base_commit = ?2, base_how = ?3,"
 		" head_commit = ?4, verdict = ?5, verdict_json = ?6,"
 		" dirstat = ?7 WHERE id = ?1 AND state = 'running'";
-	sqlite3_stmt *s = store_statement(st, sql, error);
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_int64(s, 1, job_id);
-	store_bind_text(s, 2, res->base_commit);
-	store_bind_text(s, 3, res->base_how);
-	store_bind_text(s, 4, res->head_commit);
-	store_bind_text(s, 5, res->verdict);
-	store_bind_text(s, 6, res->verdict_json);
-	store_bind_text(s, 7, res->dirstat);
-	return store_step_done(st, s, error);
+	return store_exec(st, sql, error, STORE_I(job_id),
+			  STORE_T(res->base_commit), STORE_T(res->base_how),
+			  STORE_T(res->head_commit), STORE_T(res->verdict),
+			  STORE_T(res->verdict_json), STORE_T(res->dirstat),
+			  STORE_END);
 }
 
 gboolean store_job_error(struct store *st, gint64 job_id, const char *reason,
@@ -399,12 +388,8 @@ GPtrArray *store_jobs_of_series(struct store *st, gint64 series_id,
 {
 	static const char tail[] =
 		" FROM jobs WHERE series_id = ?1 ORDER BY id";
-	sqlite3_stmt *s = store_select(st, &job_row, tail, error,
-				       STORE_I(series_id), STORE_END);
-
-	if (!s)
-		return NULL;
-	return store_read_rows(st, s, &job_row, error);
+	return store_select_rows(st, &job_row, tail, error, STORE_I(series_id),
+				 STORE_END);
 }
 
 static const struct store_field outbox_fields[] = {
@@ -448,12 +433,8 @@ GPtrArray *store_outbox_in_state(struct store *st, const char *state,
 				 GError **error)
 {
 	static const char tail[] = " FROM outbox WHERE state = ?1 ORDER BY id";
-	sqlite3_stmt *s = store_select(st, &outbox_row, tail, error,
-				       STORE_T(state), STORE_END);
-
-	if (!s)
-		return NULL;
-	return store_read_rows(st, s, &outbox_row, error);
+	return store_select_rows(st, &outbox_row, tail, error, STORE_T(state),
+				 STORE_END);
 }
 
 gboolean store_outbox_set(struct store *st, gint64 id, const char *state,

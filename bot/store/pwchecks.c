@@ -24,11 +24,7 @@ static const char *const migrations[] = {
 	"CREATE INDEX pwchecks_due ON pwchecks (status, next_try);",
 };
 
-const struct store_part store_part_pwchecks = {
-	.name = "pwchecks",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(pwchecks, migrations);
 
 static const char sql_queue[] =
 	"INSERT OR REPLACE INTO pwchecks (series_id, tree, list, message_id,"
@@ -78,23 +74,15 @@ gboolean store_pwcheck_queue(struct store *st, const struct store_pwcheck *c,
 GPtrArray *store_pwcheck_due(struct store *st, gint64 now, guint limit,
 			     GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &pwcheck_row, sql_due, error,
-				       STORE_I(now), STORE_I(limit), STORE_END);
-
-	if (!s)
-		return NULL;
-	return store_read_rows(st, s, &pwcheck_row, error);
+	return store_select_rows(st, &pwcheck_row, sql_due, error, STORE_I(now),
+				 STORE_I(limit), STORE_END);
 }
 
 GPtrArray *store_pwcheck_of_series(struct store *st, gint64 series_id,
 				   GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &pwcheck_row, sql_series, error,
-				       STORE_I(series_id), STORE_END);
-
-	if (!s)
-		return NULL;
-	return store_read_rows(st, s, &pwcheck_row, error);
+	return store_select_rows(st, &pwcheck_row, sql_series, error,
+				 STORE_I(series_id), STORE_END);
 }
 
 gboolean store_pwcheck_posted(struct store *st, gint64 id, gint64 now,

@@ -17,11 +17,7 @@ static const char *const migrations[] = {
 	" PRIMARY KEY (source, name)) WITHOUT ROWID;",
 };
 
-const struct store_part store_part_sources = {
-	.name = "sources",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(sources, migrations);
 
 static const char sql_get[] =
 	"SELECT value FROM source_cursors WHERE source = ?1 AND key = ?2";
@@ -65,18 +61,13 @@ gboolean store_sources_get_int(struct store *st, const char *source,
 gboolean store_sources_set(struct store *st, const char *source,
 			   const char *key, const char *value, GError **error)
 {
-	sqlite3_stmt *s =
-		store_statement(st, value ? sql_set : sql_unset, error);
-
-	if (!s)
-		return FALSE;
-	store_bind_text(s, 1, source);
-	store_bind_text(s, 2, key);
-	if (value) {
-		store_bind_text(s, 3, value);
-		sqlite3_bind_int64(s, 4, g_get_real_time() / G_USEC_PER_SEC);
-	}
-	return store_step_done(st, s, error);
+	if (!value)
+		return store_exec(st, sql_unset, error, STORE_T(source),
+				  STORE_T(key), STORE_END);
+	return store_exec(st, sql_set, error, STORE_T(source), STORE_T(key),
+			  STORE_T(value),
+			  STORE_I(g_get_real_time() / G_USEC_PER_SEC),
+			  STORE_END);
 }
 
 gboolean store_sources_set_int(struct store *st, const char *source,

@@ -607,10 +607,9 @@ GPtrArray *store_message_ids_since(struct store *st, gint64 since,
 {
 	static const char sql[] = "SELECT message_id FROM messages"
 				  " WHERE received >= ?1 ORDER BY id";
-	sqlite3_stmt *s = store_statement(st, sql, error);
+	sqlite3_stmt *s = store_bind(st, sql, error, STORE_I(since), STORE_END);
 
 	if (!s)
 		return NULL;
-	sqlite3_bind_int64(s, 1, since);
 	return store_read_texts(st, s, error);
 }

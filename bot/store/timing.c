@@ -11,11 +11,7 @@ static const char *const migrations[] = {
 	" PRIMARY KEY (job_id, stage));",
 };
 
-const struct store_part store_part_timing = {
-	.name = "timing",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(timing, migrations);
 
 const double store_timing_buckets[STORE_TIMING_BUCKETS] = {
 	0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800,
@@ -47,12 +43,8 @@ static const char sql_job[] = " FROM stage_times WHERE job_id = ?1"
 
 GPtrArray *store_timing_job(struct store *st, gint64 job_id, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &timing_row, sql_job, error,
-				       STORE_I(job_id), STORE_END);
-
-	if (!s)
-		return NULL;
-	return store_read_rows(st, s, &timing_row, error);
+	return store_select_rows(st, &timing_row, sql_job, error,
+				 STORE_I(job_id), STORE_END);
 }
 
 static const char sql_histograms[] =

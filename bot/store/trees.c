@@ -40,11 +40,7 @@ static const char *const migrations[] = {
 	"CREATE INDEX optin_requests_created ON optin_requests(created);",
 };
 
-const struct store_part store_part_trees = {
-	.name = "trees",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(trees, migrations);
 
 static const char sql_tree_list[] = " FROM trees ORDER BY name";
 static const char sql_tree_get[] = " FROM trees WHERE name = ?1";
@@ -160,12 +156,8 @@ gboolean store_tree_change_add(struct store *st,
 GPtrArray *store_tree_changes(struct store *st, const char *tree,
 			      GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &change_row, sql_changes, error,
-				       STORE_T(tree), STORE_END);
-
-	if (!s)
-		return NULL;
-	return store_read_rows(st, s, &change_row, error);
+	return store_select_rows(st, &change_row, sql_changes, error,
+				 STORE_T(tree), STORE_END);
 }
 
 static const struct store_field request_fields[] = {

@@ -19,11 +19,7 @@ static const char *const migrations[] = {
 	"CREATE INDEX web_messages_kind_list ON messages(kind, list_id);",
 };
 
-const struct store_part store_part_web = {
-	.name = "web",
-	.migrations = migrations,
-	.n_migrations = G_N_ELEMENTS(migrations),
-};
+STORE_PART_DEFINE(web, migrations);
 
 static void check_free(struct store_web_check *c);
 static void reply_free(struct store_web_reply *r);
@@ -472,14 +468,10 @@ void store_web_dir_free(struct store_web_dir *d)
 GPtrArray *store_web_arch_dirs(struct store *st, const char *list, guint max,
 			       GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &store_web_dir_row, sql_dirs, error,
-				       STORE_I(max),
-				       STORE_T(list && *list ? list : NULL),
-				       STORE_END);
-
-	if (!s)
-		return NULL;
-	return store_read_rows(st, s, &store_web_dir_row, error);
+	return store_select_rows(st, &store_web_dir_row, sql_dirs, error,
+				 STORE_I(max),
+				 STORE_T(list && *list ? list : NULL),
+				 STORE_END);
 }
 
 static const char sql_count_series[] = " FROM series GROUP BY state LIMIT 100";
@@ -593,10 +585,6 @@ STORE_ROW_DEFINE(static, report_row, struct store_web_report, report_fields,
 
 GPtrArray *store_web_reports(struct store *st, guint max, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &report_row, sql_reports, error,
-				       STORE_I(max), STORE_END);
-
-	if (!s)
-		return NULL;
-	return store_read_rows(st, s, &report_row, error);
+	return store_select_rows(st, &report_row, sql_reports, error,
+				 STORE_I(max), STORE_END);
 }

@@ -15,31 +15,15 @@ static void seconds(JsonBuilder *b, const char *name, double s)
 	char text[G_ASCII_DTOSTR_BUF_SIZE];
 
 	g_ascii_formatd(text, sizeof(text), "%.3f", s);
-	json_builder_set_member_name(b, name);
-	json_builder_add_double_value(b, g_ascii_strtod(text, NULL));
+	jsonout_double(b, name, g_ascii_strtod(text, NULL));
 }
 
 static void ids(JsonBuilder *b, const char *name, GArray *a)
 {
-	json_builder_set_member_name(b, name);
-	json_builder_begin_array(b);
+	jsonout_begin_array(b, name);
 	for (guint i = 0; a && i < a->len; i++)
-		json_builder_add_int_value(b, g_array_index(a, gint64, i));
+		jsonout_int(b, NULL, g_array_index(a, gint64, i));
 	json_builder_end_array(b);
-}
-
-/* armbot's own verdict JSON from the store (dirstat_json_verdict()), as
- * a value of its own; null when absent or, against the odds, not JSON
- * (the query already keeps only what json_valid() accepts). */
-static void verdict_detail(JsonBuilder *b, const char *text)
-{
-	JsonNode *node = text ? json_from_string(text, NULL) : NULL;
-
-	json_builder_set_member_name(b, "verdict_detail");
-	if (node)
-		json_builder_add_value(b, node);
-	else
-		json_builder_add_null_value(b);
 }
 
 /* "@name": [ each of @items written by @item ] */
@@ -48,8 +32,7 @@ typedef void (*item_fn)(JsonBuilder *b, gconstpointer item, gboolean full);
 static void array(JsonBuilder *b, const char *name, GPtrArray *items,
 		  item_fn item, gboolean full)
 {
-	json_builder_set_member_name(b, name);
-	json_builder_begin_array(b);
+	jsonout_begin_array(b, name);
 	for (guint i = 0; i < items->len; i++)
 		item(b, items->pdata[i], full);
 	json_builder_end_array(b);
@@ -74,8 +57,7 @@ static void reply(JsonBuilder *b, const struct store_web_reply *r)
 	gsize len = 0;
 	const char *raw = r->raw ? g_bytes_get_data(r->raw, &len) : NULL;
 
-	json_builder_set_member_name(b, "reply");
-	json_builder_begin_object(b);
+	jsonout_begin_object(b, "reply");
 	jsonout_string(b, "message_id", r->message_id);
 	jsonout_string(b, "list", r->list);
 	jsonout_string(b, "state", r->state);
@@ -89,11 +71,10 @@ static void reply(JsonBuilder *b, const struct store_web_reply *r)
 /* A count of arch/arm lines, or null when the job has no verdict. */
 static void net_figure(JsonBuilder *b, const char *name, gboolean has, gint64 v)
 {
-	json_builder_set_member_name(b, name);
 	if (has)
-		json_builder_add_int_value(b, v);
+		jsonout_int(b, name, v);
 	else
-		json_builder_add_null_value(b);
+		jsonout_null(b, name);
 }
 
 /* A board the job booted besides virt (bot/store/boards.h). */
@@ -119,8 +100,7 @@ static void job(JsonBuilder *b, const struct store_web_job *j, gboolean full,
 	jsonout_string(b, "verdict", j->verdict);
 	jsonout_string(b, "verdict_kind", j->verdict_kind);
 	/* a list's early-verdict: the checks still run, the reply waits */
-	json_builder_set_member_name(b, "verdict_provisional");
-	json_builder_add_boolean_value(b, store_web_job_provisional(j));
+	jsonout_bool(b, "verdict_provisional", store_web_job_provisional(j));
 	jsonout_string(b, "not_tested", j->not_tested);
 	net_figure(b, "net", j->has_net, j->net);
 	net_figure(b, "added", j->has_net, j->added);
@@ -137,18 +117,19 @@ static void job(JsonBuilder *b, const struct store_web_job *j, gboolean full,
 		jsonout_time(b, "finished", j->finished);
 		jsonout_string(b, "dirstat", j->dirstat);
 		jsonout_string(b, "similar", j->similar);
-		verdict_detail(b, j->verdict_json);
-		if (j->reply) {
+		/* armbot's own verdict JSON (dirstat_json_verdict()); null
+		 * when absent or, against the odds, not JSON (the query
+		 * already keeps only what json_valid() accepts) */
+		if (!jsonout_json(b, "verdict_detail", j->verdict_json))
+			jsonout_null(b, "verdict_detail");
+		if (j->reply)
 			reply(b, j->reply);
-		} else {
-			json_builder_set_member_name(b, "reply");
-			json_builder_add_null_value(b);
-		}
+		else
+			jsonout_null(b, "reply");
 	}
 	array(b, "checks", j->checks, check, full);
 	if (boards) {
-		json_builder_set_member_name(b, "boards");
-		json_builder_begin_array(b);
+		jsonout_begin_array(b, "boards");
 		for (guint i = 0; i < boards->len; i++)
 			board(b, boards->pdata[i]);
 		json_builder_end_array(b);
@@ -201,8 +182,7 @@ static void series(JsonBuilder *b, const struct store_web_series *x,
 		ids(b, "partials", x->partials);
 		array(b, "parts", x->parts, part, full);
 	}
-	json_builder_set_member_name(b, "jobs");
-	json_builder_begin_array(b);
+	jsonout_begin_array(b, "jobs");
 	for (guint i = 0; i < x->jobs->len; i++)
 		job(b, x->jobs->pdata[i], full,
 		    boards ? boards->pdata[i] : NULL);
@@ -236,8 +216,7 @@ guint web_api_series_list(struct store *st,
 	jsonout_int(b, "total", total);
 	jsonout_int(b, "pages",
 		    MAX(1, (total + filter->per_page - 1) / filter->per_page));
-	json_builder_set_member_name(b, "series");
-	json_builder_begin_array(b);
+	jsonout_begin_array(b, "series");
 	for (guint i = 0; i < rows->len; i++)
 		series(b, rows->pdata[i], FALSE, NULL);
 	json_builder_end_array(b);
@@ -285,18 +264,16 @@ static void tree(JsonBuilder *b, const struct store_tree_update *u, gint64 now)
 	json_builder_begin_object(b);
 	jsonout_string(b, "name", u->tree);
 	jsonout_string(b, "url", u->url);
-	json_builder_set_member_name(b, "branches");
-	json_builder_begin_array(b);
+	jsonout_begin_array(b, "branches");
 	for (guint i = 0; branches[i] && *branches[i]; i++)
 		jsonout_string(b, NULL, branches[i]);
 	json_builder_end_array(b);
 	jsonout_string(b, "head_branch", u->head_branch);
 	jsonout_string(b, "head", u->head);
-	json_builder_set_member_name(b, "update_interval");
 	if (u->interval < 0)
-		json_builder_add_null_value(b);
+		jsonout_null(b, "update_interval");
 	else
-		json_builder_add_int_value(b, u->interval);
+		jsonout_int(b, "update_interval", u->interval);
 	jsonout_string(b, "state",
 		       !u->attempted ? "pending" :
 		       u->error	     ? "failing" :
@@ -304,12 +281,10 @@ static void tree(JsonBuilder *b, const struct store_tree_update *u, gint64 now)
 	jsonout_time(b, "last_attempt", u->attempted);
 	jsonout_time(b, "last_success", u->succeeded);
 	/* never tried: due at once, now */
-	if (next < 0) {
-		json_builder_set_member_name(b, "next_update");
-		json_builder_add_null_value(b);
-	} else {
+	if (next < 0)
+		jsonout_null(b, "next_update");
+	else
 		jsonout_time(b, "next_update", next ? next : now);
-	}
 	jsonout_string(b, "error", u->error);
 	jsonout_int(b, "failures", u->failures);
 	seconds(b, "seconds", u->seconds);
@@ -328,8 +303,7 @@ guint web_api_trees(struct store *st, GString *out, GError **error)
 		return 0;
 	b = json_builder_new();
 	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "trees");
-	json_builder_begin_array(b);
+	jsonout_begin_array(b, "trees");
 	for (guint i = 0; i < updates->len; i++)
 		tree(b, updates->pdata[i], now);
 	json_builder_end_array(b);

@@ -222,39 +222,53 @@ static gboolean conn_scan(WebConn *c, const guint8 *buf, gsize n,
 	return TRUE;
 }
 
+/* Whether @c may still be read: a closed or refusing connection is
+ * G_IO_ERROR_CLOSED. */
+static gboolean conn_readable(WebConn *c, GError **error)
+{
+	if (c->state == CONN_CLOSED || c->state == CONN_REFUSING) {
+		g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_CLOSED,
+				    "connection closed");
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* What a read of @c returns once it read @n bytes into @buf: the header
+ * bytes are scanned as they pass (-1 when they break its limits). */
+static gssize conn_read_done(WebConn *c, const void *buf, gssize n,
+			     GError **error)
+{
+	if (n > 0 && c->state == CONN_HEADER && !conn_scan(c, buf, n, error))
+		return -1;
+	return n;
+}
+
 static gssize web_conn_read_nonblocking(GPollableInputStream *stream, void *buf,
 					gsize count, GError **error)
 {
 	WebConn *c = WEB_CONN(stream);
-	gssize n;
 
-	if (c->state == CONN_CLOSED || c->state == CONN_REFUSING) {
-		g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_CLOSED,
-				    "connection closed");
+	if (!conn_readable(c, error))
 		return -1;
-	}
-	n = g_pollable_input_stream_read_nonblocking(
-		G_POLLABLE_INPUT_STREAM(c->in), buf, count, NULL, error);
-	if (n > 0 && c->state == CONN_HEADER && !conn_scan(c, buf, n, error))
-		return -1;
-	return n;
+	return conn_read_done(c, buf,
+			      g_pollable_input_stream_read_nonblocking(
+				      G_POLLABLE_INPUT_STREAM(c->in), buf,
+				      count, NULL, error),
+			      error);
 }
 
 static gssize web_conn_read(GInputStream *stream, void *buf, gsize count,
 			    GCancellable *cancellable, GError **error)
 {
 	WebConn *c = WEB_CONN(stream);
-	gssize n;
 
-	if (c->state == CONN_CLOSED || c->state == CONN_REFUSING) {
-		g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_CLOSED,
-				    "connection closed");
+	if (!conn_readable(c, error))
 		return -1;
-	}
-	n = g_input_stream_read(c->in, buf, count, cancellable, error);
-	if (n > 0 && c->state == CONN_HEADER && !conn_scan(c, buf, n, error))
-		return -1;
-	return n;
+	return conn_read_done(c, buf,
+			      g_input_stream_read(c->in, buf, count,
+						  cancellable, error),
+			      error);
 }
 
 static gboolean web_conn_can_poll(GPollableInputStream *stream)

@@ -314,6 +314,49 @@ static void append_log(GString *out, const char *log_path, const char *data_dir)
 			      MIN(len, LOG_MAX));
 }
 
+/* A row of a result table opened: "<tr class=@class>" and the cells of
+ * @name, @status (its class too, for the colour) and @summary, the last
+ * cell left open. */
+static void result_cells(GString *out, const char *class, const char *name,
+			 const char *status, const char *summary)
+{
+	g_string_append_printf(out, "<tr class=\"%s\"><td>", class);
+	web_escape_append(out, name);
+	g_string_append(out, "</td><td class=\"status ");
+	web_escape_append(out, status);
+	g_string_append(out, "\">");
+	web_escape_append(out, status);
+	g_string_append(out, "</td><td>");
+	web_escape_append(out, summary);
+}
+
+/* The open cell closed, a last cell of @seconds ("%.1f") and the row
+ * closed. */
+static void seconds_cell_end(GString *out, double seconds)
+{
+	char secs[G_ASCII_DTOSTR_BUF_SIZE];
+
+	g_string_append_printf(out, "</td><td>%s</td></tr>\n",
+			       g_ascii_formatd(secs, sizeof(secs), "%.1f",
+					       seconds));
+}
+
+/* A row of one cell across @columns folding a log under @summary: the
+ * caller appends the escaped log between details_open() and
+ * details_close(). */
+static void details_open(GString *out, guint columns, const char *summary)
+{
+	g_string_append_printf(out,
+			       "<tr><td colspan=\"%u\"><details><summary>%s"
+			       "</summary><pre class=\"log\">",
+			       columns, summary);
+}
+
+static void details_close(GString *out)
+{
+	g_string_append(out, "</pre></details></td></tr>\n");
+}
+
 /* How long each stage of a job's reply took (bot/store/timing.h). */
 static void stage_table(GString *out, gint64 job_id, GPtrArray *times)
 {
@@ -327,13 +370,10 @@ static void stage_table(GString *out, gint64 job_id, GPtrArray *times)
 			       job_id);
 	for (guint i = 0; i < times->len; i++) {
 		const struct store_timing *t = times->pdata[i];
-		char secs[G_ASCII_DTOSTR_BUF_SIZE];
 
 		g_string_append(out, "<tr class=\"stage\"><td>");
 		web_escape_append(out, t->stage);
-		g_string_append_printf(out, "</td><td>%s</td></tr>\n",
-				       g_ascii_formatd(secs, sizeof(secs),
-						       "%.1f", t->seconds));
+		seconds_cell_end(out, t->seconds);
 	}
 	g_string_append(out, "</tbody></table>\n");
 }
@@ -353,27 +393,15 @@ static void board_table(GString *out, gint64 job_id, GPtrArray *boards)
 			       job_id);
 	for (guint i = 0; i < boards->len; i++) {
 		const struct store_board *b = boards->pdata[i];
-		char secs[G_ASCII_DTOSTR_BUF_SIZE];
 
-		g_string_append(out, "<tr class=\"board\"><td>");
-		web_escape_append(out, b->board);
-		g_string_append(out, "</td><td class=\"status ");
-		web_escape_append(out, b->status);
-		g_string_append(out, "\">");
-		web_escape_append(out, b->status);
-		g_string_append(out, "</td><td>");
-		web_escape_append(out, b->summary);
+		result_cells(out, "board", b->board, b->status, b->summary);
 		g_string_append(out, "</td><td>");
 		web_escape_append(out, b->reason);
-		g_string_append_printf(out, "</td><td>%s</td></tr>\n",
-				       g_ascii_formatd(secs, sizeof(secs),
-						       "%.1f", b->seconds));
+		seconds_cell_end(out, b->seconds);
 		if (b->detail) {
-			g_string_append(out, "<tr><td colspan=\"5\"><details>"
-					     "<summary>console</summary>"
-					     "<pre class=\"log\">");
+			details_open(out, 5, "console");
 			web_escape_append(out, b->detail);
-			g_string_append(out, "</pre></details></td></tr>\n");
+			details_close(out);
 		}
 	}
 	g_string_append(out, "</tbody></table>\n");
@@ -437,26 +465,14 @@ static void job_section(GString *out, const struct store_web_job *j,
 			     "</th><th>seconds</th></tr></thead><tbody>\n");
 	for (guint i = 0; i < j->checks->len; i++) {
 		const struct store_web_check *c = j->checks->pdata[i];
-		char secs[G_ASCII_DTOSTR_BUF_SIZE];
 
-		g_string_append(out, "<tr class=\"check\"><td>");
-		web_escape_append(out, c->name);
-		g_string_append(out, "</td><td class=\"status ");
-		web_escape_append(out, c->status);
-		g_string_append(out, "\">");
-		web_escape_append(out, c->status);
-		g_string_append(out, "</td><td>");
-		web_escape_append(out, c->summary);
-		g_string_append_printf(out, "</td><td>%s</td></tr>\n",
-				       g_ascii_formatd(secs, sizeof(secs),
-						       "%.1f", c->seconds));
+		result_cells(out, "check", c->name, c->status, c->summary);
+		seconds_cell_end(out, c->seconds);
 		if (c->detail || c->log_path) {
-			g_string_append(out, "<tr><td colspan=\"4\"><details>"
-					     "<summary>log</summary>"
-					     "<pre class=\"log\">");
+			details_open(out, 4, "log");
 			web_escape_append(out, c->detail);
 			append_log(out, c->log_path, data_dir);
-			g_string_append(out, "</pre></details></td></tr>\n");
+			details_close(out);
 		}
 	}
 	g_string_append(out, "</tbody></table>\n");

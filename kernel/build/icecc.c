@@ -103,27 +103,28 @@ guint icecc_cluster_slots(const struct icecc_cluster *cl)
 	return sum;
 }
 
-gboolean icecc_listcs(const char *scheduler, struct icecc_cluster *out,
-		      GError **error)
+/* Send @cmd to the text interface of the scheduler @scheduler (port + 1)
+ * and read its answer up to "200 Good Bye!" (at most ICECC_MAX_ANSWER
+ * bytes).  Newly allocated; NULL with @error. */
+static GString *query(const char *scheduler, const char *cmd, GError **error)
 {
 	g_autoptr(GSocketClient) client = g_socket_client_new();
 	g_autoptr(GSocketConnection) conn = NULL;
 	g_autoptr(GSocketConnectable) addr = NULL;
 	g_autoptr(GString) answer = g_string_new(NULL);
 	g_autofree char *host = NULL;
+	g_autofree char *line = g_strconcat(cmd, "\r\nquit\r\n", NULL);
 	guint16 port = ICECC_SCHEDULER_PORT;
 	GOutputStream *os;
 	GInputStream *is;
 	char buf[4096];
 	gssize n;
-	static const char cmd[] = "listcs\r\nquit\r\n";
 
-	memset(out, 0, sizeof(*out));
 	addr = g_network_address_parse(scheduler ? scheduler : "127.0.0.1",
 				       ICECC_SCHEDULER_PORT, error);
 	if (!addr) {
 		g_prefix_error(error, "icecc scheduler '%s': ", scheduler);
-		return FALSE;
+		return NULL;
 	}
 	host = g_strdup(
 		g_network_address_get_hostname(G_NETWORK_ADDRESS(addr)));
@@ -133,7 +134,7 @@ gboolean icecc_listcs(const char *scheduler, struct icecc_cluster *out,
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
 			    "icecc scheduler port %u has no text interface",
 			    port);
-		return FALSE;
+		return NULL;
 	}
 	addr = g_network_address_new(host, port + 1);
 	g_socket_client_set_timeout(client, 5);
@@ -141,12 +142,13 @@ gboolean icecc_listcs(const char *scheduler, struct icecc_cluster *out,
 	if (!conn) {
 		g_prefix_error(error, "icecc scheduler %s:%u: ", host,
 			       port + 1);
-		return FALSE;
+		return NULL;
 	}
 	os = g_io_stream_get_output_stream(G_IO_STREAM(conn));
 	is = g_io_stream_get_input_stream(G_IO_STREAM(conn));
-	if (!g_output_stream_write_all(os, cmd, strlen(cmd), NULL, NULL, error))
-		return FALSE;
+	if (!g_output_stream_write_all(os, line, strlen(line), NULL, NULL,
+				       error))
+		return NULL;
 	while ((n = g_input_stream_read(is, buf, sizeof(buf), NULL, error)) >
 	       0) {
 		if (answer->len + n > ICECC_MAX_ANSWER)
@@ -156,14 +158,68 @@ gboolean icecc_listcs(const char *scheduler, struct icecc_cluster *out,
 			break;
 	}
 	if (n < 0)
+		return NULL;
+	return g_steal_pointer(&answer);
+}
+
+gboolean icecc_listcs(const char *scheduler, struct icecc_cluster *out,
+		      GError **error)
+{
+	g_autoptr(GString) answer = NULL;
+
+	memset(out, 0, sizeof(*out));
+	answer = query(scheduler, "listcs", error);
+	if (!answer)
 		return FALSE;
 	if (!icecc_listcs_parse(answer->str, out)) {
 		icecc_cluster_clear(out);
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-			    "icecc scheduler %s:%u: no status in its answer",
-			    host, port + 1);
+			    "icecc scheduler %s: no status in its answer",
+			    scheduler ? scheduler : "127.0.0.1");
 		return FALSE;
 	}
+	return TRUE;
+}
+
+/* " ID STATE sub:NODE on:NODE FILE" (scheduler.cpp, dump_job()) */
+guint icecc_listjobs_parse(const char *text, GHashTable *on)
+{
+	g_autoptr(GRegex) re = g_regex_new(
+		"^ ?([0-9]{1,9}) [A-Za-z?]{1,8} sub:\\S* on:(\\S{1,64}) ", 0, 0,
+		NULL);
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	guint n = 0;
+
+	for (guint i = 0; lines[i]; i++) {
+		g_autoptr(GMatchInfo) m = NULL;
+		g_autofree char *id = NULL;
+		char *node;
+
+		if (!g_regex_match(re, lines[i], 0, &m))
+			continue;
+		node = g_match_info_fetch(m, 2);
+		/* not yet given to a node */
+		if (!strcmp(node, "<unknown>") ||
+		    g_hash_table_size(on) >= ICECC_MAX_JOBS_SEEN) {
+			g_free(node);
+			continue;
+		}
+		id = g_match_info_fetch(m, 1);
+		g_hash_table_insert(
+			on, GUINT_TO_POINTER(g_ascii_strtoull(id, NULL, 10)),
+			node);
+		n++;
+	}
+	return n;
+}
+
+gboolean icecc_listjobs(const char *scheduler, GHashTable *on, GError **error)
+{
+	g_autoptr(GString) answer = query(scheduler, "listjobs", error);
+
+	if (!answer)
+		return FALSE;
+	icecc_listjobs_parse(answer->str, on);
 	return TRUE;
 }
 
@@ -310,24 +366,51 @@ char *icecc_last_build_path(const char *cache_dir, const char *tree)
 	return g_build_filename(cache_dir, "icecc", name, NULL);
 }
 
+#define ICECC_RECORD_MAX_NODES 256u
+
+void icecc_node_jobs_free(struct icecc_node_jobs *nj)
+{
+	g_free(nj->name);
+	g_free(nj);
+}
+
+void icecc_last_build_clear(struct icecc_last_build *lb)
+{
+	if (lb->nodes)
+		g_ptr_array_unref(lb->nodes);
+	memset(lb, 0, sizeof(*lb));
+}
+
+/* "when seconds -j local-j cluster-jobs", then "node NAME JOBS" a node */
 gboolean icecc_last_build_write(const char *path,
 				const struct icecc_last_build *lb,
 				GError **error)
 {
 	g_autofree char *dir = g_path_get_dirname(path);
-	g_autofree char *text = g_strdup_printf(
-		"%" G_GINT64_FORMAT " %.3f %u %u %" G_GUINT64_FORMAT "\n",
-		lb->when, lb->seconds, lb->jobs, lb->local_jobs,
-		lb->cluster_jobs);
+	g_autoptr(GString) text = g_string_new(NULL);
 
+	g_string_printf(text,
+			"%" G_GINT64_FORMAT " %.3f %u %u %" G_GUINT64_FORMAT
+			"\n",
+			lb->when, lb->seconds, lb->jobs, lb->local_jobs,
+			lb->cluster_jobs);
+	for (guint i = 0;
+	     lb->nodes && i < lb->nodes->len && i < ICECC_RECORD_MAX_NODES;
+	     i++) {
+		const struct icecc_node_jobs *nj = lb->nodes->pdata[i];
+
+		g_string_append_printf(text, "node %s %" G_GUINT64_FORMAT "\n",
+				       nj->name, nj->jobs);
+	}
 	g_mkdir_with_parents(dir, 0755);
-	return g_file_set_contents(path, text, -1, error);
+	return g_file_set_contents(path, text->str, text->len, error);
 }
 
 gboolean icecc_last_build_read(const char *path, struct icecc_last_build *lb,
 			       GError **error)
 {
 	g_autofree char *text = NULL;
+	g_auto(GStrv) lines = NULL;
 	gsize len;
 	long long when;
 	unsigned long long cj;
@@ -335,7 +418,7 @@ gboolean icecc_last_build_read(const char *path, struct icecc_last_build *lb,
 	memset(lb, 0, sizeof(*lb));
 	if (!g_file_get_contents(path, &text, &len, error))
 		return FALSE;
-	if (len > 200 ||
+	if (len > 64 * 1024 ||
 	    sscanf(text, "%lld %lf %u %u %llu", &when, &lb->seconds, &lb->jobs,
 		   &lb->local_jobs, &cj) != 5) {
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
@@ -344,5 +427,21 @@ gboolean icecc_last_build_read(const char *path, struct icecc_last_build *lb,
 	}
 	lb->when = when;
 	lb->cluster_jobs = cj;
+	lb->nodes = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)icecc_node_jobs_free);
+	lines = g_strsplit(text, "\n", -1);
+	for (guint i = 1; lines[i] && lb->nodes->len < ICECC_RECORD_MAX_NODES;
+	     i++) {
+		char name[65];
+		unsigned long long jobs;
+		struct icecc_node_jobs *nj;
+
+		if (sscanf(lines[i], "node %64s %llu", name, &jobs) != 2)
+			continue;
+		nj = g_new0(struct icecc_node_jobs, 1);
+		nj->name = g_strdup(name);
+		nj->jobs = jobs;
+		g_ptr_array_add(lb->nodes, nj);
+	}
 	return TRUE;
 }

@@ -49,6 +49,20 @@ gboolean icecc_listcs_parse(const char *text, struct icecc_cluster *out);
 gboolean icecc_listcs(const char *scheduler, struct icecc_cluster *out,
 		      GError **error);
 
+/* At most this many jobs are told apart by icecc_listjobs_parse(). */
+#define ICECC_MAX_JOBS_SEEN 100000u
+
+/* Parse the answer to `listjobs` (" ID STATE sub:NODE on:NODE FILE" a
+ * line) into @on, the job id (GUINT_TO_POINTER) -> the node compiling it
+ * (a newly allocated name, at most 64 bytes; @on frees its values): the
+ * jobs given to a node so far, at most ICECC_MAX_JOBS_SEEN.  Returns how
+ * many lines named a node. */
+guint icecc_listjobs_parse(const char *text, GHashTable *on);
+
+/* Ask the scheduler for `listjobs` (see icecc_listcs()) and add what it
+ * says to @on (icecc_listjobs_parse()). */
+gboolean icecc_listjobs(const char *scheduler, GHashTable *on, GError **error);
+
 /* The sum of the nodes' job slots. */
 guint icecc_cluster_slots(const struct icecc_cluster *cl);
 
@@ -65,6 +79,14 @@ char *icecc_env_tarball(const char *cache_dir, const char *compiler,
  * what it took: @cache_dir/icecc/last-build-@tree.  Newly allocated. */
 char *icecc_last_build_path(const char *cache_dir, const char *tree);
 
+/* Jobs one node compiled. */
+struct icecc_node_jobs {
+	char *name;
+	guint64 jobs;
+};
+
+void icecc_node_jobs_free(struct icecc_node_jobs *nj);
+
 /* What the last build recorded. */
 struct icecc_last_build {
 	gint64 when; /* unix time */
@@ -72,7 +94,13 @@ struct icecc_last_build {
 	guint jobs; /* make's -j */
 	guint local_jobs; /* what -j would have been without the cluster */
 	guint64 cluster_jobs; /* jobs the scheduler handed out meanwhile */
+	/* struct icecc_node_jobs: the jobs each node was seen compiling
+	 * (`listjobs` asked while the make ran, icecc-watch.h), most first;
+	 * NULL or empty when none was seen.  At most 256 nodes. */
+	GPtrArray *nodes;
 };
+
+void icecc_last_build_clear(struct icecc_last_build *lb);
 
 gboolean icecc_last_build_write(const char *path,
 				const struct icecc_last_build *lb,

@@ -11,6 +11,7 @@
 
 #include "kernel/tree/rmtree.h"
 #include "kernel/build/buildcopy.h"
+#include "kernel/build/icecc-watch.h"
 #include "kernel/build/icecc.h"
 
 #define KBUILD_HOSTCC_CCACHE "HOSTCC=ccache gcc"
@@ -82,7 +83,8 @@ static gboolean icecc_on(const struct kbuild *kb)
 /* What the sandbox shows for kb->trust: the kernel tree read-only; the
  * build dir, or the series' copy at its path, read-write; the tree's
  * ccache read-write for a trusted build, else its store read-only and the
- * series' own ccache read-write. */
+ * series' own ccache read-write; through icecream (a trusted build only)
+ * the iceccd socket, the compiler tarball and the host's network. */
 static void bind_dirs(struct kbuild *kb)
 {
 	g_autofree char *store =
@@ -93,6 +95,10 @@ static void bind_dirs(struct kbuild *kb)
 
 	sandbox_clear_binds(kb->sandbox);
 	sandbox_add_readonly(kb->sandbox, kb->src_dir);
+	/* the icecc client sends a job to the node the scheduler picks over
+	 * TCP, from inside: a trusted build through icecream keeps the
+	 * host's network; every other build has loopback only */
+	sandbox_set_host_network(kb->sandbox, icecc_on(kb));
 	if (icecc_on(kb)) {
 		sandbox_add_bind(kb->sandbox, kb->icecc_socket,
 				 ICECC_SANDBOX_SOCKET, FALSE);
@@ -330,7 +336,7 @@ static guint64 cluster_total(const struct kbuild *kb)
 
 /* What a make through icecream took, for `armbot status`. */
 static void record_icecc(const struct kbuild *kb, const GPtrArray *argv,
-			 double seconds, guint64 before)
+			 double seconds, guint64 before, GPtrArray *nodes)
 {
 	g_autoptr(GError) error = NULL;
 	struct icecc_last_build lb = { 0 };
@@ -344,6 +350,7 @@ static void record_icecc(const struct kbuild *kb, const GPtrArray *argv,
 			lb.jobs = (guint)g_ascii_strtoull(
 				(char *)argv->pdata[i] + 2, NULL, 10);
 	lb.cluster_jobs = after > before ? after - before : 0;
+	lb.nodes = nodes;
 	if (!icecc_last_build_write(kb->icecc_record, &lb, &error))
 		g_message("kbuild: %s", error->message);
 }
@@ -394,6 +401,9 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 	struct runner_result r;
 	g_auto(GStrv) env = NULL;
 	guint64 icecc_before = 0;
+	struct icecc_watch *watch = NULL;
+	g_autoptr(GPtrArray) nodes = NULL;
+	gboolean ran;
 
 	memset(out, 0, sizeof(*out));
 	/* the build stamp in the image must not depend on who built it */
@@ -426,8 +436,11 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 		g_ptr_array_add(extra, g_strdup("CCACHE_PREFIX=icecc"));
 		g_ptr_array_add(extra, g_strconcat("ICECC_VERSION=x86_64:",
 						   kb->icecc_env, NULL));
-		if (kb->icecc_scheduler)
+		if (kb->icecc_scheduler) {
 			icecc_before = cluster_total(kb);
+			/* which node compiles what, for `armbot status` */
+			watch = icecc_watch_start(kb->icecc_scheduler);
+		}
 	}
 	g_ptr_array_add(extra, NULL);
 	env = runner_env_new((const char *const *)extra->pdata);
@@ -438,8 +451,11 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 	o.merge_stderr = TRUE;
 	o.nice = kb->nice;
 	o.output_cap = 8u << 20;
-	if (!sandbox_run(kb->sandbox, (const char *const *)argv->pdata, &o, &r,
-			 error)) {
+	ran = sandbox_run(kb->sandbox, (const char *const *)argv->pdata, &o, &r,
+			  error);
+	if (watch)
+		nodes = icecc_watch_stop(watch);
+	if (!ran) {
 		g_prefix_error(error, "make in '%s': ", kb->build_dir);
 		return FALSE;
 	}
@@ -451,7 +467,7 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 	if (kb->ccache_dir && kb->trust == KBUILD_TRUSTED)
 		trim_ccache(kb);
 	if (icecc_on(kb))
-		record_icecc(kb, argv, out->seconds, icecc_before);
+		record_icecc(kb, argv, out->seconds, icecc_before, nodes);
 	return TRUE;
 }
 

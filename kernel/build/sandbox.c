@@ -51,6 +51,7 @@ struct sandbox {
 	GPtrArray *binds; /* struct sandbox_bind */
 	guint max_procs;
 	guint64 max_memory;
+	gboolean host_network; /* --share-net */
 };
 
 /* What the child needs before exec: set up in the parent, so that the
@@ -149,6 +150,8 @@ static GPtrArray *bwrap_argv(const struct sandbox *sb, const char *cwd)
 
 	add_args(a, "bwrap", "--unshare-all", "--die-with-parent",
 		 "--new-session", NULL);
+	if (sb->host_network)
+		add_args(a, "--share-net", NULL);
 	if (sb->userns)
 		add_args(a, "--unshare-user", "--disable-userns", "--uid",
 			 SANDBOX_UID, "--gid", SANDBOX_UID, NULL);
@@ -604,6 +607,11 @@ void sandbox_clear_binds(struct sandbox *sb)
 	for (guint i = 0; i < sb->binds->len; i++)
 		bind_free(sb->binds->pdata[i]);
 	g_ptr_array_set_size(sb->binds, 0);
+}
+
+void sandbox_set_host_network(struct sandbox *sb, gboolean on)
+{
+	sb->host_network = on;
 }
 
 void sandbox_set_max_procs(struct sandbox *sb, guint max)

@@ -10,7 +10,10 @@
  *   data dir, no password file;
  * - every namespace new (--unshare-all: no network but loopback), in a
  *   user namespace of its own as an unprivileged uid without
- *   capabilities, which cannot make further user namespaces;
+ *   capabilities, which cannot make further user namespaces; only a run
+ *   the caller marks with sandbox_set_host_network() keeps the host's
+ *   network namespace (a trusted build whose compiles go to the icecream
+ *   nodes);
  * - a seccomp filter (kernel/build/sandbox-filter.h) denying what no build
  *   calls: ptrace, mount, keyctl, bpf, perf, module loading, ...;
  * - a cgroup per run that bounds processes and memory and kills what is
@@ -52,6 +55,13 @@ void sandbox_add_bind(struct sandbox *sb, const char *src, const char *dest,
 
 /* Forget every directory added so far. */
 void sandbox_clear_binds(struct sandbox *sb);
+
+/* Whether the next runs keep the host's network namespace (bwrap
+ * --share-net) instead of one with loopback only; every other namespace
+ * and limit stays.  Off by default.  Only for trusted work: the icecc
+ * client of a trusted build connects over TCP to the node the scheduler
+ * picks (kernel/build/icecc.h). */
+void sandbox_set_host_network(struct sandbox *sb, gboolean on);
 
 /* At most this many processes at once inside (SANDBOX_MAX_PROCS by
  * default): a pids cgroup per run when one can be created (which also

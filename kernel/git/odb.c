@@ -91,6 +91,19 @@ gboolean gitoid_equal(const struct gitoid *a, const struct gitoid *b)
 	return memcmp(a->id, b->id, GITOID_RAWSZ) == 0;
 }
 
+guint gitoid_key_hash(gconstpointer oid)
+{
+	guint h;
+
+	memcpy(&h, ((const struct gitoid *)oid)->id, sizeof(h));
+	return h;
+}
+
+gboolean gitoid_key_equal(gconstpointer a, gconstpointer b)
+{
+	return gitoid_equal(a, b);
+}
+
 /* hex digit values plus one; 0 for anything else (NUL included) */
 static const guint8 hexval1[256] = {
 	['0'] = 1,  ['1'] = 2,	['2'] = 3,  ['3'] = 4,	['4'] = 5,  ['5'] = 6,
@@ -836,6 +849,18 @@ static gboolean corrupt_entry(struct gitodb_pack *p, guint64 offset,
 	return FALSE;
 }
 
+/* The base of the delta at @offset could not be read (@why): a missing
+ * base is a broken pack, not a missing object. */
+static gboolean missing_base(struct gitodb_pack *p, guint64 offset,
+			     const GError *why, GError **error)
+{
+	g_set_error(error, GITODB_ERROR, GITODB_ERROR_CORRUPT,
+		    "delta base of entry at offset %" G_GUINT64_FORMAT
+		    " in packfile %s: %s",
+		    offset, p->pack_path, why->message);
+	return FALSE;
+}
+
 /* git's unpack_object_header_buffer() and get_delta_base(). */
 static gboolean pack_entry_parse(struct gitodb_pack *p, guint64 offset,
 				 struct pack_entry *out, GError **error)
@@ -1090,13 +1115,7 @@ static GBytes *pack_read(struct gitodb *odb, struct gitodb_pack *p,
 		}
 		base = odb_read(odb, &f.entry.base_oid, depth + 1, &t, &local);
 		if (!base) {
-			/* a missing base is a broken pack, not a missing
-			 * object */
-			g_set_error(
-				error, GITODB_ERROR, GITODB_ERROR_CORRUPT,
-				"delta base of entry at offset %" G_GUINT64_FORMAT
-				" in packfile %s: %s",
-				cur, p->pack_path, local->message);
+			missing_base(p, cur, local, error);
 			return NULL;
 		}
 		base_in_pack = FALSE;
@@ -1194,13 +1213,7 @@ static gboolean pack_read_header(struct gitodb *odb, struct gitodb_pack *p,
 			if (odb_read_header(odb, &e.base_oid, depth + 1, type,
 					    NULL, &local))
 				return TRUE;
-			/* a missing base is a broken pack */
-			g_set_error(
-				error, GITODB_ERROR, GITODB_ERROR_CORRUPT,
-				"delta base of entry at offset %" G_GUINT64_FORMAT
-				" in packfile %s: %s",
-				cur, p->pack_path, local->message);
-			return FALSE;
+			return missing_base(p, cur, local, error);
 		}
 		if (!pack_entry_parse(p, cur, &e, error))
 			return FALSE;

@@ -26,6 +26,10 @@ enum gitobj_type {
 };
 
 gboolean gitoid_equal(const struct gitoid *a, const struct gitoid *b);
+/* GHashTable's hash and equality of keys that are struct gitoid *: the id
+ * is already a hash, its first bytes serve. */
+guint gitoid_key_hash(gconstpointer oid);
+gboolean gitoid_key_equal(gconstpointer a, gconstpointer b);
 /* Exactly GITOID_HEXSZ hex digits (either case), then NUL. */
 gboolean gitoid_from_hex(struct gitoid *out, const char *hex);
 void gitoid_to_hex(const struct gitoid *oid, char hex[GITOID_HEXSZ + 1]);

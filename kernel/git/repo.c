@@ -1349,19 +1349,6 @@ struct walk {
 	GHashTable *nodes; /* struct gitoid * -> struct node *, owned */
 };
 
-static guint oid_hash(gconstpointer key)
-{
-	const guint8 *id = ((const struct gitoid *)key)->id;
-
-	return (guint)id[0] << 24 | (guint)id[1] << 16 | (guint)id[2] << 8 |
-	       id[3];
-}
-
-static gboolean oid_eq(gconstpointer a, gconstpointer b)
-{
-	return !memcmp(a, b, GITOID_RAWSZ);
-}
-
 static void node_free(gpointer data)
 {
 	struct node *n = data;
@@ -1374,7 +1361,8 @@ static void node_free(gpointer data)
 static void walk_init(struct walk *w, struct gitrepo *repo)
 {
 	w->repo = repo;
-	w->nodes = g_hash_table_new_full(oid_hash, oid_eq, NULL, node_free);
+	w->nodes = g_hash_table_new_full(gitoid_key_hash, gitoid_key_equal,
+					 NULL, node_free);
 }
 
 static void walk_clear(struct walk *w)

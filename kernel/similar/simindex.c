@@ -245,24 +245,11 @@ struct reuse {
 	GHashTable *by_blob; /* gitoid -> GArray of struct sprint (file 0) */
 };
 
-static guint oid_hash(gconstpointer k)
-{
-	guint h;
-
-	memcpy(&h, ((const struct gitoid *)k)->id, sizeof(h));
-	return h;
-}
-
-static gboolean oid_eq(gconstpointer a, gconstpointer b)
-{
-	return gitoid_equal(a, b);
-}
-
 static void reuse_init(struct reuse *r, const struct simindex *old)
 {
 	r->old = old;
-	r->by_blob = g_hash_table_new_full(oid_hash, oid_eq, NULL,
-					   (GDestroyNotify)g_array_unref);
+	r->by_blob = g_hash_table_new_full(gitoid_key_hash, gitoid_key_equal,
+					   NULL, (GDestroyNotify)g_array_unref);
 	if (!old)
 		return;
 	for (guint i = 0; i < old->files->len; i++)

@@ -118,19 +118,6 @@ struct pack_writer {
 	gsize zcap;
 };
 
-static guint oid_hash(gconstpointer key)
-{
-	guint h;
-
-	memcpy(&h, ((const struct gitoid *)key)->id, sizeof(h));
-	return h;
-}
-
-static gboolean oid_equal(gconstpointer a, gconstpointer b)
-{
-	return gitoid_equal(a, b);
-}
-
 static gboolean write_all(int fd, const void *buf, gsize len, const char *path,
 			  GError **error)
 {
@@ -189,7 +176,8 @@ static struct pack_writer *pack_writer_new(struct git_repository *repo,
 	pw->pack_dir =
 		g_build_filename(lg2repo_path(repo), "objects", "pack", NULL);
 	pw->entries = g_array_new(FALSE, FALSE, sizeof(struct pack_entry));
-	pw->seen = g_hash_table_new_full(oid_hash, oid_equal, g_free, NULL);
+	pw->seen = g_hash_table_new_full(gitoid_key_hash, gitoid_key_equal,
+					 g_free, NULL);
 	/* level 1: the pack is a third of the sources and deflating costs
 	 * less than decompressing the xz stream */
 	pw->compressor = libdeflate_alloc_compressor(1);

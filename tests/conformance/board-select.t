@@ -4,12 +4,15 @@
 # ../shared/corpora/arm61 are read by real git (`git apply --numstat`,
 # which reads a patch without applying it) and each patch selects the
 # expected boards; made-up paths give the expected reasons; a broken map
-# is refused with FILE:LINE.
+# is refused with FILE:LINE.  With -C and the imported distro tree, the
+# paths derived from the tree (each board's device tree, the drivers of
+# its SoC's own compatibles) select too.
 . "$(dirname "$0")/../lib/tap.sh"
 
 command -v git >/dev/null || skip_all "git not installed"
 CORPORA="$TOP/../shared/corpora/arm61"
-plan 14
+DISTRO=$ARMBOT_CACHE_DIR/distro-git
+plan 28
 
 # select NAME WANT PATH...: the boards chosen, ' '-joined, are WANT
 select() {
@@ -48,6 +51,16 @@ corpus() {
 	git apply --numstat "$CORPORA/$1" | cut -f3 > "$TMP/p" ||
 		echo "# git cannot read $1"
 	select "$1" "$2" - < "$TMP/p"
+	# the same with the paths the distro tree derives: none of these
+	# patches touches a board's driver or device tree the globs miss
+	if [ -d "$DISTRO" ]; then
+		_got=$("$ARMBOT" -C "$DISTRO" boards - < "$TMP/p" | cut -f1 |
+			tr '\n' ' ' | sed 's/ $//')
+		[ "$_got" = "$2" ]
+		ok $? "$1 selects $2 (derived)"
+	else
+		ok 0 "# SKIP no imported distro tree"
+	fi
 }
 corpus imx6-6.1/0005-ARM-dts-imx6qdl-Enable-usb-node-children-with-reg.patch sabrelite
 corpus meson-6.1/odroidc1-dts-Enable-HDMI.patch virt
@@ -64,3 +77,43 @@ ok $? "a missing map is an error"
 "$ARMBOT" boards --map "$TMP/bad.conf" arch/arm/x.c > /dev/null 2>&1
 [ $? -ne 0 ]
 ok $? "no selection from a wrong map"
+
+# The paths the distro tree derives (qemu/boardderive.h).
+D=$DISTRO
+# dselect NAME WANT PATH...: as select, with -C the distro tree
+dselect() {
+	_name=$1 _want=$2
+	shift 2
+	_got=$("$ARMBOT" -C "$D" boards "$@" | cut -f1 | tr '\n' ' ' | sed 's/ $//')
+	[ "$_got" = "$_want" ] || echo "# $_name: got '$_got', want '$_want'"
+	[ "$_got" = "$_want" ]
+	ok $? "$_name selects $_want (derived)"
+}
+if [ ! -d "$D" ]; then
+	for i in 1 2 3 4 5 6 7 8; do ok 0 "# SKIP no imported distro tree"; done
+else
+	"$ARMBOT" -C "$D" boards --no-cache --stats arch/arm/boot/dts/imx6ul.dtsi \
+		> "$TMP/out" 2> "$TMP/err"
+	grep -q "^derivation: computed, [0-9]* .dts read" "$TMP/err" &&
+		grep -q "^mcimx6ul-evk	" "$TMP/out"
+	ok $? "derived without the cache: $(cat "$TMP/err")"
+	"$ARMBOT" -C "$D" boards --rev HEAD drivers/tty/serial/imx.c > "$TMP/out"
+	grep -q "^sabrelite	touches drivers/tty/serial/imx.c (driver of fsl,imx6q-uart in imx6q-sabrelite.dtb) → sabrelite$" "$TMP/out"
+	ok $? "the reason names the driver's compatible and the DTB"
+	dselect "the i.MX UART driver" "sabrelite mcimx6ul-evk" drivers/tty/serial/imx.c
+	dselect "the H3 CCU" orangepi-pc drivers/clk/sunxi-ng/ccu-sun8i-h3.c
+	dselect "the PL011 driver" virt drivers/tty/serial/amba-pl011.c
+	dselect "an i.MX6UL clock header" mcimx6ul-evk \
+		include/dt-bindings/clock/imx6ul-clock.h
+	dselect "the Versatile Express motherboard" vexpress-a9 \
+		arch/arm/boot/dts/vexpress-v2m.dtsi
+	"$ARMBOT" -C "$D" boards --derived 2> /dev/null |
+		grep -q "^orangepi-pc	drivers/mmc/host/sunxi-mmc.c	driver of allwinner,sun7i-a20-mmc in sun8i-h3-orangepi-pc.dtb$"
+	ok $? "--derived lists a board's drivers"
+fi
+"$ARMBOT" boards --rev HEAD x > /dev/null 2>&1
+[ $? -eq 129 ]
+ok $? "--rev without -C is a usage error"
+"$ARMBOT" -C "$TMP" boards x > /dev/null 2> "$TMP/err"
+[ $? -eq 1 ] && grep -q "armbot boards: " "$TMP/err"
+ok $? "-C without a repository is an error"

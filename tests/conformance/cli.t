@@ -25,9 +25,7 @@ cd "$TMP" || exit 1
 ok $? "status with --data-dir before and after the command"
 [ -d a ] && [ -d b ] && [ -d d ] && [ ! -e c ]
 ok $? "... uses the data dir given, the last one if two"
-export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
-	GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.org
+git_test_env
 git init -q r && seq 1 10 > r/f && git -C r add f && git -C r commit -qm one &&
 	seq 2 12 > r/f && git -C r commit -qam two
 git -C r show HEAD | git patch-id --stable > want

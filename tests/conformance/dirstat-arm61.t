@@ -12,17 +12,11 @@ need_corpus corpora/arm61
 CORPUS="$SHARED/corpora/arm61"
 TARBALL=${ARMBOT_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 [ -r "$TARBALL" ] || skip_all "no kernel tarball $TARBALL"
-export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
-	GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.org GIT_AUTHOR_DATE='2023-01-01 00:00' \
-	GIT_COMMITTER_DATE='2023-01-01 00:00'
+git_test_env '2023-01-01 00:00'
 
 . "$(dirname "$0")/../lib/dirstat-compare.sh"
 
-dirstat_patch_paths "$CORPUS"/*/*.patch > "$TMP/paths.corpus"
-# and a whole platform, for the verdict on a real removal
-{ cat "$TMP/paths.corpus"; echo arch/arm/mach-footbridge; } | sort -u > "$TMP/paths"
-BASE=$(dirstat_base dirstat-arm61 "$TMP/paths")
+BASE=$(dirstat_arm61_base "$CORPUS")
 [ -n "$BASE" ] || skip_all "cannot prepare the base tree"
 
 applied=0
@@ -32,12 +26,7 @@ for series in "$CORPUS"/*/; do
 	work="$TMP/$name"
 	git clone -q --shared "$BASE" "$work"
 	: > "$TMP/$name.mbox"
-	if [ -f "$series/series.conf" ]; then
-		grep -v '^[[:space:]]*\(#\|$\)' "$series/series.conf" |
-			sed "s|^|$series/|"
-	else
-		ls "$series"*.patch
-	fi > "$TMP/order"
+	dirstat_series_order "$series" > "$TMP/order"
 	while read -r patch; do
 		if git -C "$work" am -q "$patch" > /dev/null 2>&1; then
 			:

@@ -4,9 +4,7 @@
 # attachment gives the same dirstat and verdict as the commit.
 . "$(dirname "$0")/../lib/tap.sh"
 
-export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
-	GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.org
+git_test_env
 
 git init -q "$TMP/r" && cd "$TMP/r" || exit 1
 mkdir -p arch/arm/mach-a drivers/x

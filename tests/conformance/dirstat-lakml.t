@@ -9,19 +9,10 @@
 need_corpus corpora/lakml
 TARBALL=${ARMBOT_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 [ -r "$TARBALL" ] || skip_all "no kernel tarball $TARBALL"
-export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
-	GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.org GIT_AUTHOR_DATE='2023-01-01 00:00' \
-	GIT_COMMITTER_DATE='2023-01-01 00:00'
+git_test_env '2023-01-01 00:00'
 . "$(dirname "$0")/../lib/dirstat-compare.sh"
 
-mkdir "$TMP/mails"
-xz -dc "$SHARED/corpora/lakml/lakml-2020-06-14.mbox.xz" |
-	git mailsplit --mboxrd -o"$TMP/mails" > /dev/null
-grep -l '^diff --git' "$TMP/mails"/* > "$TMP/patches"
-dirstat_patch_paths $(cat "$TMP/patches") | grep -v '^/dev/null$' |
-	sort -u > "$TMP/paths"
-BASE=$(dirstat_base dirstat-lakml "$TMP/paths")
+BASE=$(dirstat_lakml_base)
 [ -n "$BASE" ] || skip_all "cannot prepare the base tree"
 
 work="$TMP/work"

@@ -14,10 +14,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/dirstat-compare.sh"
 
-export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
-	GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.org GIT_AUTHOR_DATE='2023-01-01 00:00' \
-	GIT_COMMITTER_DATE='2023-01-01 00:00'
+git_test_env '2023-01-01 00:00'
 TARBALL=${ARMBOT_LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 
 # The forms: @A and @B stand for the range's ends, one form a line.
@@ -144,10 +141,7 @@ ranges_of() {
 # they touch (the base dirstat-arm61.t caches), then the removal of
 # mach-footbridge: bench/dirstat.sh's ranges.
 if [ -e "$SHARED/corpora/arm61" ] && [ -r "$TARBALL" ]; then
-	dirstat_patch_paths "$SHARED"/corpora/arm61/*/*.patch > "$TMP/paths.corpus"
-	{ cat "$TMP/paths.corpus"; echo arch/arm/mach-footbridge; } |
-		sort -u > "$TMP/paths"
-	BASE=$(dirstat_base dirstat-arm61 "$TMP/paths")
+	BASE=$(dirstat_arm61_base "$SHARED/corpora/arm61")
 fi
 if [ -n "${BASE:-}" ]; then
 	arm61="$TMP/arm61"
@@ -194,13 +188,7 @@ fi
 # first, as git am of a mail that does not apply costs ten times more.
 BASE=
 if [ -e "$SHARED/corpora/lakml" ] && [ -r "$TARBALL" ]; then
-	mkdir "$TMP/mails"
-	xz -dc "$SHARED/corpora/lakml/lakml-2020-06-14.mbox.xz" |
-		git mailsplit --mboxrd -o"$TMP/mails" > /dev/null
-	grep -l '^diff --git' "$TMP/mails"/* > "$TMP/patches"
-	dirstat_patch_paths $(cat "$TMP/patches") | grep -v '^/dev/null$' |
-		sort -u > "$TMP/paths"
-	BASE=$(dirstat_base dirstat-lakml "$TMP/paths")
+	BASE=$(dirstat_lakml_base)
 fi
 if [ -n "$BASE" ]; then
 	lakml="$TMP/lakml"

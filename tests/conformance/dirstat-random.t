@@ -8,9 +8,7 @@ GEN="$(dirname "$0")/dirstat-gen.pl"
 # under ASan the point is memory safety: two seeds are enough
 if [ -n "${ARMBOT_ASAN:-}" ]; then SEEDS=${DIRSTAT_SEEDS:-"1 2"}
 else SEEDS=${DIRSTAT_SEEDS:-"1 2 3 4 5 6"}; fi
-export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
-	GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.org
+git_test_env
 
 total=0
 for seed in $SEEDS; do

@@ -3,9 +3,7 @@
 # git.  Expected figures are worked out in the comments.
 . "$(dirname "$0")/../lib/tap.sh"
 
-export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
-	GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.org
+git_test_env
 
 new_repo() {
 	rm -rf "$TMP/r" && git init -q "$TMP/r" && cd "$TMP/r" || exit 1

@@ -2,9 +2,7 @@
 # armbot dirstat --stdin against git diff-tree --stdin: many ranges in one
 # process, the same output (each first revision on a line, then its dirstat).
 . "$(dirname "$0")/../lib/tap.sh"
-export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
-	GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.org
+git_test_env
 
 repo="$TMP/repo"
 git init -q "$repo"

@@ -6,9 +6,7 @@
 # it, unchanged.
 . "$(dirname "$0")/../lib/tap.sh"
 
-export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
-	GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.org
+git_test_env
 
 # what the dynamic linker loads for armbot (sanitizer runtimes aside)
 needed=$(readelf -d "$ARMBOT" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |

@@ -10,10 +10,7 @@
 # heuristics are exercised.
 . "$(dirname "$0")/../lib/tap.sh"
 
-export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
-	GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.org GIT_AUTHOR_DATE='2023-01-01 00:00' \
-	GIT_COMMITTER_DATE='2023-01-01 00:00'
+git_test_env '2023-01-01 00:00'
 SEED=${LINEDIFF_SEED:-1}
 
 # the driver: the pairs are made by a plain build, and counted by one

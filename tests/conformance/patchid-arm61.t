@@ -11,10 +11,7 @@
 
 need_corpus corpora/arm61
 CORPUS="$SHARED/corpora/arm61"
-export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
-	GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.org GIT_AUTHOR_DATE='2023-01-01 00:00' \
-	GIT_COMMITTER_DATE='2023-01-01 00:00'
+git_test_env '2023-01-01 00:00'
 
 files=0
 for mode in --stable --unstable --verbatim; do
@@ -47,9 +44,7 @@ if [ ! -r "$TARBALL" ]; then
 fi
 . "$(dirname "$0")/../lib/dirstat-compare.sh"
 # the same paths as dirstat-arm61.t, so that both share one cached base
-dirstat_patch_paths "$CORPUS"/*/*.patch > "$TMP/paths.corpus"
-{ cat "$TMP/paths.corpus"; echo arch/arm/mach-footbridge; } | sort -u > "$TMP/paths"
-BASE=$(dirstat_base dirstat-arm61 "$TMP/paths")
+BASE=$(dirstat_arm61_base "$CORPUS")
 [ -n "$BASE" ] || { fail "cannot prepare the base tree"; done_testing; exit; }
 
 applied=0
@@ -62,12 +57,7 @@ for series in "$CORPUS"/*/; do
 	name=$(basename "$series")
 	work="$TMP/$name"
 	git clone -q --shared "$BASE" "$work"
-	if [ -f "$series/series.conf" ]; then
-		grep -v '^[[:space:]]*\(#\|$\)' "$series/series.conf" |
-			sed "s|^|$series/|"
-	else
-		ls "$series"*.patch
-	fi > "$TMP/order"
+	dirstat_series_order "$series" > "$TMP/order"
 	while read -r patch; do
 		before=$(git -C "$work" rev-parse HEAD)
 		if ! git -C "$work" am -q "$patch" > /dev/null 2>&1; then

@@ -10,21 +10,11 @@ need_corpus "$MBOX"
 command -v git >/dev/null || skip_all "git not installed"
 export HOME="$TMP" GIT_CONFIG_NOSYSTEM=1
 MUT="$(dirname "$0")/patchid-mutate.pl"
-total=0
-
-compare_stream() {	# compare_stream LABEL FILE
-	for _m in --stable --unstable --verbatim; do
-		git patch-id $_m < "$2" > "$TMP/want"
-		"$ARMBOT" patch-id $_m < "$2" > "$TMP/got" 2> "$TMP/err"
-		_n=$(wc -l < "$TMP/want")
-		total=$((total + _n))
-		is_file "$TMP/want" "$TMP/got" "$1 $_m: $_n ids as git"
-	done
-}
+. "$(dirname "$0")/../lib/patchid-compare.sh"
 
 xz -dc "$SHARED/$MBOX" > "$TMP/week.mbox"
-compare_stream "the lakml week" "$TMP/week.mbox"
+patchid_compare_stream "the lakml week" "$TMP/week.mbox"
 perl "$MUT" 5 2 < "$TMP/week.mbox" > "$TMP/week.mut"
-compare_stream "the lakml week mangled twice over" "$TMP/week.mut"
-diag "$total patch-ids compared with git"
+patchid_compare_stream "the lakml week mangled twice over" "$TMP/week.mut"
+diag "$patchid_total patch-ids compared with git"
 done_testing

@@ -10,24 +10,11 @@
 . "$(dirname "$0")/../lib/tap.sh"
 
 command -v git >/dev/null || skip_all "git not installed"
-export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
-	GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.org
+git_test_env
 GEN="$(dirname "$0")/patchid-gen.pl"
 MUT="$(dirname "$0")/patchid-mutate.pl"
-MODES="--stable --unstable --verbatim"
 if [ -n "${ARMBOT_ASAN:-}" ]; then SEEDS="1"; else SEEDS="1 2 3"; fi
-total=0
-
-compare_stream() {	# compare_stream LABEL FILE
-	for _m in $MODES; do
-		git patch-id $_m < "$2" > "$TMP/want"
-		"$ARMBOT" patch-id $_m < "$2" > "$TMP/got" 2> "$TMP/err"
-		_n=$(wc -l < "$TMP/want")
-		total=$((total + _n))
-		is_file "$TMP/want" "$TMP/got" "$1 $_m: $_n ids as git"
-	done
-}
+. "$(dirname "$0")/../lib/patchid-compare.sh"
 
 H="$TMP/history"
 git init -q "$H"
@@ -36,9 +23,9 @@ git -C "$H" format-patch --stdout --root HEAD > "$TMP/mails"
 git -C "$H" log -p > "$TMP/log"
 for seed in $SEEDS; do
 	perl "$MUT" "$seed" 10 < "$TMP/mails" > "$TMP/mails.mut"
-	compare_stream "seed $seed: 600 mangled mails" "$TMP/mails.mut"
+	patchid_compare_stream "seed $seed: 600 mangled mails" "$TMP/mails.mut"
 	perl "$MUT" "$((seed + 100))" 10 < "$TMP/log" > "$TMP/log.mut"
-	compare_stream "seed $seed: 600 mangled log entries" "$TMP/log.mut"
+	patchid_compare_stream "seed $seed: 600 mangled log entries" "$TMP/log.mut"
 done
 
 # alone, and without the last newline: how a patch ends matters
@@ -53,7 +40,7 @@ for end in $(grep -n '^[0-9a-f]\{40\}$' "$TMP/one.mut" | cut -d: -f1 | tail -n +
 	[ $n -gt 30 ] && break
 	for trim in keep cut; do
 		[ $trim = cut ] && truncate -s -1 "$TMP/case"
-		for m in $MODES; do
+		for m in $PATCHID_MODES; do
 			git patch-id $m < "$TMP/case" > "$TMP/want"
 			"$ARMBOT" patch-id $m < "$TMP/case" > "$TMP/got"
 			cmp -s "$TMP/want" "$TMP/got" || {
@@ -79,9 +66,9 @@ is "$bad" 0 "30 mangled mails alone, with and without their last newline"
 	head -c 70000 /dev/zero | tr '\0' '1'
 	printf '\nGIT binary patch\n'
 } > "$TMP/long"
-compare_stream "lines of 150 and 200 KB" "$TMP/long"
+patchid_compare_stream "lines of 150 and 200 KB" "$TMP/long"
 cat "$TMP/long" "$TMP/mails" "$TMP/long" > "$TMP/long2"
-compare_stream "long lines between mails" "$TMP/long2"
+patchid_compare_stream "long lines between mails" "$TMP/long2"
 
-diag "$total patch-ids of mangled input compared with git"
+diag "$patchid_total patch-ids of mangled input compared with git"
 done_testing

@@ -14,35 +14,21 @@
 . "$(dirname "$0")/../lib/tap.sh"
 
 command -v git >/dev/null || skip_all "git not installed"
-export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
-	GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
-	GIT_COMMITTER_EMAIL=t@example.org
+git_test_env
 GEN="$(dirname "$0")/patchid-gen.pl"
-MODES="--stable --unstable --verbatim"
-ids_compared=0
-
-# compare_stream LABEL FILE: git and armbot read FILE, in each mode
-compare_stream() {
-	for _m in $MODES; do
-		git patch-id $_m < "$2" > "$TMP/want"
-		"$ARMBOT" patch-id $_m < "$2" > "$TMP/got" 2> "$TMP/err"
-		_n=$(wc -l < "$TMP/want")
-		ids_compared=$((ids_compared + _n))
-		is_file "$TMP/want" "$TMP/got" "$1 $_m: $_n ids as git"
-	done
-}
+. "$(dirname "$0")/../lib/patchid-compare.sh"
 
 # compare_outputs LABEL REPO: the diff outputs of REPO's history
 compare_outputs() {
 	git -C "$2" log -p > "$TMP/log"
-	compare_stream "$1: git log -p" "$TMP/log"
+	patchid_compare_stream "$1: git log -p" "$TMP/log"
 	git -C "$2" format-patch --stdout --root HEAD > "$TMP/mails"
-	compare_stream "$1: git format-patch" "$TMP/mails"
+	patchid_compare_stream "$1: git format-patch" "$TMP/mails"
 	# other shapes of the same changes: copies and stats in the
 	# headers, combined diffs of merges, full index lines, binary data
 	git -C "$2" log -p --stat -C -C --cc --full-index --binary \
 		> "$TMP/log2"
-	compare_stream "$1: git log -p --stat -C -C --cc --binary" \
+	patchid_compare_stream "$1: git log -p --stat -C -C --cc --binary" \
 		"$TMP/log2"
 }
 
@@ -75,7 +61,7 @@ compare_commits() {
 		> "$TMP/got"
 	git -C "$2" format-patch --stdout --root HEAD |
 		git patch-id --stable > "$TMP/want"
-	ids_compared=$((ids_compared + $(wc -l < "$TMP/want")))
+	patchid_total=$((patchid_total + $(wc -l < "$TMP/want")))
 	is_file "$TMP/want" "$TMP/got" "$1: every commit in one run"
 }
 
@@ -256,7 +242,7 @@ a=$("$ARMBOT" patch-id --unstable < "$TMP/reordered" | cut -d' ' -f1)
 b=$("$ARMBOT" patch-id --unstable < "$TMP/ordered" | cut -d' ' -f1)
 [ "$a" != "$b" ]
 ok $? "--unstable: it does"
-compare_stream "cases: files reordered (-O)" "$TMP/reordered"
+patchid_compare_stream "cases: files reordered (-O)" "$TMP/reordered"
 
 # ---- a random history ----
 H="$TMP/random"
@@ -284,5 +270,5 @@ is "$?-$(wc -c < "$TMP/got")" "0-0" "no input, no output, as git"
 grep -q -- "--stable" "$TMP/help"
 ok $? "armbot help patch-id"
 
-diag "$cases named commits and 200 random ones; $ids_compared patch-ids compared with git"
+diag "$cases named commits and 200 random ones; $patchid_total patch-ids compared with git"
 done_testing

@@ -4,21 +4,10 @@
 # patch too; also when a mail client re-encodes the attachment in base64,
 # as mailers do with attached files.
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/series.sh"
 
-export GIT_AUTHOR_NAME="A U Thor" GIT_AUTHOR_EMAIL=author@example.com
-export GIT_COMMITTER_NAME="A U Thor" GIT_COMMITTER_EMAIL=author@example.com
-export GIT_AUTHOR_DATE="@$(($(date +%s) - 600)) +0000"
-export GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
-git init -q "$TMP/repo" && cd "$TMP/repo" || exit 1
-echo base > README; git add README; git commit -qm base
+series_repo 600
 for i in 1 2 3; do seq -f "line %g of f$i" 1 5 > "f$i"; git add "f$i"; git commit -qm "add f$i"; done
-
-field() {	# field JSONFILE N KEY: KEY of the Nth series (0-based)
-	perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>);
-		my $v = $j->[$ARGV[0]]{$ARGV[1]};
-		print ref $v eq "ARRAY" ? scalar @$v : $v // "null"' "$2" "$3" < "$1"
-}
-count() { perl -MJSON::PP -e 'print scalar @{decode_json(join "", <STDIN>)}' < "$1"; }
 
 # the attachments (parts with Content-Disposition: attachment) of every
 # mail re-encoded in base64 (RFC 2045 6.8; the line break before a

@@ -7,13 +7,9 @@
 # they should not.  Through armbot ingest and armbot series --all --json,
 # in posting order, in reverse and one posting per ingest.
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/series.sh"
 
-export GIT_AUTHOR_NAME="A U Thor" GIT_AUTHOR_EMAIL=author@example.com
-export GIT_COMMITTER_NAME="A U Thor" GIT_COMMITTER_EMAIL=author@example.com
-export GIT_AUTHOR_DATE="@$(($(date +%s) - 3600)) +0000"
-export GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
-git init -q "$TMP/repo" && cd "$TMP/repo" || exit 1
-echo base > README; git add README; git commit -qm base
+series_repo 3600
 for i in 1 2 3; do echo "line $i" > "f$i"; git add "f$i"; git commit -qm "add f$i"; done
 
 # post NAME SECONDS-AGO [FROM] -- FORMAT-PATCH-ARGS: one posting in

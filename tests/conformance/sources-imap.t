@@ -8,11 +8,11 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$TOP/tests/lib/mails.sh"
 . "$TOP/tests/lib/imap-server.sh"
+. "$TOP/tests/lib/fake-server.sh"
 
 imap_available || skip_all "dovecot missing (make deps)"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 missing (make deps)"
 WATCH=
-FAKE=
 trap '[ -n "$WATCH" ] && kill $WATCH 2>/dev/null; [ -n "$FAKE" ] && kill $FAKE 2>/dev/null; imap_stop; rm -rf "$TMP"' EXIT
 imap_start || skip_all "dovecot does not start here"
 mkdir -p "$TMP/m"
@@ -98,16 +98,10 @@ imap_start
 is "$(head -1 "$TMP/out")" "0 new, 9 duplicate, 0 unparseable" \
 	"a new UIDVALIDITY: the folder read again, nothing stored twice"
 
-"$ARMBOT" --data-dir "$TMP/d" ingest \
-	"imap://armbot:wrong@127.0.0.1:$IMAP_PORT/INBOX?tls=no" 2> "$TMP/err"
-is "$?" 1 "a wrong password fails"
-grep -q "login refused" "$TMP/err"
-ok $? "and says login refused"
-"$ARMBOT" --data-dir "$TMP/d" ingest "$(imap_url | sed 's,/INBOX,/Nope,')" \
-	2> "$TMP/err"
-is "$?" 1 "a missing folder fails"
-grep -q "folder 'Nope'" "$TMP/err"
-ok $? "and names it"
+ingest_fails "$TMP/d" "imap://armbot:wrong@127.0.0.1:$IMAP_PORT/INBOX?tls=no" \
+	"a wrong password fails" "login refused"
+ingest_fails "$TMP/d" "$(imap_url | sed 's,/INBOX,/Nope,')" \
+	"a missing folder fails" "folder 'Nope'"
 "$ARMBOT" --data-dir "$TMP/d" ingest "imap://127.0.0.1:$IMAP_PORT/" \
 	2> "$TMP/err"
 grep -q "needs a user and a password" "$TMP/err"
@@ -116,12 +110,10 @@ ok $? "no credentials: a usage error"
 # a password file readable by others: refused, as the SMTP auth file
 cp "$IMAP_DIR/password" "$TMP/pw644"
 chmod 644 "$TMP/pw644"
-"$ARMBOT" --data-dir "$TMP/d" ingest \
+ingest_fails "$TMP/d" \
 	"imap://armbot@127.0.0.1:$IMAP_PORT/INBOX?tls=no&password-file=$TMP/pw644" \
-	2> "$TMP/err"
-is "$?" 1 "a password file readable by others fails"
-grep -q "credentials file '$TMP/pw644' is accessible by group or others (mode 0644): make it mode 600" "$TMP/err"
-ok $? "naming the file and its mode ($(head -1 "$TMP/err"))"
+	"a password file readable by others fails" \
+	"credentials file '$TMP/pw644' is accessible by group or others (mode 0644): make it mode 600"
 
 # imap:// with a password: STARTTLS is required (this dovecot has no TLS)
 "$ARMBOT" --data-dir "$TMP/d" ingest \
@@ -135,20 +127,11 @@ is "$?" 1 "the password never reached the server's log"
 
 # malformed responses: a clear error, nothing stored, the cursor kept
 for mode in imap-garbage imap-truncated; do
-	rm -f "$TMP/port"
-	perl "$TOP/tests/lib/fake-server.pl" "$TMP/port" $mode &
-	FAKE=$!
-	wait_port_file() { for _i in $(seq 50); do [ -s "$TMP/port" ] && return; sleep 0.1; done; }
-	wait_port_file
-	"$ARMBOT" --data-dir "$TMP/f" ingest \
-		"imap://u:p@127.0.0.1:$(cat "$TMP/port")/INBOX?tls=no" 2> "$TMP/err"
-	is "$?" 1 "$mode: ingest fails"
-	grep -q "malformed server response\|connection lost" "$TMP/err"
-	ok $? "$mode: with a clear error ($(head -1 "$TMP/err"))"
+	fake_start fake-server.pl $mode
+	ingest_fails "$TMP/f" "imap://u:p@127.0.0.1:$FAKE_PORT/INBOX?tls=no" \
+		"$mode: ingest fails" "malformed server response\|connection lost"
 	is "$(sqlite3 "$TMP/f/store.sqlite" 'select count(*) from messages; select count(*) from source_cursors where key = "last-uid"' | tr '\n' ' ')" \
 		"0 0 " "$mode: nothing stored, no cursor"
-	kill $FAKE
-	wait $FAKE 2>/dev/null
-	FAKE=
+	fake_stop
 done
 done_testing

@@ -21,12 +21,13 @@
 . "$TOP/tests/lib/imap-server.sh"
 . "$TOP/tests/lib/public-inbox-server.sh"
 . "$TOP/tests/lib/tls.sh"
+. "$TOP/tests/lib/fake-server.sh"
 
 command -v openssl >/dev/null || skip_all "openssl missing"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 missing (make deps)"
 perl -MIO::Socket::SSL -e 1 2>/dev/null ||
 	skip_all "IO::Socket::SSL missing (libio-socket-ssl-perl)"
-EVIL= FAKE=
+EVIL=
 trap '[ -n "$EVIL" ] && kill $EVIL 2>/dev/null
 	[ -n "$FAKE" ] && kill $FAKE 2>/dev/null
 	pi_stop; rm -rf "$TMP"' EXIT
@@ -42,22 +43,18 @@ N=$(ls "$TMP/m" | wc -l)
 
 # 1. nntps:// to a self-signed certificate for another name
 evil "200 news ready" "$TMP/evil.out"
-"$ARMBOT" --data-dir "$TMP/e" ingest \
+ingest_fails "$TMP/e" \
 	"nntps://armbot:hunter2-secret@127.0.0.1:$EVIL_PORT/test.group" \
-	2> "$TMP/err"
-is "$?" 1 "nntps:// to an untrusted certificate fails"
-grep -q "server certificate not trusted, closing the connection" "$TMP/err"
-ok $? "with a clear error ($(head -1 "$TMP/err"))"
+	"nntps:// to an untrusted certificate fails" \
+	"server certificate not trusted, closing the connection"
 grep -q "hunter2" "$TMP/err"
 is "$?" 1 "the error does not show the password"
 evil_stop
 evil "200 news ready" "$TMP/evil2.out"
-"$ARMBOT" --data-dir "$TMP/e" ingest \
+ingest_fails "$TMP/e" \
 	"nntps://armbot@127.0.0.1:$EVIL_PORT/test.group?password-file=$TMP/pw&ca-file=$TMP/evil.pem" \
-	2> "$TMP/err2"
-is "$?" 1 "trusted but for another host name: fails"
-grep -q "name in the certificate does not match" "$TMP/err2"
-ok $? "with a clear error ($(head -1 "$TMP/err2"))"
+	"trusted but for another host name: fails" \
+	"name in the certificate does not match"
 evil_stop
 grep -qi 'authinfo\|hunter2' "$TMP/evil.out" "$TMP/evil2.out"
 is "$?" 1 "the server received no AUTHINFO and no password"
@@ -73,10 +70,9 @@ if pi_available; then
 		PI_TLS_CERT=$TMP/news.pem PI_TLS_KEY=$TMP/news.key pi_start; then
 		NNTPS="nntps://127.0.0.1:$PI_NNTPS_PORT/test.tls"
 		NNTP="nntp://127.0.0.1:$PI_NNTP_PORT/test.tls"
-		"$ARMBOT" --data-dir "$TMP/p1" ingest "$NNTPS" 2> "$TMP/err"
-		is "$?" 1 "public-inbox over nntps without ca-file: refused"
-		grep -q "nntp 127.0.0.1: server certificate not trusted.*issuer is unknown" "$TMP/err"
-		ok $? "the certificate is not trusted ($(head -1 "$TMP/err"))"
+		ingest_fails "$TMP/p1" "$NNTPS" \
+			"public-inbox over nntps without ca-file: refused" \
+			"nntp 127.0.0.1: server certificate not trusted.*issuer is unknown"
 		"$ARMBOT" --data-dir "$TMP/p1" ingest "$NNTPS?ca-file=$TMP/news.pem" \
 			> "$TMP/out" 2> "$TMP/err"
 		st=$?; sed 's/^/# /' "$TMP/err" | head -10
@@ -91,10 +87,9 @@ if pi_available; then
 		is "$(head -1 "$TMP/out")" "0 new, 0 duplicate, 0 unparseable" \
 			"nntps: nothing new the second time (cursor)"
 
-		"$ARMBOT" --data-dir "$TMP/p2" ingest "$NNTP" 2> "$TMP/err"
-		is "$?" 1 "nntp:// to a server that offers STARTTLS, untrusted: refused, not read in clear"
-		grep -q "server certificate not trusted" "$TMP/err"
-		ok $? "the certificate is not trusted ($(head -1 "$TMP/err"))"
+		ingest_fails "$TMP/p2" "$NNTP" \
+			"nntp:// to a server that offers STARTTLS, untrusted: refused, not read in clear" \
+			"server certificate not trusted"
 		"$ARMBOT" --data-dir "$TMP/p2" ingest "$NNTP?ca-file=$TMP/news.pem" \
 			> "$TMP/out" 2> "$TMP/err"
 		st=$?; sed 's/^/# /' "$TMP/err" | head -10
@@ -136,19 +131,11 @@ fi
 
 # 3. AUTHINFO: a server that records what it gets
 fake() {	# fake MODE: tests/lib/nntp-auth-server.pl with the certificate of $CERT
-	rm -f "$TMP/port"
 	: > "$TMP/transcript"
-	perl "$TOP/tests/lib/nntp-auth-server.pl" "$TMP/port" \
-		"$TMP/transcript" "$1" "$TMP/$CERT.pem" "$TMP/$CERT.key" \
-		hunter2-secret "$TMP/m/s1-0" "$TMP/m/s1-1" "$TMP/m/s1-2" &
-	FAKE=$!
-	for _i in $(seq 50); do [ -s "$TMP/port" ] && break; sleep 0.1; done
-	URL="nntp://armbot@127.0.0.1:$(cat "$TMP/port")/test.group?password-file=$TMP/pw"
-}
-fake_stop() {
-	kill $FAKE
-	wait $FAKE 2>/dev/null
-	FAKE=
+	fake_start nntp-auth-server.pl "$TMP/transcript" "$1" \
+		"$TMP/$CERT.pem" "$TMP/$CERT.key" hunter2-secret \
+		"$TMP/m/s1-0" "$TMP/m/s1-1" "$TMP/m/s1-2"
+	URL="nntp://armbot@127.0.0.1:$FAKE_PORT/test.group?password-file=$TMP/pw"
 }
 CERT=news
 fake plain
@@ -192,28 +179,28 @@ printf '%s\n' "plain: CAPABILITIES" "plain: STARTTLS" "tls: MODE READER" \
 tr -d '\r' < "$TMP/transcript" > "$TMP/got"
 is_file "$TMP/want" "$TMP/got" "the transcript: AUTHINFO under TLS only"
 is "$(sqlite3 "$TMP/a3/store.sqlite" 'select source from source_cursors')" \
-	"nntp://armbot@127.0.0.1:$(cat "$TMP/port")/test.group" \
+	"nntp://armbot@127.0.0.1:$FAKE_PORT/test.group" \
 	"the cursor is named without password or options"
 printf 'wrong\n' > "$TMP/pw2"
 chmod 600 "$TMP/pw2"
 "$ARMBOT" --data-dir "$TMP/a4" ingest \
-	"nntp://armbot@127.0.0.1:$(cat "$TMP/port")/test.group?password-file=$TMP/pw2&ca-file=$TMP/news.pem" \
+	"nntp://armbot@127.0.0.1:$FAKE_PORT/test.group?password-file=$TMP/pw2&ca-file=$TMP/news.pem" \
 	2> "$TMP/err"
 is "$?" 1 "a wrong password fails"
 grep -q "nntp AUTHINFO: login refused (authentication failed)" "$TMP/err"
 ok $? "with the server's reason ($(head -1 "$TMP/err"))"
 chmod 644 "$TMP/pw2"
 "$ARMBOT" --data-dir "$TMP/a4" ingest \
-	"nntp://armbot@127.0.0.1:$(cat "$TMP/port")/test.group?password-file=$TMP/pw2" \
+	"nntp://armbot@127.0.0.1:$FAKE_PORT/test.group?password-file=$TMP/pw2" \
 	2> "$TMP/err"
 grep -q "nntp password file: .*pw2.* (mode 0644)" "$TMP/err"
 ok $? "a password file others can read is refused ($(head -1 "$TMP/err"))"
 "$ARMBOT" --data-dir "$TMP/a4" ingest \
-	"nntp://armbot@127.0.0.1:$(cat "$TMP/port")/test.group" 2> "$TMP/err"
+	"nntp://armbot@127.0.0.1:$FAKE_PORT/test.group" 2> "$TMP/err"
 grep -q "needs a password" "$TMP/err"
 ok $? "a user without a password is refused ($(head -1 "$TMP/err"))"
 "$ARMBOT" --data-dir "$TMP/a4" ingest \
-	"nntp://armbot:a%0D%0AGROUP%20x@127.0.0.1:$(cat "$TMP/port")/test.group" \
+	"nntp://armbot:a%0D%0AGROUP%20x@127.0.0.1:$FAKE_PORT/test.group" \
 	2> "$TMP/err"
 grep -q "control character" "$TMP/err"
 ok $? "a CR LF in the password is refused ($(head -1 "$TMP/err"))"

@@ -9,10 +9,10 @@
 . "$TOP/tests/lib/mails.sh"
 . "$TOP/tests/lib/imap-server.sh"
 . "$TOP/tests/lib/public-inbox-server.sh"
+. "$TOP/tests/lib/fake-server.sh"
 
 pi_available || skip_all "public-inbox missing (make deps)"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 missing (make deps)"
-FAKE=
 trap '[ -n "$FAKE" ] && kill $FAKE 2>/dev/null; pi_stop; rm -rf "$TMP"' EXIT
 
 mkdir -p "$TMP/m"
@@ -95,11 +95,8 @@ is "$(sqlite3 "$TMP/since/store.sqlite" "select count(*) from messages
 	where message_id like 'c-%'")" 4 "with all four messages of it"
 
 # errors
-"$ARMBOT" --data-dir "$TMP/e" ingest "http://127.0.0.1:$PI_HTTP_PORT/nope/" \
-	2> "$TMP/err"
-is "$?" 1 "an unknown inbox fails"
-grep -q "HTTP status 404: not a public-inbox inbox" "$TMP/err"
-ok $? "and says so"
+ingest_fails "$TMP/e" "http://127.0.0.1:$PI_HTTP_PORT/nope/" \
+	"an unknown inbox fails" "HTTP status 404: not a public-inbox inbox"
 "$ARMBOT" --data-dir "$TMP/e" ingest "nntp://127.0.0.1:$PI_NNTP_PORT/no.such" \
 	2> "$TMP/err"
 grep -q "no such group" "$TMP/err"
@@ -112,24 +109,16 @@ port=$(free_port)
 "$ARMBOT" --data-dir "$TMP/e" ingest "http://127.0.0.1:$port/x/" 2> "$TMP/err"
 is "$?" 1 "nothing listening: fails"
 for mode in http-garbage nntp-garbage; do
-	rm -f "$TMP/port"
-	perl "$TOP/tests/lib/fake-server.pl" "$TMP/port" $mode &
-	FAKE=$!
-	for _i in $(seq 50); do [ -s "$TMP/port" ] && break; sleep 0.1; done
+	fake_start fake-server.pl $mode
 	case $mode in
-	http*) url="http://127.0.0.1:$(cat "$TMP/port")/inbox/"
+	http*) url="http://127.0.0.1:$FAKE_PORT/inbox/"
 		want="malformed atom feed" ;;
-	nntp*) url="nntp://127.0.0.1:$(cat "$TMP/port")/some.group"
+	nntp*) url="nntp://127.0.0.1:$FAKE_PORT/some.group"
 		want="malformed server response" ;;
 	esac
-	"$ARMBOT" --data-dir "$TMP/f" ingest "$url" 2> "$TMP/err"
-	is "$?" 1 "$mode: ingest fails"
-	grep -q "$want" "$TMP/err"
-	ok $? "$mode: with a clear error ($(head -1 "$TMP/err"))"
+	ingest_fails "$TMP/f" "$url" "$mode: ingest fails" "$want"
 	is "$(sqlite3 "$TMP/f/store.sqlite" 'select count(*) from messages; select count(*) from source_cursors' | tr '\n' ' ')" \
 		"0 0 " "$mode: nothing stored, no cursor"
-	kill $FAKE
-	wait $FAKE 2>/dev/null
-	FAKE=
+	fake_stop
 done
 done_testing

@@ -305,10 +305,5 @@ grep -q '^200 [0-9]* True$' "$TMP/big-page.txt" &&
 	[ "$(wc -c < "$TMP/big-page.html")" -lt 1000000 ]
 ok $? "the series page of a 6 MB patch leaves its diff out (200, under 1 MB, within 10 s)"
 
-web_stop
-is "$WEB_STATUS" 0 "SIGTERM stops the server cleanly"
-! grep -v -x "warning: armbot serve running as root (--allow-root)" \
-	"$TMP/serve.err" > /dev/null
-ok $? "nothing on standard error (but the --allow-root warning as root)"
-sed 's/^/# /' "$TMP/serve.err" | head -20
+web_stop_clean
 done_testing

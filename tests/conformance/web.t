@@ -244,10 +244,5 @@ is "$(sort -u "$TMP/codes")" 200 "300 requests under load all answered 200"
 is "$(wc -l < "$TMP/codes" | tr -d ' ')" 300 "every request of the load answered"
 is "$(get /metrics "$TMP/x")" 200 "the server still answers after all that"
 
-web_stop
-is "$WEB_STATUS" 0 "SIGTERM stops the server cleanly"
-! grep -v -x "warning: armbot serve running as root (--allow-root)" \
-	"$TMP/serve.err" > /dev/null
-ok $? "nothing on standard error (but the --allow-root warning as root)"
-sed 's/^/# /' "$TMP/serve.err" | head -20
+web_stop_clean
 done_testing

@@ -1,5 +1,6 @@
 # Helpers for the dirstat conformance tests on real kernel changes
-# (dirstat-arm61.t, dirstat-lakml.t); source after tap.sh.
+# (dirstat-arm61.t, dirstat-lakml.t, dirstat-options.t, patchid-arm61.t);
+# source after tap.sh.
 
 # dirstat_base NAME PATHS: a repository of the distro tree's files listed
 # in PATHS (one per line), one commit, cached in $ARMBOT_CACHE_DIR as
@@ -69,4 +70,40 @@ dirstat_compare() {
 	done
 	dirstat_total=$((dirstat_total + _n))
 	is "$_bad" 0 "$4: $_n dirstats identical to git"
+}
+
+# dirstat_arm61_base CORPUS: the cached base of the arm61 corpus (every
+# path its patches name, and arch/arm/mach-footbridge for the verdict on
+# a real removal), printed as dirstat_base prints it; dirstat-arm61.t,
+# dirstat-options.t and patchid-arm61.t share it
+dirstat_arm61_base() {
+	dirstat_patch_paths "$1"/*/*.patch > "$TMP/paths.corpus"
+	{ cat "$TMP/paths.corpus"; echo arch/arm/mach-footbridge; } |
+		sort -u > "$TMP/paths"
+	dirstat_base dirstat-arm61 "$TMP/paths"
+}
+
+# dirstat_series_order SERIES: the patch files of a corpus series, one a
+# line, in the order of its series.conf or else by name
+dirstat_series_order() {
+	if [ -f "$1/series.conf" ]; then
+		grep -v '^[[:space:]]*\(#\|$\)' "$1/series.conf" | sed "s|^|$1/|"
+	else
+		ls "$1"*.patch
+	fi
+}
+
+# dirstat_lakml_base: the lakml week's mails in $TMP/mails, those with a
+# patch listed in $TMP/patches, and the cached base of the paths they
+# name printed as dirstat_base prints it; dirstat-lakml.t and
+# dirstat-options.t share it
+dirstat_lakml_base() {
+	mkdir "$TMP/mails"
+	xz -dc "$SHARED/corpora/lakml/lakml-2020-06-14.mbox.xz" |
+		git mailsplit --mboxrd -o"$TMP/mails" > /dev/null
+	grep -l '^diff --git' "$TMP/mails"/* > "$TMP/patches"
+	# shellcheck disable=SC2046
+	dirstat_patch_paths $(cat "$TMP/patches") | grep -v '^/dev/null$' |
+		sort -u > "$TMP/paths"
+	dirstat_base dirstat-lakml "$TMP/paths"
 }

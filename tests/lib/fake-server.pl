@@ -5,15 +5,12 @@
 # time until killed.
 use strict;
 use warnings;
+use FindBin;
 use IO::Socket::INET;
+require "$FindBin::Bin/listen.pl";
 
 my ($portfile, $mode) = @ARGV;
-my $srv = IO::Socket::INET->new(Listen => 5, LocalAddr => '127.0.0.1',
-	LocalPort => 0, ReuseAddr => 1) or die "listen: $!\n";
-open my $pf, '>', "$portfile.tmp" or die;
-print $pf $srv->sockport, "\n";
-close $pf;
-rename "$portfile.tmp", $portfile;
+my $srv = listen_loopback($portfile);
 
 while (my $c = $srv->accept) {
 	$c->autoflush(1);

@@ -72,3 +72,13 @@ wait_stored() {
 	done
 	return 1
 }
+
+# ingest_fails DATA-DIR SOURCE WHAT PATTERN: `armbot ingest SOURCE` exits
+# 1 (the test WHAT) with an error that grep finds PATTERN in (a second
+# test, showing the error's first line); the error stays in $TMP/err
+ingest_fails() {
+	"$ARMBOT" --data-dir "$1" ingest "$2" > "$TMP/out" 2> "$TMP/err"
+	is "$?" 1 "$3"
+	grep -q -- "$4" "$TMP/err"
+	ok $? "$3: the error ($(head -1 "$TMP/err"))"
+}

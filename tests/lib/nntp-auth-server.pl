@@ -13,7 +13,9 @@
 # port to PORTFILE; serves one connection at a time until killed.
 use strict;
 use warnings;
+use FindBin;
 use IO::Socket::INET;
+require "$FindBin::Bin/listen.pl";
 use IO::Socket::SSL;
 
 my ($portfile, $transcript, $mode, $cert, $key, $password, @mails) = @ARGV;
@@ -26,12 +28,7 @@ my @articles = map {
 	$text;
 } @mails;
 
-my $srv = IO::Socket::INET->new(Listen => 5, LocalAddr => '127.0.0.1',
-	LocalPort => 0, ReuseAddr => 1) or die "listen: $!\n";
-open my $pf, '>', "$portfile.tmp" or die;
-print $pf $srv->sockport, "\n";
-close $pf;
-rename "$portfile.tmp", $portfile;
+my $srv = listen_loopback($portfile);
 open my $log, '>>', $transcript or die "$transcript: $!\n";
 $log->autoflush(1);
 

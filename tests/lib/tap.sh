@@ -62,6 +62,18 @@ skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $*"; }
 
 diag() { echo "# $*"; }
 
+# git_test_env [DATE]: the git a test runs reads no configuration but the
+# test's own (HOME is $TMP) and commits as t <t@example.org>, authored and
+# committed at DATE when given ('2023-01-01 00:00').
+git_test_env() {
+	export GIT_CONFIG_NOSYSTEM=1 HOME="$TMP" GIT_AUTHOR_NAME=t \
+		GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t \
+		GIT_COMMITTER_EMAIL=t@example.org
+	if [ $# -gt 0 ]; then
+		export GIT_AUTHOR_DATE="$1" GIT_COMMITTER_DATE="$1"
+	fi
+}
+
 need_corpus() {	# need_corpus PATH-UNDER-SHARED
 	[ -e "$SHARED/$1" ] || skip_all "corpus $1 not present (../shared)"
 }

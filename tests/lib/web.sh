@@ -95,3 +95,14 @@ web_stop() {
 	wait "$WEB_PID"
 	WEB_STATUS=$?
 }
+
+# web_stop_clean: web_stop, and two tests: the server exited 0 on SIGTERM
+# and wrote nothing to standard error (but the --allow-root warning)
+web_stop_clean() {
+	web_stop
+	is "$WEB_STATUS" 0 "SIGTERM stops the server cleanly"
+	! grep -v -x "warning: armbot serve running as root (--allow-root)" \
+		"$TMP/serve.err" > /dev/null
+	ok $? "nothing on standard error (but the --allow-root warning as root)"
+	sed 's/^/# /' "$TMP/serve.err" | head -20
+}

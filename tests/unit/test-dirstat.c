@@ -1,12 +1,12 @@
 /* Unit tests for kernel/diff/dirstat.c, kernel/diff/diffcount.c,
  * kernel/diff/patchstat.c, kernel/diff/dirstat-verdict.c and
- * kernel/diff/dirstat-json.c.  Differential tests against real git are in
+ * bot/common/dirstat-json.c.  Differential tests against real git are in
  * tests/conformance/dirstat-*.t. */
 #include <string.h>
 
 #include "kernel/diff/diffcount.h"
 #include "kernel/diff/diffrename.h"
-#include "kernel/diff/dirstat-json.h"
+#include "bot/common/dirstat-json.h"
 #include "kernel/diff/dirstat-verdict.h"
 #include "kernel/diff/dirstat.h"
 #include "kernel/diff/patchstat.h"
@@ -165,16 +165,25 @@ static void add_fs(GPtrArray *fs, const char *path, char status, guint64 added,
 	g_ptr_array_add(fs, f);
 }
 
-static char *format(GPtrArray *fs, const char *params, gboolean is_signed)
+/* The report of @fs with the --dirstat parameters @params. */
+static struct dirstat_report *report_of(GPtrArray *fs, const char *params,
+					gboolean is_signed)
 {
 	struct dirstat_options opts = DIRSTAT_OPTIONS_INIT;
 	g_autoptr(GError) error = NULL;
-	g_autoptr(dirstat_report) report = NULL;
+	struct dirstat_report *report;
 
 	opts.is_signed = is_signed;
 	g_assert_true(dirstat_parse_params(&opts, params, &error));
 	report = dirstat_report_from_filestats(fs, &opts, &error);
 	g_assert_no_error(error);
+	return report;
+}
+
+static char *format(GPtrArray *fs, const char *params, gboolean is_signed)
+{
+	g_autoptr(dirstat_report) report = report_of(fs, params, is_signed);
+
 	return dirstat_report_format(report);
 }
 
@@ -210,65 +219,53 @@ static void test_report(void)
 	g_assert_cmpstr(tiny, ==, "");
 }
 
+/* The verdict on @fs for @path is @want; the verdict itself. */
+static struct dirstat_verdict *assert_verdict(GPtrArray *fs, const char *path,
+					      const char *want)
+{
+	struct dirstat_verdict *v = dirstat_verdict_compute(fs, path);
+	g_autofree char *s = dirstat_verdict_sentence(v);
+
+	g_assert_cmpstr(s, ==, want);
+	return v;
+}
+
 static void test_verdict(void)
 {
 	g_autoptr(GPtrArray) fs = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)dirstat_filestat_free);
 	g_autoptr(dirstat_verdict) v = NULL;
-	g_autofree char *s = NULL;
 
-	v = dirstat_verdict_compute(fs, NULL);
-	s = dirstat_verdict_sentence(v);
-	g_assert_cmpstr(s, ==, "This series does not touch arch/arm.");
-	g_clear_pointer(&v, dirstat_verdict_free);
-	g_clear_pointer(&s, g_free);
+	dirstat_verdict_free(assert_verdict(
+		fs, NULL, "This series does not touch arch/arm."));
 
 	add_fs(fs, "arch/arm/mach-omap2/pm.c", 'M', 10, 200);
 	add_fs(fs, "arch/arm/plat-omap/x.c", 'M', 378, 400);
 	add_fs(fs, "arch/arm64/y.c", 'M', 1000, 0);
 	add_fs(fs, "drivers/z.c", 'M', 7, 0);
-	v = dirstat_verdict_compute(fs, "arch/arm/");
-	s = dirstat_verdict_sentence(v);
-	g_assert_cmpstr(
-		s, ==,
+	v = assert_verdict(
+		fs, "arch/arm/",
 		"This series shrinks arch/arm by 212 lines (+388 -600).");
 	g_assert_cmpuint(v->dirs->len, ==, 2);
 	g_assert_cmpstr(((struct dirstat_verdict_dir *)v->dirs->pdata[0])->path,
 			==, "arch/arm/mach-omap2/");
-	g_clear_pointer(&v, dirstat_verdict_free);
-	g_clear_pointer(&s, g_free);
 
-	v = dirstat_verdict_compute(fs, "drivers");
-	s = dirstat_verdict_sentence(v);
-	g_assert_cmpstr(s, ==, "This series grows drivers by 7 lines (+7 -0).");
-	g_clear_pointer(&v, dirstat_verdict_free);
-	g_clear_pointer(&s, g_free);
-
+	dirstat_verdict_free(assert_verdict(
+		fs, "drivers",
+		"This series grows drivers by 7 lines (+7 -0)."));
 	add_fs(fs, "drivers/w.c", 'M', 0, 6);
-	v = dirstat_verdict_compute(fs, "drivers");
-	s = dirstat_verdict_sentence(v);
-	g_assert_cmpstr(s, ==, "This series grows drivers by 1 line (+7 -6).");
-	g_clear_pointer(&v, dirstat_verdict_free);
-	g_clear_pointer(&s, g_free);
-
+	dirstat_verdict_free(assert_verdict(
+		fs, "drivers", "This series grows drivers by 1 line (+7 -6)."));
 	add_fs(fs, "drivers/u.c", 'M', 0, 1);
-	v = dirstat_verdict_compute(fs, "drivers");
-	s = dirstat_verdict_sentence(v);
-	g_assert_cmpstr(
-		s, ==,
-		"This series touches drivers, but its additions and removals balance.");
+	dirstat_verdict_free(assert_verdict(
+		fs, "drivers",
+		"This series touches drivers, but its additions and removals balance."));
 }
 
 static char *report_json(GPtrArray *fs, const char *params, gboolean is_signed)
 {
-	struct dirstat_options opts = DIRSTAT_OPTIONS_INIT;
-	g_autoptr(GError) error = NULL;
-	g_autoptr(dirstat_report) report = NULL;
+	g_autoptr(dirstat_report) report = report_of(fs, params, is_signed);
 
-	opts.is_signed = is_signed;
-	g_assert_true(dirstat_parse_params(&opts, params, &error));
-	report = dirstat_report_from_filestats(fs, &opts, &error);
-	g_assert_no_error(error);
 	return dirstat_json_report(report);
 }
 

@@ -168,6 +168,33 @@ static const char *history_script =
 	"git tag -a -m 'a tag' v1 HEAD~3\n"
 	"git tag -a -m 'a tag of a tag' v1-again v1\n";
 
+/* A scratch directory with the path of a repository "r" in it (which the
+ * test makes) and of its object database; removed after the test. */
+struct repo_fixture {
+	char *dir;
+	char *repo;
+	char *objects;
+};
+
+static void repo_setup(struct repo_fixture *fx, gconstpointer data)
+{
+	fx->dir = scratch_dir_new("armbot-gitodb-XXXXXX");
+	fx->repo = g_build_filename(fx->dir, "r", NULL);
+	fx->objects = g_build_filename(fx->repo, ".git/objects", NULL);
+}
+
+static void repo_teardown(struct repo_fixture *fx, gconstpointer data)
+{
+	rmtree(fx->dir, NULL);
+	g_free(fx->dir);
+	g_free(fx->repo);
+	g_free(fx->objects);
+}
+
+#define REPO_TEST(path, fn)                                         \
+	g_test_add(path, struct repo_fixture, NULL, repo_setup, fn, \
+		   repo_teardown)
+
 static void test_hex(void)
 {
 	struct gitoid a, b;
@@ -217,11 +244,9 @@ static void test_hex(void)
 	g_assert_cmpstr(gitobj_type_name(GITOBJ_TAG), ==, "tag");
 }
 
-static void test_loose(void)
+static void test_loose(struct repo_fixture *fx, gconstpointer nodata)
 {
-	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
-	g_autofree char *repo = g_build_filename(dir, "r", NULL);
-	g_autofree char *objects = g_build_filename(repo, ".git/objects", NULL);
+	const char *dir = fx->dir, *repo = fx->repo, *objects = fx->objects;
 	guint by_type[5] = { 0 };
 	guint counts[8];
 	g_autoptr(GError) error = NULL;
@@ -259,14 +284,11 @@ static void test_loose(void)
 	g_clear_error(&error);
 	g_assert_null(gitodb_open("/nonexistent/objects", &error));
 	g_assert_error(error, GITODB_ERROR, GITODB_ERROR_IO);
-	rmtree(dir, NULL);
 }
 
-static void test_ofs_delta_chains(void)
+static void test_ofs_delta_chains(struct repo_fixture *fx, gconstpointer nodata)
 {
-	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
-	g_autofree char *repo = g_build_filename(dir, "r", NULL);
-	g_autofree char *objects = g_build_filename(repo, ".git/objects", NULL);
+	const char *dir = fx->dir, *repo = fx->repo, *objects = fx->objects;
 	g_autoptr(GBytes) chains = NULL;
 	guint counts[8];
 	guint n;
@@ -286,14 +308,11 @@ static void test_ofs_delta_chains(void)
 	/* 60 commits, trees and versions of f, 42 of g, 2 tags */
 	n = compare_with_git(dir, repo, objects, NULL);
 	g_assert_cmpuint(n, ==, 60 * 3 + 42 + 2);
-	rmtree(dir, NULL);
 }
 
-static void test_ref_delta(void)
+static void test_ref_delta(struct repo_fixture *fx, gconstpointer nodata)
 {
-	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
-	g_autofree char *repo = g_build_filename(dir, "r", NULL);
-	g_autofree char *objects = g_build_filename(repo, ".git/objects", NULL);
+	const char *dir = fx->dir, *repo = fx->repo, *objects = fx->objects;
 	guint counts[8];
 
 	g_bytes_unref(sh(dir, history_script));
@@ -303,16 +322,13 @@ static void test_ref_delta(void)
 	g_assert_cmpuint(counts[7], >, 60); /* REF_DELTA */
 	g_assert_cmpuint(counts[6], ==, 0);
 	g_assert_cmpuint(compare_with_git(dir, repo, objects, NULL), >, 200);
-	rmtree(dir, NULL);
 }
 
 /* Two packs, loose objects beside them, and a pack made after the
  * database was opened (found by the rescan). */
-static void test_several_packs(void)
+static void test_several_packs(struct repo_fixture *fx, gconstpointer nodata)
 {
-	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
-	g_autofree char *repo = g_build_filename(dir, "r", NULL);
-	g_autofree char *objects = g_build_filename(repo, ".git/objects", NULL);
+	const char *dir = fx->dir, *repo = fx->repo, *objects = fx->objects;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(gitodb) odb = NULL;
 	g_autoptr(GBytes) head = NULL;
@@ -352,7 +368,6 @@ static void test_several_packs(void)
 	g_assert_no_error(error);
 	g_assert_cmpint(type, ==, GITOBJ_COMMIT);
 	g_assert_true(g_str_has_prefix(g_bytes_get_data(data, NULL), "tree "));
-	rmtree(dir, NULL);
 }
 
 static void test_alternates(void)
@@ -464,11 +479,9 @@ static guint count_prefix(char **ids, const char *prefix)
 	return n;
 }
 
-static void test_prefix(void)
+static void test_prefix(struct repo_fixture *fx, gconstpointer nodata)
 {
-	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
-	g_autofree char *repo = g_build_filename(dir, "r", NULL);
-	g_autofree char *objects = g_build_filename(repo, ".git/objects", NULL);
+	const char *dir = fx->dir, *repo = fx->repo, *objects = fx->objects;
 	g_autoptr(GBytes) ids_out = NULL;
 	g_autoptr(GError) error = NULL;
 	g_auto(GStrv) ids = NULL;
@@ -576,7 +589,6 @@ static void test_prefix(void)
 		g_assert_nonnull(
 			strstr(g_bytes_get_data(git, NULL), "is ambiguous"));
 	}
-	rmtree(dir, NULL);
 }
 
 /* ---- hostile loose objects ---- */
@@ -1320,11 +1332,9 @@ static void test_hostile_index(void)
 /* A real pack with bytes zeroed in its middle: the objects there are
  * errors, every other one reads as git read it before; then the pack
  * cut short: it no longer matches its index. */
-static void test_corrupt_pack(void)
+static void test_corrupt_pack(struct repo_fixture *fx, gconstpointer nodata)
 {
-	g_autofree char *dir = scratch_dir_new("armbot-gitodb-XXXXXX");
-	g_autofree char *repo = g_build_filename(dir, "r", NULL);
-	g_autofree char *objects = g_build_filename(repo, ".git/objects", NULL);
+	const char *dir = fx->dir, *repo = fx->repo, *objects = fx->objects;
 	g_autoptr(GBytes) ids = NULL;
 	g_autoptr(GHashTable) before = g_hash_table_new_full(
 		g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_bytes_unref);
@@ -1387,24 +1397,23 @@ static void test_corrupt_pack(void)
 	}
 	g_assert_cmpuint(read, ==, 0);
 	g_assert_cmpuint(failed, ==, 60 * 3 + 42 + 2);
-	rmtree(dir, NULL);
 }
 
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
 	g_test_add_func("/gitodb/hex", test_hex);
-	g_test_add_func("/gitodb/loose", test_loose);
-	g_test_add_func("/gitodb/ofs-delta-chains", test_ofs_delta_chains);
-	g_test_add_func("/gitodb/ref-delta", test_ref_delta);
-	g_test_add_func("/gitodb/several-packs", test_several_packs);
+	REPO_TEST("/gitodb/loose", test_loose);
+	REPO_TEST("/gitodb/ofs-delta-chains", test_ofs_delta_chains);
+	REPO_TEST("/gitodb/ref-delta", test_ref_delta);
+	REPO_TEST("/gitodb/several-packs", test_several_packs);
 	g_test_add_func("/gitodb/alternates", test_alternates);
 	g_test_add_func("/gitodb/alternates-depth", test_alternates_depth);
-	g_test_add_func("/gitodb/prefix", test_prefix);
+	REPO_TEST("/gitodb/prefix", test_prefix);
 	g_test_add_func("/gitodb/hostile-loose", test_hostile_loose);
 	g_test_add_func("/gitodb/handmade-deltas", test_handmade_deltas);
 	g_test_add_func("/gitodb/hostile-pack", test_hostile_pack);
 	g_test_add_func("/gitodb/hostile-index", test_hostile_index);
-	g_test_add_func("/gitodb/corrupt-pack", test_corrupt_pack);
+	REPO_TEST("/gitodb/corrupt-pack", test_corrupt_pack);
 	return g_test_run();
 }

@@ -103,6 +103,20 @@ static char *hex_of(const struct gitoid *oid)
  *   and "skew": commits dated before their parents. */
 static void build_repo(void)
 {
+	/* NAME -> TARGET: an alias, one that points nowhere, a chain of
+	 * five, a loop */
+	static const char *const symrefs[][2] = {
+		{ "refs/remotes/origin/HEAD", "refs/remotes/origin/main" },
+		{ "refs/heads/alias", "refs/heads/main" },
+		{ "refs/heads/dangling", "refs/heads/nothing" },
+		{ "refs/heads/chain1", "refs/heads/chain2" },
+		{ "refs/heads/chain2", "refs/heads/chain3" },
+		{ "refs/heads/chain3", "refs/heads/chain4" },
+		{ "refs/heads/chain4", "refs/heads/chain5" },
+		{ "refs/heads/chain5", "refs/heads/main" },
+		{ "refs/heads/loop1", "refs/heads/loop2" },
+		{ "refs/heads/loop2", "refs/heads/loop1" },
+	};
 	g_autofree char *c = NULL;
 	g_autofree char *b = NULL;
 	g_autofree char *short_b = NULL;
@@ -216,25 +230,8 @@ static void build_repo(void)
 
 	/* remote-tracking refs and symbolic refs */
 	git_do(repo_dir, "update-ref", "refs/remotes/origin/main", c);
-	git_do(repo_dir, "symbolic-ref", "refs/remotes/origin/HEAD",
-	       "refs/remotes/origin/main");
-	git_do(repo_dir, "symbolic-ref", "refs/heads/alias", "refs/heads/main");
-	git_do(repo_dir, "symbolic-ref", "refs/heads/dangling",
-	       "refs/heads/nothing");
-	git_do(repo_dir, "symbolic-ref", "refs/heads/chain1",
-	       "refs/heads/chain2");
-	git_do(repo_dir, "symbolic-ref", "refs/heads/chain2",
-	       "refs/heads/chain3");
-	git_do(repo_dir, "symbolic-ref", "refs/heads/chain3",
-	       "refs/heads/chain4");
-	git_do(repo_dir, "symbolic-ref", "refs/heads/chain4",
-	       "refs/heads/chain5");
-	git_do(repo_dir, "symbolic-ref", "refs/heads/chain5",
-	       "refs/heads/main");
-	git_do(repo_dir, "symbolic-ref", "refs/heads/loop1",
-	       "refs/heads/loop2");
-	git_do(repo_dir, "symbolic-ref", "refs/heads/loop2",
-	       "refs/heads/loop1");
+	for (i = 0; i < (int)G_N_ELEMENTS(symrefs); i++)
+		git_do(repo_dir, "symbolic-ref", symrefs[i][0], symrefs[i][1]);
 	scratch_write_file(repo_dir, ".git/refs/heads/missing-object",
 			   "0123456789012345678901234567890123456789\n");
 
@@ -724,6 +721,19 @@ static char *real(const char *path)
 	return copy;
 }
 
+/* gitrepo_open(@dir) fails with @code; the error's message holds @what
+ * unless NULL. */
+static void assert_open_fails(const char *dir, int code, const char *what)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(gitrepo) repo = gitrepo_open(dir, &error);
+
+	g_assert_null(repo);
+	g_assert_error(error, GITREPO_ERROR, code);
+	if (what)
+		g_assert_nonnull(strstr(error->message, what));
+}
+
 /* gitrepo_open() against `git rev-parse` for the directories */
 static void check_open(const char *dir)
 {
@@ -791,8 +801,6 @@ static void test_open_variants(void)
 	g_autofree char *corebare = g_build_filename(dir, "corebare", NULL);
 	g_autofree char *worktree = g_build_filename(dir, "cfgworktree", NULL);
 	g_autofree char *elsewhere = g_build_filename(dir, "elsewhere", NULL);
-	g_autoptr(gitrepo) repo = NULL;
-	g_autoptr(GError) error = NULL;
 
 	g_assert_cmpint(g_mkdir_with_parents(plain, 0755), ==, 0);
 	g_assert_cmpint(g_mkdir_with_parents(gitfile_sub, 0755), ==, 0);
@@ -800,10 +808,7 @@ static void test_open_variants(void)
 	g_assert_cmpint(g_mkdir_with_parents(elsewhere, 0755), ==, 0);
 
 	/* no repository at all */
-	repo = gitrepo_open(plain, &error);
-	g_assert_null(repo);
-	g_assert_error(error, GITREPO_ERROR, GITREPO_ERROR_NOT_A_REPOSITORY);
-	g_clear_error(&error);
+	assert_open_fails(plain, GITREPO_ERROR_NOT_A_REPOSITORY, NULL);
 
 	/* a relative "gitdir:" file */
 	git_do(dir, "init", "-q", "--bare", "real.git");
@@ -814,23 +819,13 @@ static void test_open_variants(void)
 	scratch_write_file(badfile, ".git", "gitdir: ../nowhere\n");
 	g_assert_cmpint(git_status(badfile, NULL, "rev-parse", "--git-dir"), !=,
 			0);
-	repo = gitrepo_open(badfile, &error);
-	g_assert_null(repo);
-	g_assert_error(error, GITREPO_ERROR, GITREPO_ERROR_NOT_A_REPOSITORY);
-	g_clear_error(&error);
+	assert_open_fails(badfile, GITREPO_ERROR_NOT_A_REPOSITORY, NULL);
 	scratch_write_file(badfile, ".git", "nonsense\n");
-	repo = gitrepo_open(badfile, &error);
-	g_assert_null(repo);
-	g_assert_error(error, GITREPO_ERROR, GITREPO_ERROR_NOT_A_REPOSITORY);
-	g_clear_error(&error);
+	assert_open_fails(badfile, GITREPO_ERROR_NOT_A_REPOSITORY, NULL);
 
 	/* SHA-256 is refused */
 	git_do(dir, "init", "-q", "--object-format=sha256", sha256);
-	repo = gitrepo_open(sha256, &error);
-	g_assert_null(repo);
-	g_assert_error(error, GITREPO_ERROR, GITREPO_ERROR_UNSUPPORTED);
-	g_assert_nonnull(strstr(error->message, "sha256"));
-	g_clear_error(&error);
+	assert_open_fails(sha256, GITREPO_ERROR_UNSUPPORTED, "sha256");
 
 	/* core.bare = true in a .git directory: no work tree */
 	git_do(dir, "init", "-q", corebare);
@@ -863,22 +858,13 @@ static void test_open_variants(void)
 		scratch_write_file(
 			cfg, ".git/config",
 			"[extensions]\n\tobjectformat = \"sha256\"\n");
-		repo = gitrepo_open(cfg, &error);
-		g_assert_null(repo);
-		g_assert_error(error, GITREPO_ERROR, GITREPO_ERROR_UNSUPPORTED);
-		g_clear_error(&error);
+		assert_open_fails(cfg, GITREPO_ERROR_UNSUPPORTED, NULL);
 		scratch_write_file(cfg, ".git/config",
 				   "[core\n\tbare = false\n");
-		repo = gitrepo_open(cfg, &error);
-		g_assert_null(repo);
-		g_assert_error(error, GITREPO_ERROR, GITREPO_ERROR_CORRUPT);
-		g_clear_error(&error);
+		assert_open_fails(cfg, GITREPO_ERROR_CORRUPT, NULL);
 		scratch_write_file(cfg, ".git/config",
 				   "[core]\n\tbare = \"x\n");
-		repo = gitrepo_open(cfg, &error);
-		g_assert_null(repo);
-		g_assert_error(error, GITREPO_ERROR, GITREPO_ERROR_CORRUPT);
-		g_clear_error(&error);
+		assert_open_fails(cfg, GITREPO_ERROR_CORRUPT, NULL);
 	}
 	rmtree(dir, NULL);
 }

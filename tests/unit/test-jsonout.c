@@ -20,11 +20,20 @@ static void test_members(void)
 	jsonout_id(b, "noid", 0);
 	jsonout_time(b, "time", 1592298000);
 	jsonout_time(b, "never", 0);
-	json_builder_set_member_name(b, "list");
-	json_builder_begin_array(b);
+	jsonout_double(b, "half", 0.5);
+	jsonout_null(b, "nothing");
+	jsonout_begin_array(b, "list");
 	jsonout_string(b, NULL, "x");
 	jsonout_id(b, NULL, 0);
+	jsonout_begin_object(b, NULL);
+	jsonout_int(b, "in", 1);
+	json_builder_end_object(b);
 	json_builder_end_array(b);
+	jsonout_begin_object(b, "obj");
+	g_assert_true(jsonout_json(b, "doc", "{\"a\": [1, true]}"));
+	g_assert_false(jsonout_json(b, "bad", "{\"a\":"));
+	g_assert_false(jsonout_json(b, "absent", NULL));
+	json_builder_end_object(b);
 	json_builder_end_object(b);
 	text = jsonout_finish(b);
 	g_assert_cmpstr(text, ==,
@@ -33,7 +42,9 @@ static void test_members(void)
 			"b\",\"nobytes\":null,\"neg\":-34,\"t\":true,"
 			"\"id\":7,\"noid\":null,"
 			"\"time\":\"2020-06-16T09:00:00Z\",\"never\":null,"
-			"\"list\":[\"x\",null]}\n");
+			"\"half\":0.5,\"nothing\":null,"
+			"\"list\":[\"x\",null,{\"in\":1}],"
+			"\"obj\":{\"doc\":{\"a\":[1,true]}}}\n");
 }
 
 int main(int argc, char **argv)

@@ -143,6 +143,31 @@ static void report_figures(struct report *r, GPtrArray *refs, struct figures *f,
 	r->dirstat = f->dirstat;
 }
 
+/* A test of one rendered report: report_figures() of the fs_spec array
+ * the test is added with, the References in @refs; the figures are
+ * cleared after the test. */
+struct report_case {
+	GPtrArray *refs;
+	struct report r;
+	struct figures f;
+};
+
+static void case_setup(struct report_case *rc, gconstpointer spec)
+{
+	rc->refs = g_ptr_array_new_with_free_func(g_free);
+	report_figures(&rc->r, rc->refs, &rc->f, spec);
+}
+
+static void case_teardown(struct report_case *rc, gconstpointer spec)
+{
+	figures_clear(&rc->f);
+	g_ptr_array_unref(rc->refs);
+}
+
+#define REPORT_CASE(path, spec, fn)                                \
+	g_test_add(path, struct report_case, spec, case_setup, fn, \
+		   case_teardown)
+
 static const struct fs_spec shrinking[] = {
 	{ "arch/arm/mach-omap2/board-ldp.c", 'D', 0, 420 },
 	{ "arch/arm/mach-omap2/Kconfig", 'M', 0, 12 },
@@ -389,17 +414,13 @@ static void check_report(const char *name, const struct report *r)
 	check_git_mailinfo(r, raw, body);
 }
 
-static void test_shrinking_ok(void)
+static void test_shrinking_ok(struct report_case *rc, gconstpointer spec)
 {
-	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
-	struct report r;
-	struct figures f;
+	struct report *r = &rc->r;
 
-	report_figures(&r, refs, &f, shrinking);
-	r.base_how = REPORT_BASE_COMMIT;
-	r.series_url = "https://armbot.example.org/series/42";
-	check_report("shrinking-ok", &r);
-	figures_clear(&f);
+	r->base_how = REPORT_BASE_COMMIT;
+	r->series_url = "https://armbot.example.org/series/42";
+	check_report("shrinking-ok", r);
 }
 
 static const char sparse_detail[] =
@@ -417,43 +438,39 @@ static const char sparse_fragment[] = "# CONFIG_WERROR is not set\n"
 				      "# CONFIG_DEBUG_INFO_BTF is not set\n"
 				      "CONFIG_DEBUG_INFO_NONE=y\n";
 
-static void test_sparse_warn(void)
+static void test_sparse_warn(struct report_case *rc, gconstpointer spec)
 {
+	struct report *r = &rc->r;
 	static const char *const objects[] = { "arch/arm/mach-imx/pm-imx6.o",
 					       "drivers/soc/imx/gpcv2.o",
 					       NULL };
 	static const char *const sparse_vars[] = { "C=2", "CHECK=sparse",
 						   NULL };
-	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) steps = NULL;
 	struct kbuild kb;
-	struct report r;
-	struct figures f;
 
-	report_figures(&r, refs, &f, growing);
-	r.author_name = "Peng Fan";
-	r.author_email = "peng.fan@nxp.example";
-	r.subject = "[PATCH 0/2] ARM: imx6: keep the OCRAM mapped across "
-		    "suspend";
-	r.version = 1;
-	r.checks[REPORT_CHECK_SPARSE].status = REPORT_STATUS_WARN;
-	r.checks[REPORT_CHECK_SPARSE].summary = "2 new warnings";
-	r.checks[REPORT_CHECK_SPARSE].detail = sparse_detail;
+	r->author_name = "Peng Fan";
+	r->author_email = "peng.fan@nxp.example";
+	r->subject = "[PATCH 0/2] ARM: imx6: keep the OCRAM mapped across "
+		     "suspend";
+	r->version = 1;
+	r->checks[REPORT_CHECK_SPARSE].status = REPORT_STATUS_WARN;
+	r->checks[REPORT_CHECK_SPARSE].summary = "2 new warnings";
+	r->checks[REPORT_CHECK_SPARSE].detail = sparse_detail;
 	/* as kernel/build/sparse-check.c makes them for allmodconfig */
 	fake_kbuild(&kb, "allmodconfig");
 	steps = kbuild_configure_target_steps(&kb, "allmodconfig",
 					      sparse_fragment);
 	kbuild_steps_add_command(steps, kbuild_make_printable(&kb, objects,
 							      sparse_vars));
-	r.reproduce.checks[REPORT_CHECK_SPARSE].what =
+	r->reproduce.checks[REPORT_CHECK_SPARSE].what =
 		"the objects armbot checked, built with sparse at the series, "
 		"and the same at the base (git checkout HEAD~2) for the "
 		"warnings that were there before";
-	r.reproduce.checks[REPORT_CHECK_SPARSE].steps = steps;
-	r.series_url = "https://armbot.example.org/series/7";
-	r.reproduce.mbox_url = "https://armbot.example.org/series/7/mbox";
-	check_report("sparse-warn", &r);
-	figures_clear(&f);
+	r->reproduce.checks[REPORT_CHECK_SPARSE].steps = steps;
+	r->series_url = "https://armbot.example.org/series/7";
+	r->reproduce.mbox_url = "https://armbot.example.org/series/7/mbox";
+	check_report("sparse-warn", r);
 	fake_kbuild_clear(&kb);
 }
 
@@ -469,40 +486,36 @@ static const char apply_detail[] =
 	"-\tdepends on ARCH_OMAP3\n"
 	" \tdefault y\n";
 
-static void test_apply_fail(void)
+static void test_apply_fail(struct report_case *rc, gconstpointer spec)
 {
-	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
-	struct report r;
-	struct figures f;
+	struct report *r = &rc->r;
 	const char *why = "the series does not apply";
 
-	report_figures(&r, refs, &f, shrinking);
-	r.base_how = REPORT_BASE_COMMIT_MISSING;
+	r->base_how = REPORT_BASE_COMMIT_MISSING;
 	/* a git tree, not the distro's */
-	r.tree_name = "soc";
-	r.tree_description = "branch for-next of "
-			     "https://git.kernel.org/pub/scm/linux/kernel/git/"
-			     "soc/soc.git";
-	memset(&r.reproduce, 0, sizeof(r.reproduce));
-	r.reproduce.tree_url =
+	r->tree_name = "soc";
+	r->tree_description = "branch for-next of "
+			      "https://git.kernel.org/pub/scm/linux/kernel/git/"
+			      "soc/soc.git";
+	memset(&r->reproduce, 0, sizeof(r->reproduce));
+	r->reproduce.tree_url =
 		"https://git.kernel.org/pub/scm/linux/kernel/git/soc/soc.git";
-	r.reproduce.tree_branch = "for-next";
-	r.reproduce.base = r.base_commit;
-	r.reproduce.message_id = r.parent_message_id;
-	r.reproduce.armbot_check =
+	r->reproduce.tree_branch = "for-next";
+	r->reproduce.base = r->base_commit;
+	r->reproduce.message_id = r->parent_message_id;
+	r->reproduce.armbot_check =
 		"armbot check --tree soc "
 		"'<20250701101500.1234-1-jane.doe@example.com>'";
-	r.reproduce.checks[REPORT_CHECK_APPLY].what =
+	r->reproduce.checks[REPORT_CHECK_APPLY].what =
 		"git am stops at patch 2/3, the first that does not apply here";
-	r.checks[REPORT_CHECK_APPLY].status = REPORT_STATUS_FAIL;
-	r.checks[REPORT_CHECK_APPLY].summary = "1/3 patches applied";
-	r.checks[REPORT_CHECK_APPLY].detail = apply_detail;
+	r->checks[REPORT_CHECK_APPLY].status = REPORT_STATUS_FAIL;
+	r->checks[REPORT_CHECK_APPLY].summary = "1/3 patches applied";
+	r->checks[REPORT_CHECK_APPLY].detail = apply_detail;
 	for (int k = REPORT_CHECK_SPARSE; k < REPORT_N_CHECKS; k++) {
-		r.checks[k].status = REPORT_STATUS_SKIPPED;
-		r.checks[k].reason = why;
+		r->checks[k].status = REPORT_STATUS_SKIPPED;
+		r->checks[k].reason = why;
 	}
-	check_report("apply-fail", &r);
-	figures_clear(&f);
+	check_report("apply-fail", r);
 }
 
 static const char boot_detail[] =
@@ -538,37 +551,33 @@ static const char build_detail[] =
 	"| make[2]: *** [scripts/Makefile.build:250: "
 	"build/armbot-ext/rpm_test/rpm_test.o] Error 1\n";
 
-static void test_boot_fail(void)
+static void test_boot_fail(struct report_case *rc, gconstpointer spec)
 {
-	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	struct report *r = &rc->r;
 	g_autoptr(GPtrArray) steps = NULL;
 	g_autoptr(GError) error = NULL;
 	g_autofree char *initramfs = NULL;
 	g_autofree char *note = NULL;
 	struct kbuild kb;
-	struct report r;
-	struct figures f;
 
-	report_figures(&r, refs, &f, shrinking);
-	r.checks[REPORT_CHECK_BOOT].status = REPORT_STATUS_FAIL;
-	r.checks[REPORT_CHECK_BOOT].summary = "kernel panic";
-	r.checks[REPORT_CHECK_BOOT].detail = boot_detail;
+	r->checks[REPORT_CHECK_BOOT].status = REPORT_STATUS_FAIL;
+	r->checks[REPORT_CHECK_BOOT].summary = "kernel panic";
+	r->checks[REPORT_CHECK_BOOT].detail = boot_detail;
 	/* a boot that never reaches init has no KUnit results either: both
 	 * come from the one qemu run, printed once */
-	r.checks[REPORT_CHECK_RUNTIME_PM].status = REPORT_STATUS_FAIL;
-	r.checks[REPORT_CHECK_RUNTIME_PM].summary = "no KUnit results";
+	r->checks[REPORT_CHECK_RUNTIME_PM].status = REPORT_STATUS_FAIL;
+	r->checks[REPORT_CHECK_RUNTIME_PM].summary = "no KUnit results";
 	fake_kbuild(&kb, "rpm-virt");
 	steps = boot_steps(&kb, FALSE, TRUE, &error);
 	g_assert_no_error(error);
 	initramfs = boot_printable_initramfs(&kb);
 	note = g_strdup_printf(boot_note, initramfs);
 	for (int k = REPORT_CHECK_BOOT; k <= REPORT_CHECK_RUNTIME_PM; k++) {
-		r.reproduce.checks[k].what = boot_what;
-		r.reproduce.checks[k].steps = steps;
-		r.reproduce.checks[k].note = note;
+		r->reproduce.checks[k].what = boot_what;
+		r->reproduce.checks[k].steps = steps;
+		r->reproduce.checks[k].note = note;
 	}
-	check_report("boot-fail", &r);
-	figures_clear(&f);
+	check_report("boot-fail", r);
 	fake_kbuild_clear(&kb);
 }
 
@@ -673,41 +682,37 @@ static void test_board_line(void)
 
 /* The kernel builds, armbot's module does not: the reader sees the
  * config, the makes and the module's. */
-static void test_build_fail(void)
+static void test_build_fail(struct report_case *rc, gconstpointer spec)
 {
-	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
+	struct report *r = &rc->r;
 	g_autoptr(GPtrArray) steps = NULL;
 	g_autoptr(GError) error = NULL;
 	struct kbuild kb;
-	struct report r;
-	struct figures f;
 
-	report_figures(&r, refs, &f, growing);
-	r.author_name = "Peng Fan";
-	r.author_email = "peng.fan@nxp.example";
-	r.subject = "[PATCH v3] PM: runtime: drop pm_runtime_irq_safe()";
-	r.version = 3;
-	r.checks[REPORT_CHECK_BUILD].status = REPORT_STATUS_FAIL;
-	r.checks[REPORT_CHECK_BUILD].summary = "exit status 2";
-	r.checks[REPORT_CHECK_BUILD].detail = build_detail;
+	r->author_name = "Peng Fan";
+	r->author_email = "peng.fan@nxp.example";
+	r->subject = "[PATCH v3] PM: runtime: drop pm_runtime_irq_safe()";
+	r->version = 3;
+	r->checks[REPORT_CHECK_BUILD].status = REPORT_STATUS_FAIL;
+	r->checks[REPORT_CHECK_BUILD].summary = "exit status 2";
+	r->checks[REPORT_CHECK_BUILD].detail = build_detail;
 	for (int k = REPORT_CHECK_BOOT; k <= REPORT_CHECK_RUNTIME_PM; k++) {
-		r.checks[k].status = REPORT_STATUS_SKIPPED;
-		r.checks[k].reason = "the kernel does not build";
+		r->checks[k].status = REPORT_STATUS_SKIPPED;
+		r->checks[k].reason = "the kernel does not build";
 	}
 	fake_kbuild(&kb, "rpm-virt");
 	steps = boot_steps(&kb, TRUE, FALSE, &error);
 	g_assert_no_error(error);
-	r.reproduce.checks[REPORT_CHECK_BUILD].what =
+	r->reproduce.checks[REPORT_CHECK_BUILD].what =
 		"the rpm-virt kernel, allnoconfig with armbot's "
 		"qemu/virt.config";
-	r.reproduce.checks[REPORT_CHECK_BUILD].steps = steps;
-	r.reproduce.checks[REPORT_CHECK_BUILD].note =
+	r->reproduce.checks[REPORT_CHECK_BUILD].steps = steps;
+	r->reproduce.checks[REPORT_CHECK_BUILD].note =
 		"The kernel builds; the last make, of armbot's runtime-PM "
 		"KUnit module rpm_test, fails.  Its sources are "
 		"qemu/guest/rpm-test/ in armbot's, copied to "
 		"build/armbot-ext/rpm_test.";
-	check_report("build-fail", &r);
-	figures_clear(&f);
+	check_report("build-fail", r);
 	fake_kbuild_clear(&kb);
 }
 
@@ -722,82 +727,65 @@ static const char kunit_detail[] =
 	"    # rpm_genpd_off: ASSERTION FAILED at "
 	"qemu/guest/rpm-test/rpm_test.c:211\n";
 
-static void test_balanced(void)
+static void test_balanced(struct report_case *rc, gconstpointer spec)
 {
-	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
-	struct report r;
-	struct figures f;
+	struct report *r = &rc->r;
 
-	report_figures(&r, refs, &f, balanced);
-	r.subject = "[PATCH] ARM: OMAP3: pm: use the generic wake-up path";
-	r.version = 1;
-	r.checks[REPORT_CHECK_APPLY].summary = "1/1 patch";
-	r.checks[REPORT_CHECK_RUNTIME_PM].status = REPORT_STATUS_FAIL;
-	r.checks[REPORT_CHECK_RUNTIME_PM].summary = "10/12 tests passed";
-	r.checks[REPORT_CHECK_RUNTIME_PM].detail = kunit_detail;
-	check_report("balanced", &r);
-	figures_clear(&f);
+	r->subject = "[PATCH] ARM: OMAP3: pm: use the generic wake-up path";
+	r->version = 1;
+	r->checks[REPORT_CHECK_APPLY].summary = "1/1 patch";
+	r->checks[REPORT_CHECK_RUNTIME_PM].status = REPORT_STATUS_FAIL;
+	r->checks[REPORT_CHECK_RUNTIME_PM].summary = "10/12 tests passed";
+	r->checks[REPORT_CHECK_RUNTIME_PM].detail = kunit_detail;
+	check_report("balanced", r);
 }
 
-static void test_untouched(void)
+static void test_untouched(struct report_case *rc, gconstpointer spec)
 {
-	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
-	struct report r;
-	struct figures f;
+	struct report *r = &rc->r;
+	GPtrArray *refs = rc->refs;
 
-	report_figures(&r, refs, &f, elsewhere);
-	r.subject = "[PATCH v3 1/2] gpio: omap: drop the unused wake-up "
-		    "quirk";
-	r.version = 3;
+	r->subject = "[PATCH v3 1/2] gpio: omap: drop the unused wake-up "
+		     "quirk";
+	r->version = 3;
 	/* no References: a first patch that starts its thread */
 	g_ptr_array_set_size(refs, 0);
 	/* a mail that had no Message-ID (armbot made one up): b4 cannot
 	 * find it, the web server's mbox is the way */
-	r.reproduce.message_id = NULL;
-	r.reproduce.mbox_url = "https://armbot.example.org/series/9/mbox";
-	check_report("untouched", &r);
-	figures_clear(&f);
+	r->reproduce.message_id = NULL;
+	r->reproduce.mbox_url = "https://armbot.example.org/series/9/mbox";
+	check_report("untouched", r);
 }
 
-static void test_arm64(void)
+static void test_arm64(struct report_case *rc, gconstpointer spec)
 {
-	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
-	struct report r;
-	struct figures f;
+	struct report *r = &rc->r;
 
-	report_figures(&r, refs, &f, both_arches);
-	r.subject = "[PATCH 0/2] arm: dts: imx: power domains";
-	check_report("arm64", &r);
-	figures_clear(&f);
+	r->subject = "[PATCH 0/2] arm: dts: imx: power domains";
+	check_report("arm64", r);
 }
 
-static void test_non_ascii(void)
+static void test_non_ascii(struct report_case *rc, gconstpointer spec)
 {
-	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
-	struct report r;
-	struct figures f;
+	struct report *r = &rc->r;
 
-	report_figures(&r, refs, &f, shrinking);
-	r.author_name = "Uwe Kleine-König";
-	r.author_email = "u.kleine-koenig@pengutronix.example";
-	r.subject = "[PATCH] ARM: dts: imx6: Ströme für die Bürgerbräu-"
-		    "Platine (Ŝaltilo ĉe «Zürich»)";
-	r.version = 1;
-	r.bot_name = "armbot (ARM-Bot)";
-	r.checks[REPORT_CHECK_APPLY].summary = "1/1 patch — ok";
-	check_report("non-ascii", &r);
-	figures_clear(&f);
+	r->author_name = "Uwe Kleine-König";
+	r->author_email = "u.kleine-koenig@pengutronix.example";
+	r->subject = "[PATCH] ARM: dts: imx6: Ströme für die Bürgerbräu-"
+		     "Platine (Ŝaltilo ĉe «Zürich»)";
+	r->version = 1;
+	r->bot_name = "armbot (ARM-Bot)";
+	r->checks[REPORT_CHECK_APPLY].summary = "1/1 patch — ok";
+	check_report("non-ascii", r);
 }
 
-static void test_long_subject(void)
+static void test_long_subject(struct report_case *rc, gconstpointer spec)
 {
-	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
-	struct report r;
-	struct figures f;
+	struct report *r = &rc->r;
+	GPtrArray *refs = rc->refs;
 
-	report_figures(&r, refs, &f, shrinking);
-	r.author_name = "Doe, Jane";
-	r.subject =
+	r->author_name = "Doe, Jane";
+	r->subject =
 		"[PATCH v2 0/3] ARM: omap2: remove the LDP, Zoom2 and Zoom3 "
 		"board files now that their device trees have been in "
 		"mainline for more than ten releases and nobody boots them";
@@ -806,30 +794,25 @@ static void test_long_subject(void)
 				g_strdup_printf("2025062%u090000.999-%u-jane."
 						"doe@example.com",
 						i, i));
-	check_report("long-subject", &r);
-	figures_clear(&f);
+	check_report("long-subject", r);
 }
 
-static void test_skipped(void)
+static void test_skipped(struct report_case *rc, gconstpointer spec)
 {
-	g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func(g_free);
-	struct report r;
-	struct figures f;
+	struct report *r = &rc->r;
 
-	report_figures(&r, refs, &f, growing);
-	r.author_name = NULL;
-	r.author_email = "12345@patches.example";
-	r.list_address = NULL;
-	memset(&r.reproduce, 0, sizeof(r.reproduce));
-	r.checks[REPORT_CHECK_SPARSE].status = REPORT_STATUS_SKIPPED;
-	r.checks[REPORT_CHECK_SPARSE].reason = "--no-sparse";
-	r.checks[REPORT_CHECK_BOOT].status = REPORT_STATUS_SKIPPED;
-	r.checks[REPORT_CHECK_BOOT].reason = "--no-boot";
-	r.checks[REPORT_CHECK_BOOT].summary = "ignored when skipped";
-	r.checks[REPORT_CHECK_RUNTIME_PM].status = REPORT_STATUS_SKIPPED;
-	r.checks[REPORT_CHECK_RUNTIME_PM].reason = "--no-boot";
-	check_report("skipped", &r);
-	figures_clear(&f);
+	r->author_name = NULL;
+	r->author_email = "12345@patches.example";
+	r->list_address = NULL;
+	memset(&r->reproduce, 0, sizeof(r->reproduce));
+	r->checks[REPORT_CHECK_SPARSE].status = REPORT_STATUS_SKIPPED;
+	r->checks[REPORT_CHECK_SPARSE].reason = "--no-sparse";
+	r->checks[REPORT_CHECK_BOOT].status = REPORT_STATUS_SKIPPED;
+	r->checks[REPORT_CHECK_BOOT].reason = "--no-boot";
+	r->checks[REPORT_CHECK_BOOT].summary = "ignored when skipped";
+	r->checks[REPORT_CHECK_RUNTIME_PM].status = REPORT_STATUS_SKIPPED;
+	r->checks[REPORT_CHECK_RUNTIME_PM].reason = "--no-boot";
+	check_report("skipped", r);
 }
 
 static void test_first_name(void)
@@ -942,19 +925,19 @@ static void test_recipients_and_errors(void)
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
-	g_test_add_func("/report/shrinking-ok", test_shrinking_ok);
-	g_test_add_func("/report/sparse-warn", test_sparse_warn);
-	g_test_add_func("/report/apply-fail", test_apply_fail);
-	g_test_add_func("/report/boot-fail", test_boot_fail);
-	g_test_add_func("/report/build-fail", test_build_fail);
+	REPORT_CASE("/report/shrinking-ok", shrinking, test_shrinking_ok);
+	REPORT_CASE("/report/sparse-warn", growing, test_sparse_warn);
+	REPORT_CASE("/report/apply-fail", shrinking, test_apply_fail);
+	REPORT_CASE("/report/boot-fail", shrinking, test_boot_fail);
+	REPORT_CASE("/report/build-fail", growing, test_build_fail);
 	g_test_add_func("/report/boards", test_boards);
 	g_test_add_func("/report/board-line", test_board_line);
-	g_test_add_func("/report/balanced", test_balanced);
-	g_test_add_func("/report/untouched", test_untouched);
-	g_test_add_func("/report/arm64", test_arm64);
-	g_test_add_func("/report/non-ascii", test_non_ascii);
-	g_test_add_func("/report/long-subject", test_long_subject);
-	g_test_add_func("/report/skipped", test_skipped);
+	REPORT_CASE("/report/balanced", balanced, test_balanced);
+	REPORT_CASE("/report/untouched", elsewhere, test_untouched);
+	REPORT_CASE("/report/arm64", both_arches, test_arm64);
+	REPORT_CASE("/report/non-ascii", shrinking, test_non_ascii);
+	REPORT_CASE("/report/long-subject", shrinking, test_long_subject);
+	REPORT_CASE("/report/skipped", growing, test_skipped);
 	g_test_add_func("/report/first-name", test_first_name);
 	g_test_add_func("/report/message-id", test_message_id);
 	g_test_add_func("/report/recipients-errors",

@@ -3,18 +3,20 @@
 
 #include "mailparse/series.h"
 
-static struct series_message *msg(GPtrArray *all, const char *id,
-				  const char *parent, enum classify_kind kind,
-				  guint version, guint index, guint total,
-				  gint64 date)
+/* A message from "A <@from>", received at its @date, appended to @all in
+ * arrival order. */
+static struct series_message *
+message_add(GPtrArray *all, const char *id, const char *parent,
+	    const char *from, const char *subject, enum classify_kind kind,
+	    guint version, guint index, guint total, gint64 date)
 {
 	struct series_message *m = series_message_new();
 
 	m->message_id = g_strdup(id);
 	m->in_reply_to = g_strdup(parent);
-	m->from_email = g_strdup("a@x");
-	m->author = g_strdup("A <a@x>");
-	m->subject = g_strdup(id);
+	m->from_email = g_strdup(from);
+	m->author = g_strdup_printf("A <%s>", from);
+	m->subject = g_strdup(subject);
 	m->kind = kind;
 	m->version = version;
 	m->has_version = version > 1;
@@ -26,6 +28,16 @@ static struct series_message *msg(GPtrArray *all, const char *id,
 	m->seq = all->len;
 	g_ptr_array_add(all, m);
 	return m;
+}
+
+/* A message from a@x whose subject is its @id. */
+static struct series_message *msg(GPtrArray *all, const char *id,
+				  const char *parent, enum classify_kind kind,
+				  guint version, guint index, guint total,
+				  gint64 date)
+{
+	return message_add(all, id, parent, "a@x", id, kind, version, index,
+			   total, date);
 }
 
 static void test_partition(void)
@@ -81,30 +93,18 @@ static void post(GPtrArray *all, const struct posting *p)
 	g_autofree char *cover = g_strdup_printf("%s-0", p->name);
 
 	for (guint i = 0; i <= n; i++) {
-		struct series_message *m;
+		g_autofree char *id = NULL;
 
 		if (!i && !*parts[0])
 			continue;
-		m = series_message_new();
-		m->message_id =
-			i ? g_strdup_printf("%s-%u", p->name, first + i - 1) :
-			    g_strdup(cover);
-		m->in_reply_to =
-			g_strdup(i && *parts[0] ? cover : p->in_reply_to);
-		m->from_email = g_strdup(p->from ? p->from : "a@x");
-		m->author = g_strdup_printf("A <%s>", m->from_email);
-		m->subject = g_strdup(parts[i]);
-		m->kind = i ? CLASSIFY_PATCH : CLASSIFY_COVER;
-		m->version = p->version ? p->version : 1;
-		m->has_version = m->version > 1;
-		m->resend = p->resend;
-		m->has_index = TRUE;
-		m->index = i ? first + i - 1 : 0;
-		m->total = p->total ? p->total : n;
-		m->date = p->date + i;
-		m->received = m->date;
-		m->seq = all->len;
-		g_ptr_array_add(all, m);
+		id = i ? g_strdup_printf("%s-%u", p->name, first + i - 1) :
+			 g_strdup(cover);
+		message_add(all, id, i && *parts[0] ? cover : p->in_reply_to,
+			    p->from ? p->from : "a@x", parts[i],
+			    i ? CLASSIFY_PATCH : CLASSIFY_COVER,
+			    p->version ? p->version : 1, i ? first + i - 1 : 0,
+			    p->total ? p->total : n, p->date + i)
+			->resend = p->resend;
 	}
 }
 

@@ -1,7 +1,9 @@
 /* The dirstat and the verdict as JSON (json-glib), for `armbot dirstat
  * --json`, the store and the web page (/api/series/<id>: verdict_detail).
  * Written only by armbot-core: json-glib brings GObject and GIO, which the
- * lean front program leaves out (bot/cli/front.c). */
+ * lean front program leaves out (bot/cli/front.c).  Every member through
+ * bot/common/jsonout.h: a file name from a tree may hold any bytes, each
+ * bad byte becomes U+FFFD. */
 #pragma once
 
 #include <glib.h>
