@@ -11,8 +11,8 @@
 # (sunxi; -m 1024, powered off through the PSCI node QEMU adds to its
 # DTB).  The first run on a machine builds each cold (on 2 shared cores at
 # load ~5: vexpress-a9 about 8 min, virt-arm64 about 10.5 min; at load
-# ~10: mcimx6ul-evk 16.4 min, orangepi-pc 15.8 min), later runs in 15 to
-# 35 s each.
+# ~3-4: mcimx6ul-evk 5.5 min, orangepi-pc 4.6 min, at load ~10 three
+# times that), later runs in 8 to 25 s each.
 # ARMBOT_BOARDS=all (`make check-boards`) boots every board the map marks
 # `boots = yes`, twice, and prints the build+boot time of each run (the
 # first is cold on a fresh cache, the second warm).
