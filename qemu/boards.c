@@ -9,10 +9,10 @@
 #define BOARDS_ERROR (g_quark_from_static_string("boards-error"))
 #define BOARDS_MAX 256
 
-static const char *const board_keys[] = { "arch",     "machine",  "base",
-					  "fragment", "dtb",	  "console",
-					  "paths",    "fallback", "boots",
-					  NULL };
+static const char *const board_keys[] = { "arch",     "machine", "base",
+					  "fragment", "dtb",	 "console",
+					  "memory",   "paths",	 "fallback",
+					  "boots",    NULL };
 
 static void board_free(gpointer p)
 {
@@ -84,6 +84,9 @@ static struct board *board_read(struct keyfile *k, const char *group)
 	if (!plain_word(b->console))
 		keyfile_error(k, group, b->console ? "console" : NULL,
 			      "board %s needs a console (a plain word)", group);
+	/* MiB; some machines take only their real RAM size (orangepi-pc:
+	 * 1024) */
+	b->mem_mb = keyfile_uint(k, group, "memory", 0, 16, 16384);
 	b->paths = keyfile_list(k, group, "paths");
 	if (!b->paths || !b->paths[0])
 		keyfile_error(k, group, NULL, "board %s has no paths", group);

@@ -16,6 +16,7 @@ struct board {
 	char **fragment; /* config lines or a fragment file; may be NULL */
 	char *dtb; /* NULL: none (virt) */
 	char *console;
+	guint mem_mb; /* qemu -m; 0: the boot's default (256) */
 	char **paths; /* globs: '*' stops at '/', "dir/" takes all under it */
 	gboolean fallback;
 	/* "boots = yes": a kernel of the distro tree built with this config

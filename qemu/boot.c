@@ -258,6 +258,7 @@ static gboolean run_boot(struct boot_session *bs, const char *commit_hex,
 		in.dtb = dtb;
 		in.machine = bs->board->machine;
 		in.console = bs->board->console;
+		in.mem_mb = bs->board->mem_mb;
 	}
 	if (bs->opts->runner && bs->opts->runner->kind == BOOT_RUNNER_LAVA) {
 		g_autofree char *img_rel = kbuild_image_rel(bs->kb);
@@ -375,6 +376,7 @@ static GPtrArray *steps_for(const struct kbuild *kb, const struct board *board,
 			vo.dtb = dtb;
 			vo.machine = board->machine;
 			vo.console = board->console;
+			vo.mem_mb = board->mem_mb;
 		}
 		argv = virt_argv(&vo);
 		/* qemu runs in the kernel tree: paths relative to it */

@@ -86,6 +86,7 @@ static gboolean boot_local(struct boot_runner *r, const struct boot_input *in,
 	vo.machine = in->machine;
 	vo.dtb = in->dtb;
 	vo.console = in->console;
+	vo.mem_mb = in->mem_mb;
 	return virt_boot(r->sb, &vo, &out->vm, error);
 }
 
@@ -184,6 +185,7 @@ static gboolean boot_lava_once(struct boot_runner *r,
 			.dtb_url = d,
 			.initrd_url = i,
 			.machine = in->machine,
+			.mem_mb = in->mem_mb,
 			.append = KERNEL_APPEND,
 			.timeout_s = in->timeout_s,
 		};

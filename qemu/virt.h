@@ -26,7 +26,9 @@ struct virt_result {
 	GString *console;
 	char *how; /* how qemu ended ("exit status 0", ...) */
 	gboolean timed_out;
-	gboolean exited_ok; /* qemu exited 0 by itself */
+	/* qemu exited 0 by itself, or armbot ended it once the kernel said
+	 * the guest powered off or halted */
+	gboolean exited_ok;
 	double seconds; /* wall clock of the whole run */
 	gboolean userspace; /* init printed its first line */
 	double uptime; /* kernel uptime when init started; -1 */
@@ -44,7 +46,9 @@ struct virt_result {
 char **virt_argv(const struct virt_opts *opts);
 
 /* Boot and wait for the machine to power off, panic (panic=-1 and
- * -no-reboot make qemu exit) or time out.  FALSE with @error only when
+ * -no-reboot make qemu exit) or time out; once the console shows the
+ * kernel's "reboot: Power down" (or "System halted") qemu is ended
+ * without waiting for it, for machines that cannot power off.  FALSE with @error only when
  * qemu cannot be started. */
 gboolean virt_boot(struct sandbox *sb, const struct virt_opts *opts,
 		   struct virt_result *out, GError **error);

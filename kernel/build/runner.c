@@ -22,6 +22,11 @@ struct run_state {
 	int pending; /* open pipes + the wait */
 	gboolean timed_out;
 	GCancellable *cancel;
+	const char *const *stop_on;
+	const char *stopped_on;
+	/* the last bytes of the output, shorter than the longest stop_on
+	 * string: one split across two reads is still found */
+	GString *window;
 };
 
 struct setup_data {
@@ -71,6 +76,48 @@ static void append_output(struct run_state *st, const char *buf, gsize n)
 	}
 }
 
+/* @needle (@len > 0 bytes) in the @n bytes at @hay, NULs and all. */
+static gboolean has_bytes(const char *hay, gsize n, const char *needle,
+			  gsize len)
+{
+	for (const char *p = hay; n >= len;) {
+		const char *c = memchr(p, needle[0], n - len + 1);
+
+		if (!c)
+			return FALSE;
+		if (!memcmp(c, needle, len))
+			return TRUE;
+		n -= c + 1 - p;
+		p = c + 1;
+	}
+	return FALSE;
+}
+
+/* Kill the group when one of the stop_on strings is in the output read so
+ * far (the window, then @buf). */
+static void check_stop(struct run_state *st, const char *buf, gsize n)
+{
+	gsize longest = 0;
+
+	if (!st->stop_on || st->stopped_on)
+		return;
+	g_string_append_len(st->window, buf, n);
+	for (guint i = 0; st->stop_on[i]; i++) {
+		gsize len = strlen(st->stop_on[i]);
+
+		longest = MAX(longest, len);
+		if (len && has_bytes(st->window->str, st->window->len,
+				     st->stop_on[i], len)) {
+			st->stopped_on = st->stop_on[i];
+			if (st->pgid > 0)
+				kill(-st->pgid, SIGKILL);
+			return;
+		}
+	}
+	if (longest && st->window->len >= longest)
+		g_string_erase(st->window, 0, st->window->len - (longest - 1));
+}
+
 struct pipe_reader {
 	struct run_state *st;
 	GInputStream *in;
@@ -101,6 +148,7 @@ static void read_done(GObject *src, GAsyncResult *res, gpointer data)
 			g_string_append_len(r->st->errout, r->buf, n);
 	} else {
 		append_output(r->st, r->buf, n);
+		check_stop(r->st, r->buf, n);
 	}
 	read_next(r);
 }
@@ -217,6 +265,8 @@ gboolean runner_run(const char *const *argv, const struct runner_opts *opts,
 	st.output = g_string_new(NULL);
 	st.tail = g_string_new(NULL);
 	st.errout = g_string_new(NULL);
+	st.stop_on = opts->stop_on;
+	st.window = g_string_new(NULL);
 	st.context = g_main_context_new();
 	g_main_context_push_thread_default(st.context);
 
@@ -236,6 +286,7 @@ gboolean runner_run(const char *const *argv, const struct runner_opts *opts,
 		g_string_free(st.output, TRUE);
 		g_string_free(st.tail, TRUE);
 		g_string_free(st.errout, TRUE);
+		g_string_free(st.window, TRUE);
 		return FALSE;
 	}
 	/* setsid() in the child made its pid the group id */
@@ -256,6 +307,7 @@ gboolean runner_run(const char *const *argv, const struct runner_opts *opts,
 
 	out->elapsed_us = g_get_monotonic_time() - start;
 	out->timed_out = st.timed_out;
+	out->stopped_on = st.timed_out ? NULL : st.stopped_on;
 	if (g_subprocess_get_if_exited(st.proc)) {
 		out->exited = TRUE;
 		out->exit_status = g_subprocess_get_exit_status(st.proc);
@@ -278,6 +330,7 @@ gboolean runner_run(const char *const *argv, const struct runner_opts *opts,
 		g_string_append_len(st.output, st.tail->str, st.tail->len);
 	}
 	g_string_free(st.tail, TRUE);
+	g_string_free(st.window, TRUE);
 	out->output = st.output;
 	out->errout = st.errout;
 	g_object_unref(st.proc);
@@ -296,6 +349,9 @@ char *runner_result_describe(const struct runner_result *result)
 	if (result->timed_out)
 		return g_strdup_printf("timed out after %.1f s",
 				       result->elapsed_us / 1e6);
+	if (result->stopped_on)
+		return g_strdup_printf("stopped after '%s' in the output",
+				       result->stopped_on);
 	if (result->exited)
 		return g_strdup_printf("exit status %d", result->exit_status);
 	return g_strdup_printf("killed by signal %d", result->term_signal);

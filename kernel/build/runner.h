@@ -23,6 +23,11 @@ struct runner_opts {
 	 * ownership of its copies */
 	const int *fds;
 	guint n_fds;
+	/* NULL-terminated strings that end the run when one shows up in the
+	 * output (stdout, or both when merged): the process group is killed
+	 * as on timeout and the result's stopped_on names the string; NULL:
+	 * the run ends when the child does (or times out) */
+	const char *const *stop_on;
 };
 
 #define RUNNER_OUTPUT_CAP (64u << 20)
@@ -37,6 +42,9 @@ struct runner_result {
 	int exit_status;
 	int term_signal; /* killed by this signal (SIGKILL on timeout) */
 	gboolean timed_out;
+	/* the string of opts->stop_on whose appearance ended the run (the
+	 * caller's pointer); NULL: it was not ended so */
+	const char *stopped_on;
 	/* the output: when longer than the cap, its first and last halves
 	 * around a "[... N bytes dropped ...]" line, and truncated is set */
 	GString *output;
@@ -55,7 +63,8 @@ gboolean runner_run(const char *const *argv, const struct runner_opts *opts,
 /* TRUE when the child exited by itself with status 0. */
 gboolean runner_result_ok(const struct runner_result *result);
 
-/* "exit status 2", "killed by signal 9", "timed out after 12.0 s";
+/* "exit status 2", "killed by signal 9", "timed out after 12.0 s",
+ * "stopped after 'reboot: Power down' in the output";
  * newly allocated. */
 char *runner_result_describe(const struct runner_result *result);
 
