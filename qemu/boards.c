@@ -11,8 +11,8 @@
 
 static const char *const board_keys[] = { "arch",     "machine", "base",
 					  "fragment", "dtb",	 "console",
-					  "memory",   "paths",	 "fallback",
-					  "boots",    NULL };
+					  "memory",   "append",	 "paths",
+					  "fallback", "boots",	 NULL };
 
 static void board_free(gpointer p)
 {
@@ -25,6 +25,7 @@ static void board_free(gpointer p)
 	g_strfreev(b->fragment);
 	g_free(b->dtb);
 	g_free(b->console);
+	g_free(b->append);
 	g_strfreev(b->paths);
 	g_free(b->not_booting);
 	g_free(b);
@@ -47,6 +48,22 @@ static gboolean plain_word(const char *s)
 	for (; *s; s++)
 		if (!g_ascii_isalnum(*s) && !strchr("-_.,", *s))
 			return FALSE;
+	return TRUE;
+}
+
+/* Kernel command line words: plain words with '=', single spaces, at most
+ * 256 characters (no quoting, nothing a shell or qemu would read). */
+static gboolean cmdline_words(const char *s)
+{
+	if (!*s || strlen(s) > 256 || s[0] == ' ')
+		return FALSE;
+	for (; *s; s++) {
+		if (*s == ' ' && (s[1] == ' ' || !s[1]))
+			return FALSE;
+		if (*s != ' ' && *s != '=' && !g_ascii_isalnum(*s) &&
+		    !strchr("-_.,", *s))
+			return FALSE;
+	}
 	return TRUE;
 }
 
@@ -87,6 +104,14 @@ static struct board *board_read(struct keyfile *k, const char *group)
 	/* MiB; some machines take only their real RAM size (orangepi-pc:
 	 * 1024) */
 	b->mem_mb = keyfile_uint(k, group, "memory", 0, 16, 16384);
+	/* kernel command line words the machine needs (vexpress-a9:
+	 * maxcpus=1, its device tree names four CPUs that QEMU's one-CPU
+	 * machine cannot start: a second lost on each) */
+	b->append = keyfile_string(k, group, "append", NULL);
+	if (b->append && !cmdline_words(b->append))
+		keyfile_error(k, group, "append",
+			      "append '%s' is not words of [A-Za-z0-9-_.,=]",
+			      b->append);
 	b->paths = keyfile_list(k, group, "paths");
 	if (!b->paths || !b->paths[0])
 		keyfile_error(k, group, NULL, "board %s has no paths", group);

@@ -17,6 +17,7 @@ struct board {
 	char *dtb; /* NULL: none (virt) */
 	char *console;
 	guint mem_mb; /* qemu -m; 0: the boot's default (256) */
+	char *append; /* more kernel command line words; may be NULL */
 	char **paths; /* globs: '*' stops at '/', "dir/" takes all under it */
 	gboolean fallback;
 	/* "boots = yes": a kernel of the distro tree built with this config

@@ -259,6 +259,7 @@ static gboolean run_boot(struct boot_session *bs, const char *commit_hex,
 		in.machine = bs->board->machine;
 		in.console = bs->board->console;
 		in.mem_mb = bs->board->mem_mb;
+		in.append = bs->board->append;
 	}
 	if (bs->opts->runner && bs->opts->runner->kind == BOOT_RUNNER_LAVA) {
 		g_autofree char *img_rel = kbuild_image_rel(bs->kb);
@@ -377,6 +378,7 @@ static GPtrArray *steps_for(const struct kbuild *kb, const struct board *board,
 			vo.machine = board->machine;
 			vo.console = board->console;
 			vo.mem_mb = board->mem_mb;
+			vo.append = board->append;
 		}
 		argv = virt_argv(&vo);
 		/* qemu runs in the kernel tree: paths relative to it */

@@ -87,6 +87,7 @@ static gboolean boot_local(struct boot_runner *r, const struct boot_input *in,
 	vo.dtb = in->dtb;
 	vo.console = in->console;
 	vo.mem_mb = in->mem_mb;
+	vo.append = in->append;
 	return virt_boot(r->sb, &vo, &out->vm, error);
 }
 

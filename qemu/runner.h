@@ -62,6 +62,7 @@ struct boot_input {
 	const char *machine; /* NULL: "virt" */
 	const char *console; /* the kernel's console=; NULL: "ttyAMA0" */
 	guint mem_mb; /* qemu -m; 0: 256 */
+	const char *append; /* the board's kernel command line words, or NULL */
 	guint timeout_s;
 	/* the key under which a remote job is remembered (so that a
 	 * restarted armbot follows it instead of submitting again), and

@@ -62,6 +62,10 @@ static void test_load(void)
 			"orangepi-pc");
 	g_assert_cmpstr(board_map_find(map, "sabrelite")->dtb, ==,
 			"imx6q-sabrelite.dtb");
+	g_assert_cmpuint(board_map_find(map, "orangepi-pc")->mem_mb, ==, 1024);
+	g_assert_cmpstr(board_map_find(map, "vexpress-a9")->append, ==,
+			"maxcpus=1");
+	g_assert_null(board_map_find(map, "virt")->append);
 }
 
 static void test_bad_maps(void)
@@ -93,6 +97,18 @@ static void test_bad_maps(void)
 		  "[y]\narch = arm\nmachine = virt\nbase = tinyconfig\n"
 		  "console = ttyAMA0\npaths = a/\nfallback = true\n",
 		  "a second fallback board for arm" },
+		{ "[x]\narch = arm\nmachine = virt\nbase = tinyconfig\n"
+		  "console = ttyAMA0\nappend = a;reboot\npaths = a/\n"
+		  "fallback = true\n",
+		  "t:6: append 'a;reboot' is not words" },
+		{ "[x]\narch = arm\nmachine = virt\nbase = tinyconfig\n"
+		  "console = ttyAMA0\nappend = a  b\npaths = a/\n"
+		  "fallback = true\n",
+		  "t:6: append" },
+		{ "[x]\narch = arm\nmachine = virt\nbase = tinyconfig\n"
+		  "console = ttyAMA0\nmemory = 99999\npaths = a/\n"
+		  "fallback = true\n",
+		  "t:6:" },
 		{ "not a key file\0\xff", "t:1:" },
 		{ "", "no fallback board for arm" },
 	};
