@@ -27,7 +27,7 @@ select() {
 "$ARMBOT" boards > "$TMP/map"
 ok $? "the map is read"
 [ "$(cut -f1 "$TMP/map" | tr '\n' ' ')" = \
-	"virt virt-arm64 sabrelite mcimx6ul-evk orangepi-pc cubieboard vexpress-a9 " ]
+	"virt virt-arm64 sabrelite mcimx6ul-evk orangepi-pc cubieboard vexpress-a9 vexpress-a15 " ]
 ok $? "the map lists its boards in file order"
 
 select "an H3 DTS" orangepi-pc arch/arm/boot/dts/sun8i-h3-orangepi-pc.dts

@@ -742,7 +742,8 @@ static void test_derive_distro(void)
 		  "(in imx6ul-14x14-evk.dtb, included by imx6ul.dtsi)" },
 		{ "include/dt-bindings/gpio/gpio.h", "virt", NULL },
 		{ "arch/arm/boot/dts/vexpress-v2m.dtsi", "vexpress-a9", NULL },
-		{ "drivers/clk/versatile/clk-vexpress-osc.c", "vexpress-a9",
+		{ "drivers/clk/versatile/clk-vexpress-osc.c",
+		  "vexpress-a9 vexpress-a15",
 		  "(driver of arm,vexpress-osc in vexpress-v2p-ca9.dtb)" },
 		{ "drivers/irqchip/irq-gic.c drivers/clk/clk-fixed-rate.c "
 		  "drivers/gpu/drm/panel/panel-simple.c "
