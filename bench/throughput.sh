@@ -173,7 +173,7 @@ done | awk '{ printf "  %-10s %s of them: %s ok, %s warn, %s other\n", $1, $2, $
 q "SELECT c.name, c.status, c.summary FROM checks c JOIN jobs j ON j.id = c.job_id
 	WHERE j.state = 'done' AND c.status NOT IN ('ok', 'warn')
 	AND c.name IN ('apply', 'build', 'boot', 'runtime-PM', 'sparse')" |
-	sed 's/[0-9][0-9]*/N/g' | sort | uniq -c | sed 's/^/    not ok or warn: /'
+	sed 's/[0-9][0-9]*/N/g' | sort | uniq -c | sed 's/^/    not ok: /'
 [ "$done" -gt 0 ] || exit 0
 # pct COLUMN P: the P-th percentile of a column of $TMP/times
 pct() {
