@@ -56,10 +56,23 @@ for my $i (1 .. $n) {
 	my $text = <$fh>;
 	close $fh;
 	$text =~ s/\A>?From [^\n]*\n//;	# the mbox separator line
-	my ($head, $body) = split(/\n\n/, $text, 2);
-	$head =~ s/\n[ \t]+/ /g;	# unfold
-	my ($subject) = $head =~ /^Subject:\s*(.*)$/mi;
-	$subject //= "patch $i";
+	my ($head, $body, $subject);
+	if ($text =~ /\A(From|Subject|Date|To|Cc|Message-ID):/i) {
+		($head, $body) = split(/\n\n/, $text, 2);
+		$head =~ s/\n[ \t]+/ /g;	# unfold
+		($subject) = $head =~ /^Subject:\s*(.*)$/mi;
+	} elsif ($text =~ /\A(diff |--- |Index: )/) {
+		# a bare diff: the subject from the file's name
+		($subject = $file) =~ s{.*/|\.(patch|diff)\z}{}g;
+		$subject =~ s/\A[0-9-]+//;
+		$subject =~ tr/-_/  /;
+		$body = $text;
+	} else {
+		# quilt's form: the subject line, a blank line, the rest
+		($subject, $body) = split(/\n\n?/, $text, 2);
+	}
+	$body //= '';
+	$subject = "patch $i" unless defined $subject && length $subject;
 	$subject =~ s/^(\[[^\]]*\]\s*)+//;
 	my $num = $n > 1 || $cover ? " $i/$n" : '';
 	push @mails, header("[$tag$num] $subject", $i, $parent) . "\n" . $body;
