@@ -364,31 +364,53 @@ static GHashTable *root_vendors(struct derive_ctx *c, const char *dts,
 	return v;
 }
 
-/* The .dts files below @dir, into @out. */
-static void walk_dts(struct boardderive *d, const char *dir, guint depth,
-		     GPtrArray *out)
+/* Calls @visit(@d, path, entry, @data) on every file below @dir that is
+ * not a symlink, in folders down to WALK_DEPTH_MAX, skipping the folders
+ * whose path ends in @skip (may be NULL); @visit returns FALSE to stop. */
+typedef gboolean (*walk_fn)(struct boardderive *d, const char *path,
+			    const struct dir_entry *e, gpointer data);
+
+static gboolean walk_files(struct boardderive *d, const char *dir, guint depth,
+			   const char *skip, walk_fn visit, gpointer data)
 {
 	GHashTable *t = dir_table(d, dir);
 	GHashTableIter it;
 	gpointer key, value;
 
 	if (!t || depth > WALK_DEPTH_MAX)
-		return;
+		return TRUE;
 	g_hash_table_iter_init(&it, t);
-	while (g_hash_table_iter_next(&it, &key, &value) &&
-	       out->len < DTS_MAX) {
+	while (g_hash_table_iter_next(&it, &key, &value)) {
 		const struct dir_entry *e = value;
 		g_autofree char *path = g_strconcat(dir, key, NULL);
 
 		if (e->mode == GITMODE_TREE) {
 			g_autofree char *sub = g_strconcat(path, "/", NULL);
 
-			walk_dts(d, sub, depth + 1, out);
-		} else if (g_str_has_suffix(key, ".dts") &&
-			   e->mode != GITMODE_LINK) {
-			g_ptr_array_add(out, g_steal_pointer(&path));
+			if ((!skip || !g_str_has_suffix(sub, skip)) &&
+			    !walk_files(d, sub, depth + 1, skip, visit, data))
+				return FALSE;
+		} else if (e->mode != GITMODE_LINK &&
+			   !visit(d, path, e, data)) {
+			return FALSE;
 		}
 	}
+	return TRUE;
+}
+
+/* walk_files() visitor: the .dts files, into @data (a GPtrArray). */
+static gboolean add_dts(struct boardderive *d, const char *path,
+			const struct dir_entry *e, gpointer data)
+{
+	GPtrArray *out = data;
+
+	(void)d;
+	(void)e;
+	if (out->len >= DTS_MAX)
+		return FALSE;
+	if (g_str_has_suffix(path, ".dts"))
+		g_ptr_array_add(out, g_strdup(path));
+	return TRUE;
 }
 
 /* What is known of one compatible or file of a board's device tree: the
@@ -498,8 +520,8 @@ static void derive(struct boardderive *d, const struct board_map *map,
 		g_str_hash, g_str_equal, g_free, shared_free);
 
 	c.parsed = parsed;
-	walk_dts(d, "arch/arm/boot/dts/", 0, all);
-	walk_dts(d, "arch/arm64/boot/dts/", 0, all);
+	walk_files(d, "arch/arm/boot/dts/", 0, NULL, add_dts, all);
+	walk_files(d, "arch/arm64/boot/dts/", 0, NULL, add_dts, all);
 	g_ptr_array_sort(all, path_cmp);
 	/* each board's device tree; what it holds is a candidate */
 	for (guint i = 0; i < map->boards->len; i++) {
@@ -986,52 +1008,35 @@ GPtrArray *boardderive_select(struct boardderive *d,
 	return board_select_with(map, paths, n, match_cb, d);
 }
 
-/* The driver files below @dir into @out (per board, an array of paths). */
-static void walk_drivers(struct boardderive *d, const char *dir, guint depth,
-			 GPtrArray *out)
+/* walk_files() visitor: a driver file whose compatibles one of the
+ * boards' device trees names, into that board's array of @data. */
+static gboolean add_driver(struct boardderive *d, const char *path,
+			   const struct dir_entry *e, gpointer data)
 {
-	GHashTable *t = dir_table(d, dir);
-	GHashTableIter it;
-	gpointer key, value;
+	GPtrArray *out = data;
+	g_autoptr(GBytes) bytes = NULL;
+	g_autoptr(GPtrArray) c = NULL;
+	gsize len;
+	const char *text;
 
-	if (!t || depth > WALK_DEPTH_MAX)
-		return;
-	g_hash_table_iter_init(&it, t);
-	while (g_hash_table_iter_next(&it, &key, &value)) {
-		const struct dir_entry *e = value;
-		g_autofree char *path = g_strconcat(dir, key, NULL);
+	if (!driver_path(path))
+		return TRUE;
+	bytes = blob_read(d, &e->oid, C_SIZE_MAX);
+	if (!bytes)
+		return TRUE;
+	text = g_bytes_get_data(bytes, &len);
+	c = dtsscan_driver_compatibles(text, len);
+	for (guint i = 0; c->len && i < d->boards->len; i++) {
+		const struct boardderive_board *db = d->boards->pdata[i];
 
-		if (e->mode == GITMODE_TREE) {
-			g_autofree char *sub = g_strconcat(path, "/", NULL);
-
-			if (!g_str_has_suffix(sub, "/boot/dts/"))
-				walk_drivers(d, sub, depth + 1, out);
-		} else if (e->mode != GITMODE_LINK && driver_path(path)) {
-			g_autoptr(GBytes)
-				data = blob_read(d, &e->oid, C_SIZE_MAX);
-			g_autoptr(GPtrArray) c = NULL;
-			gsize len;
-			const char *text;
-
-			if (!data)
-				continue;
-			text = g_bytes_get_data(data, &len);
-			c = dtsscan_driver_compatibles(text, len);
-			for (guint i = 0; c->len && i < d->boards->len; i++) {
-				const struct boardderive_board *db =
-					d->boards->pdata[i];
-
-				for (guint j = 0; j < c->len; j++)
-					if (g_hash_table_contains(
-						    db->compatibles,
-						    c->pdata[j])) {
-						g_ptr_array_add(out->pdata[i],
-								g_strdup(path));
-						break;
-					}
+		for (guint j = 0; j < c->len; j++)
+			if (g_hash_table_contains(db->compatibles,
+						  c->pdata[j])) {
+				g_ptr_array_add(out->pdata[i], g_strdup(path));
+				break;
 			}
-		}
 	}
+	return TRUE;
 }
 
 GPtrArray *boardderive_drivers(struct boardderive *d)
@@ -1044,7 +1049,7 @@ GPtrArray *boardderive_drivers(struct boardderive *d)
 	for (guint i = 0; i < d->boards->len; i++)
 		g_ptr_array_add(out, g_ptr_array_new_with_free_func(g_free));
 	for (guint i = 0; dirs[i]; i++)
-		walk_drivers(d, dirs[i], 0, out);
+		walk_files(d, dirs[i], 0, "/boot/dts/", add_driver, out);
 	for (guint i = 0; i < out->len; i++)
 		g_ptr_array_sort(out->pdata[i], path_cmp);
 	return out;
