@@ -1,5 +1,6 @@
 /* Running external programs: GSubprocess in a new session, pipes drained
  * on a private main context, the process group killed on timeout. */
+#define _GNU_SOURCE /* memmem */
 #include "kernel/build/runner.h"
 
 #include <errno.h>
@@ -76,23 +77,6 @@ static void append_output(struct run_state *st, const char *buf, gsize n)
 	}
 }
 
-/* @needle (@len > 0 bytes) in the @n bytes at @hay, NULs and all. */
-static gboolean has_bytes(const char *hay, gsize n, const char *needle,
-			  gsize len)
-{
-	for (const char *p = hay; n >= len;) {
-		const char *c = memchr(p, needle[0], n - len + 1);
-
-		if (!c)
-			return FALSE;
-		if (!memcmp(c, needle, len))
-			return TRUE;
-		n -= c + 1 - p;
-		p = c + 1;
-	}
-	return FALSE;
-}
-
 /* Kill the group when one of the stop_on strings is in the output read so
  * far (the window, then @buf). */
 static void check_stop(struct run_state *st, const char *buf, gsize n)
@@ -106,8 +90,8 @@ static void check_stop(struct run_state *st, const char *buf, gsize n)
 		gsize len = strlen(st->stop_on[i]);
 
 		longest = MAX(longest, len);
-		if (len && has_bytes(st->window->str, st->window->len,
-				     st->stop_on[i], len)) {
+		if (len && memmem(st->window->str, st->window->len,
+				  st->stop_on[i], len)) {
 			st->stopped_on = st->stop_on[i];
 			if (st->pgid > 0)
 				kill(-st->pgid, SIGKILL);
