@@ -78,32 +78,26 @@ void store_balance_free(struct store_balance *b)
 	g_free(b);
 }
 
-static sqlite3_stmt *bound(struct store *st, const struct store_row *row,
-			   const char *sql, const char *list_id, gint64 week,
-			   GError **error)
+/* The rows of @row in list @list_id's week @week, as @sql selects them */
+static GPtrArray *week_rows(struct store *st, const struct store_row *row,
+			    const char *sql, const char *list_id, gint64 week,
+			    GError **error)
 {
-	sqlite3_stmt *s = store_select(st, row, sql, error, STORE_T(list_id),
-				       STORE_I(week),
-				       STORE_I(BALANCE_SERIES_MAX), STORE_END);
-
-	if (!s)
-		return NULL;
-	return s;
+	return store_select_rows(st, row, sql, error, STORE_T(list_id),
+				 STORE_I(week), STORE_I(BALANCE_SERIES_MAX),
+				 STORE_END);
 }
 
 struct store_balance *store_balance_read(struct store *st, const char *list_id,
 					 gint64 week, GError **error)
 {
 	g_autoptr(store_balance) b = g_new0(struct store_balance, 1);
-	sqlite3_stmt *s;
 
 	b->week = week;
-	s = bound(st, &series_row, sql_series, list_id, week, error);
-	if (!s || !(b->series = store_read_rows(st, s, &series_row, error)))
-		return NULL;
-	s = bound(st, &store_web_dir_row, sql_dirs, list_id, week, error);
-	if (!s ||
-	    !(b->dirs = store_read_rows(st, s, &store_web_dir_row, error)))
+	if (!(b->series = week_rows(st, &series_row, sql_series, list_id, week,
+				    error)) ||
+	    !(b->dirs = week_rows(st, &store_web_dir_row, sql_dirs, list_id,
+				  week, error)))
 		return NULL;
 	for (guint i = 0; i < b->series->len; i++) {
 		const struct store_balance_series *r = b->series->pdata[i];

@@ -30,42 +30,23 @@ gboolean store_boards_set(struct store *st, gint64 job_id, guint position,
 			  STORE_D(b->seconds), STORE_END);
 }
 
-void store_board_free(struct store_board *b)
-{
-	if (!b)
-		return;
-	g_free(b->board);
-	g_free(b->status);
-	g_free(b->summary);
-	g_free(b->reason);
-	g_free(b->detail);
-	g_free(b);
-}
+static const struct store_field fields[] = {
+	STORE_COLUMN(struct store_board, board, STORE_TEXT),
+	STORE_COLUMN(struct store_board, status, STORE_TEXT),
+	STORE_COLUMN(struct store_board, summary, STORE_TEXT),
+	STORE_COLUMN(struct store_board, reason, STORE_TEXT),
+	STORE_COLUMN(struct store_board, detail, STORE_TEXT),
+	STORE_COLUMN(struct store_board, seconds, STORE_DOUBLE),
+};
 
-static gpointer read_board(sqlite3_stmt *s)
-{
-	struct store_board *b = g_new0(struct store_board, 1);
-
-	b->board = store_column_text(s, 0);
-	b->status = store_column_text(s, 1);
-	b->summary = store_column_text(s, 2);
-	b->reason = store_column_text(s, 3);
-	b->detail = store_column_text(s, 4);
-	b->seconds = sqlite3_column_double(s, 5);
-	return b;
-}
+STORE_ROW_DEFINE(, board_row, struct store_board, fields, store_board_free,
+		 NULL)
 
 static const char sql_job[] =
-	"SELECT board, status, summary, reason, detail, seconds"
 	" FROM job_boards WHERE job_id = ?1 ORDER BY position LIMIT 256";
 
 GPtrArray *store_boards_job(struct store *st, gint64 job_id, GError **error)
 {
-	sqlite3_stmt *s =
-		store_bind(st, sql_job, error, STORE_I(job_id), STORE_END);
-
-	if (!s)
-		return NULL;
-	return store_rows(st, s, read_board, (GDestroyNotify)store_board_free,
-			  error);
+	return store_select_rows(st, &board_row, sql_job, error,
+				 STORE_I(job_id), STORE_END);
 }

@@ -357,6 +357,19 @@ GPtrArray *store_select_rows(struct store *st, const struct store_row *row,
 	return s ? store_read_rows(st, s, row, error) : NULL;
 }
 
+gboolean store_select_row(struct store *st, const struct store_row *row,
+			  const char *tail, gpointer *out, GError **error, ...)
+{
+	sqlite3_stmt *s;
+	va_list ap;
+
+	*out = NULL;
+	va_start(ap, error);
+	s = select_bound(st, row, tail, error, ap);
+	va_end(ap);
+	return s && store_read_row(st, s, row, out, error);
+}
+
 gpointer store_row_read(const struct store_row *row, sqlite3_stmt *s)
 {
 	char *p = g_malloc0(row->size);

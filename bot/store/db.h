@@ -218,6 +218,12 @@ sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
 GPtrArray *store_select_rows(struct store *st, const struct store_row *row,
 			     const char *tail, GError **error, ...);
 
+/* The first row of that store_select() as a struct of @row, as
+ * store_read_row() reads it: @out is a pointer to the struct pointer,
+ * set to NULL when there is no row.  FALSE with @error on failure. */
+gboolean store_select_row(struct store *st, const struct store_row *row,
+			  const char *tail, gpointer *out, GError **error, ...);
+
 /* The current result row of @s as a new struct of @row. */
 gpointer store_row_read(const struct store_row *row, sqlite3_stmt *s);
 

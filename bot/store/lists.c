@@ -64,21 +64,13 @@ STORE_ROW_DEFINE(, list_row, struct store_list, fields, store_list_free, NULL)
 gboolean store_list_get(struct store *st, const char *address,
 			struct store_list **out, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &list_row, sql_get, error,
-				       STORE_T(address), STORE_END);
-
-	*out = NULL;
-	if (!s)
-		return FALSE;
-	return store_read_row(st, s, &list_row, (gpointer *)out, error);
+	return store_select_row(st, &list_row, sql_get, (gpointer *)out, error,
+				STORE_T(address), STORE_END);
 }
 
 GPtrArray *store_lists_all(struct store *st, GError **error)
 {
-	sqlite3_stmt *s =
-		store_select(st, &list_row, sql_all, error, STORE_END);
-
-	return s ? store_read_rows(st, s, &list_row, error) : NULL;
+	return store_select_rows(st, &list_row, sql_all, error, STORE_END);
 }
 
 gboolean store_list_put(struct store *st, const struct store_list *l,

@@ -218,11 +218,8 @@ struct store_job *store_job_claim(struct store *st, const char *tree,
 	s = store_statement(st, superseded_sql, error);
 	if (!s || !store_step_done(st, s, error))
 		goto fail;
-	s = store_select(st, &job_row, pick_tail, error, STORE_T(tree),
-			 STORE_I(now_s()), STORE_END);
-	if (!s)
-		goto fail;
-	if (!store_read_row(st, s, &job_row, (gpointer *)&job, error))
+	if (!store_select_row(st, &job_row, pick_tail, (gpointer *)&job, error,
+			      STORE_T(tree), STORE_I(now_s()), STORE_END))
 		goto fail;
 	if (!job) {
 		/* keeps what was set aside */
@@ -418,13 +415,10 @@ struct store_outbox *store_outbox_next(struct store *st, gint64 now,
 	static const char tail[] =
 		" FROM outbox WHERE state = 'pending'"
 		" AND next_attempt <= ?1 ORDER BY next_attempt, id LIMIT 1";
-	sqlite3_stmt *s = store_select(st, &outbox_row, tail, error,
-				       STORE_I(now), STORE_END);
 	gpointer o = NULL;
 
-	if (!s)
-		return NULL;
-	if (!store_read_row(st, s, &outbox_row, &o, error))
+	if (!store_select_row(st, &outbox_row, tail, &o, error, STORE_I(now),
+			      STORE_END))
 		return NULL;
 	return o;
 }

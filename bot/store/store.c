@@ -553,11 +553,10 @@ static gboolean read_patches(struct store *st, struct store_series *x,
 
 GPtrArray *store_list_series(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &series_row, sql_series_list, error,
-				       STORE_END);
-	g_autoptr(GPtrArray) out = NULL;
+	g_autoptr(GPtrArray) out = store_select_rows(
+		st, &series_row, sql_series_list, error, STORE_END);
 
-	if (!s || !(out = store_read_rows(st, s, &series_row, error)))
+	if (!out)
 		return NULL;
 	for (guint i = 0; i < out->len; i++)
 		if (!read_patches(st, out->pdata[i], error))
@@ -568,14 +567,10 @@ GPtrArray *store_list_series(struct store *st, GError **error)
 struct store_series *store_get_series(struct store *st, gint64 id,
 				      GError **error)
 {
-	sqlite3_stmt *s =
-		store_select(st, &series_row, sql_series_get, error, STORE_END);
 	g_autoptr(store_series) out = NULL;
 
-	if (!s)
-		return NULL;
-	sqlite3_bind_int64(s, 1, id);
-	if (!store_read_row(st, s, &series_row, (gpointer *)&out, error))
+	if (!store_select_row(st, &series_row, sql_series_get, (gpointer *)&out,
+			      error, STORE_I(id), STORE_END))
 		return NULL;
 	if (!out) {
 		g_set_error(error, STORE_ERROR, 0,

@@ -84,8 +84,6 @@ STORE_ROW_DEFINE(static, histogram_row, struct store_timing_histogram,
 
 GPtrArray *store_timing_histograms(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &histogram_row, sql_histograms,
-				       error, STORE_END);
-
-	return s ? store_read_rows(st, s, &histogram_row, error) : NULL;
+	return store_select_rows(st, &histogram_row, sql_histograms, error,
+				 STORE_END);
 }

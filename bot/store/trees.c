@@ -107,22 +107,15 @@ STORE_ROW_DEFINE(, tree_row, struct store_tree, tree_fields, store_tree_free,
 
 GPtrArray *store_trees_list(struct store *st, GError **error)
 {
-	sqlite3_stmt *s =
-		store_select(st, &tree_row, sql_tree_list, error, STORE_END);
-
-	return s ? store_read_rows(st, s, &tree_row, error) : NULL;
+	return store_select_rows(st, &tree_row, sql_tree_list, error,
+				 STORE_END);
 }
 
 gboolean store_tree_get(struct store *st, const char *name,
 			struct store_tree **out, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &tree_row, sql_tree_get, error,
-				       STORE_T(name), STORE_END);
-
-	*out = NULL;
-	if (!s)
-		return FALSE;
-	return store_read_row(st, s, &tree_row, (gpointer *)out, error);
+	return store_select_row(st, &tree_row, sql_tree_get, (gpointer *)out,
+				error, STORE_T(name), STORE_END);
 }
 
 gboolean store_tree_put(struct store *st, const struct store_tree *t,
@@ -198,13 +191,9 @@ gboolean store_optin_request_find(struct store *st, const char *token_hash,
 				  struct store_optin_request **out,
 				  GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &request_row, sql_request_find,
-				       error, STORE_T(token_hash), STORE_END);
-
-	*out = NULL;
-	if (!s)
-		return FALSE;
-	return store_read_row(st, s, &request_row, (gpointer *)out, error);
+	return store_select_row(st, &request_row, sql_request_find,
+				(gpointer *)out, error, STORE_T(token_hash),
+				STORE_END);
 }
 
 gboolean store_optin_request_count(struct store *st, const char *sender,
@@ -253,22 +242,16 @@ STORE_ROW_DEFINE(, update_row, struct store_tree_update, update_fields,
 
 GPtrArray *store_tree_updates_list(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &update_row, sql_update_list, error,
-				       STORE_END);
-
-	return s ? store_read_rows(st, s, &update_row, error) : NULL;
+	return store_select_rows(st, &update_row, sql_update_list, error,
+				 STORE_END);
 }
 
 gboolean store_tree_update_get(struct store *st, const char *tree,
 			       struct store_tree_update **out, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &update_row, sql_update_get, error,
-				       STORE_T(tree), STORE_END);
-
-	*out = NULL;
-	if (!s)
-		return FALSE;
-	return store_read_row(st, s, &update_row, (gpointer *)out, error);
+	return store_select_row(st, &update_row, sql_update_get,
+				(gpointer *)out, error, STORE_T(tree),
+				STORE_END);
 }
 
 gboolean store_tree_update_follow(struct store *st, const char *tree,

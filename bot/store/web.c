@@ -215,13 +215,10 @@ static GArray *read_ids(struct store *st, const char *sql, gint64 id,
 static GPtrArray *read_checks(struct store *st, gint64 job, gboolean full,
 			      GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &check_row, sql_checks, error,
-				       STORE_I(job), STORE_END);
-	g_autoptr(GPtrArray) out = NULL;
+	g_autoptr(GPtrArray) out = store_select_rows(
+		st, &check_row, sql_checks, error, STORE_I(job), STORE_END);
 
-	if (!s)
-		return NULL;
-	if (!(out = store_read_rows(st, s, &check_row, error)))
+	if (!out)
 		return NULL;
 	for (guint i = 0; !full && i < out->len; i++) {
 		struct store_web_check *c = out->pdata[i];
@@ -235,25 +232,18 @@ static GPtrArray *read_checks(struct store *st, gint64 job, gboolean full,
 static gboolean read_reply(struct store *st, struct store_web_job *job,
 			   GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &reply_row, sql_reply, error,
-				       STORE_I(job->id), STORE_END);
-
-	if (!s)
-		return FALSE;
-	return store_read_row(st, s, &reply_row, (gpointer *)&job->reply,
-			      error);
+	return store_select_row(st, &reply_row, sql_reply,
+				(gpointer *)&job->reply, error,
+				STORE_I(job->id), STORE_END);
 }
 
 static GPtrArray *read_jobs(struct store *st, gint64 series, gboolean full,
 			    GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &job_row, sql_jobs, error,
-				       STORE_I(series), STORE_END);
-	g_autoptr(GPtrArray) out = NULL;
+	g_autoptr(GPtrArray) out = store_select_rows(
+		st, &job_row, sql_jobs, error, STORE_I(series), STORE_END);
 
-	if (!s)
-		return NULL;
-	if (!(out = store_read_rows(st, s, &job_row, error)))
+	if (!out)
 		return NULL;
 	/* the job statement is done before the nested ones reuse the
 	 * connection's cache */
@@ -322,13 +312,10 @@ GPtrArray *store_web_series_list(struct store *st,
 static gboolean read_parts(struct store *st, struct store_web_series *x,
 			   GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &part_row, sql_parts, error,
-				       STORE_I(x->id), STORE_END);
-	GPtrArray *parts;
+	GPtrArray *parts = store_select_rows(st, &part_row, sql_parts, error,
+					     STORE_I(x->id), STORE_END);
 
-	if (!s)
-		return FALSE;
-	if (!(parts = store_read_rows(st, s, &part_row, error)))
+	if (!parts)
 		return FALSE;
 	g_ptr_array_unref(x->parts);
 	x->parts = parts;
@@ -338,14 +325,12 @@ static gboolean read_parts(struct store *st, struct store_web_series *x,
 struct store_web_series *store_web_series_get(struct store *st, gint64 id,
 					      gboolean *found, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &series_row, sql_series_one, error,
-				       STORE_I(id), STORE_END);
 	g_autoptr(store_web_series) x = NULL;
 
 	*found = FALSE;
-	if (!s)
-		return NULL;
-	if (!store_read_row(st, s, &series_row, (gpointer *)&x, error) || !x)
+	if (!store_select_row(st, &series_row, sql_series_one, (gpointer *)&x,
+			      error, STORE_I(id), STORE_END) ||
+	    !x)
 		return NULL;
 	*found = TRUE;
 	if (!(x->superseded_by = read_ids(st, sql_superseded_by, id, error)) ||
@@ -494,9 +479,7 @@ GPtrArray *store_web_count_states(struct store *st, const char *table,
 	const char *sql = !strcmp(table, "series") ? sql_count_series :
 			  !strcmp(table, "jobs")   ? sql_count_jobs :
 						     sql_count_outbox;
-	sqlite3_stmt *s = store_select(st, &count_row, sql, error, STORE_END);
-
-	return s ? store_read_rows(st, s, &count_row, error) : NULL;
+	return store_select_rows(st, &count_row, sql, error, STORE_END);
 }
 
 const double store_web_buckets[STORE_WEB_BUCKETS] = {
@@ -534,10 +517,8 @@ STORE_ROW_DEFINE(static, histogram_row, struct store_web_histogram,
 
 GPtrArray *store_web_check_durations(struct store *st, GError **error)
 {
-	sqlite3_stmt *s = store_select(st, &histogram_row, sql_durations, error,
-				       STORE_END);
-
-	return s ? store_read_rows(st, s, &histogram_row, error) : NULL;
+	return store_select_rows(st, &histogram_row, sql_durations, error,
+				 STORE_END);
 }
 
 static const char sql_totals[] =
