@@ -2,23 +2,16 @@
 
 #include <string.h>
 
+/* The five markup characters as entities */
+static const char *const entities[] = {
+	['&'] = "&amp;",  ['<'] = "&lt;",   ['>'] = "&gt;",
+	['"'] = "&quot;", ['\''] = "&#39;",
+};
+
 static void append_char(GString *out, gunichar c)
 {
-	switch (c) {
-	case '&':
-		g_string_append(out, "&amp;");
-		return;
-	case '<':
-		g_string_append(out, "&lt;");
-		return;
-	case '>':
-		g_string_append(out, "&gt;");
-		return;
-	case '"':
-		g_string_append(out, "&quot;");
-		return;
-	case '\'':
-		g_string_append(out, "&#39;");
+	if (c < G_N_ELEMENTS(entities) && entities[c]) {
+		g_string_append(out, entities[c]);
 		return;
 	}
 	/* XML 1.0 2.2: Char excludes most C0 controls and U+FFFE/U+FFFF;

@@ -19,6 +19,8 @@
 #include <libdeflate.h>
 #include <zlib.h>
 
+#include "kernel/git/quote.h"
+
 G_DEFINE_QUARK(armbot - gitodb - error - quark, gitodb_error)
 
 /* git's pack.h and cache.h */
@@ -1482,78 +1484,6 @@ static const char *line_end(const char *s)
 	return nl ? nl : s + strlen(s);
 }
 
-/* git's unquote_c_style(): FALSE for broken quoting. */
-static gboolean unquote_c_style(GString *out, const char *quoted,
-				const char **endp)
-{
-	gsize oldlen = out->len;
-
-	if (*quoted++ != '"')
-		return FALSE;
-	for (;;) {
-		gsize len = strcspn(quoted, "\"\\");
-		int ch, ac;
-
-		g_string_append_len(out, quoted, (gssize)len);
-		quoted += len;
-		switch (*quoted++) {
-		case '"':
-			*endp = quoted;
-			return TRUE;
-		case '\\':
-			break;
-		default:
-			goto error;
-		}
-		switch ((ch = *quoted++)) {
-		case 'a':
-			ch = '\a';
-			break;
-		case 'b':
-			ch = '\b';
-			break;
-		case 'f':
-			ch = '\f';
-			break;
-		case 'n':
-			ch = '\n';
-			break;
-		case 'r':
-			ch = '\r';
-			break;
-		case 't':
-			ch = '\t';
-			break;
-		case 'v':
-			ch = '\v';
-			break;
-		case '\\':
-		case '"':
-			break;
-		case '0':
-		case '1':
-		case '2':
-		case '3':
-			/* octal values with first digit over 4 overflow */
-			ac = (ch - '0') << 6;
-			if ((ch = *quoted++) < '0' || '7' < ch)
-				goto error;
-			ac |= (ch - '0') << 3;
-			if ((ch = *quoted++) < '0' || '7' < ch)
-				goto error;
-			ac |= ch - '0';
-			ch = ac;
-			break;
-		default:
-			goto error;
-		}
-		g_string_append_c(out, (char)ch);
-	}
-error:
-	g_string_truncate(out, oldlen);
-	return FALSE;
-}
-
 /* git's normalize_path_copy() for an absolute path: collapse slashes,
  * drop "." and resolve ".." lexically; NULL when ".." climbs above the
  * root. */
@@ -1648,7 +1578,8 @@ static void read_info_alternates(struct gitodb *odb, const char *base,
 		g_string_truncate(entry, 0);
 		if (*alt == '#') {
 			end = line_end(alt);
-		} else if (*alt == '"' && unquote_c_style(entry, alt, &end)) {
+		} else if (*alt == '"' &&
+			   gitquote_unquote(entry, alt, FALSE, &end)) {
 			/* unquoted into entry, end after the quote */
 		} else {
 			end = line_end(alt);

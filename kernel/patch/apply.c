@@ -12,6 +12,7 @@
 #include "kernel/git/lg2repo.h"
 #include "kernel/git/lg2write.h"
 #include "kernel/git/object.h"
+#include "kernel/git/quote.h"
 #include "kernel/patch/apply-binary.h"
 
 #define MODE_FILE 0100644
@@ -122,79 +123,19 @@ static char *squash_slash(char *name)
 	return name;
 }
 
-/* git's unquote_c_style: @quoted starts with '"'.  Returns the unquoted
- * string and sets *@endp past the closing quote, or NULL when malformed. */
+/* git's unquote_c_style() of a name on one line of a patch: @quoted
+ * starts with '"'.  Returns the unquoted name and sets *@endp (unless
+ * NULL) past the closing quote, or NULL when malformed. */
 static char *unquote_c_style(const char *quoted, const char **endp)
 {
 	g_autoptr(GString) out = g_string_new(NULL);
-	const char *p = quoted;
+	const char *end;
 
-	if (*p++ != '"')
+	if (!gitquote_unquote(out, quoted, TRUE, &end))
 		return NULL;
-	for (;;) {
-		char c = *p++;
-
-		switch (c) {
-		case '\0':
-		case '\n':
-			return NULL;
-		case '"':
-			if (endp)
-				*endp = p;
-			return g_string_free(g_steal_pointer(&out), FALSE);
-		case '\\':
-			c = *p++;
-			switch (c) {
-			case 'a':
-				g_string_append_c(out, '\a');
-				break;
-			case 'b':
-				g_string_append_c(out, '\b');
-				break;
-			case 'f':
-				g_string_append_c(out, '\f');
-				break;
-			case 'n':
-				g_string_append_c(out, '\n');
-				break;
-			case 'r':
-				g_string_append_c(out, '\r');
-				break;
-			case 't':
-				g_string_append_c(out, '\t');
-				break;
-			case 'v':
-				g_string_append_c(out, '\v');
-				break;
-			case '\\':
-				g_string_append_c(out, '\\');
-				break;
-			case '"':
-				g_string_append_c(out, '"');
-				break;
-			case '0':
-			case '1':
-			case '2':
-			case '3': {
-				int ac = (c - '0') << 6;
-
-				if (p[0] < '0' || p[0] > '7' || p[1] < '0' ||
-				    p[1] > '7')
-					return NULL;
-				ac |= (p[0] - '0') << 3;
-				ac |= p[1] - '0';
-				p += 2;
-				g_string_append_c(out, (char)ac);
-				break;
-			}
-			default:
-				return NULL;
-			}
-			break;
-		default:
-			g_string_append_c(out, c);
-		}
-	}
+	if (endp)
+		*endp = end;
+	return g_string_free(g_steal_pointer(&out), FALSE);
 }
 
 /* git's find_name_gnu: a quoted name, @p_value components stripped */
