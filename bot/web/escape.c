@@ -1,5 +1,6 @@
 #include "bot/web/escape.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 /* The five markup characters as entities */
@@ -45,6 +46,38 @@ void web_escape_append(GString *out, const char *s)
 {
 	if (s)
 		web_escape_append_len(out, s, strlen(s));
+}
+
+void web_escape_printf(GString *out, const char *format, ...)
+{
+	va_list ap;
+	const char *p;
+
+	va_start(ap, format);
+	while ((p = strchr(format, '%'))) {
+		g_string_append_len(out, format, p - format);
+		switch (p[1]) {
+		case 's':
+			web_escape_append(out, va_arg(ap, const char *));
+			break;
+		case 'd':
+			g_string_append_printf(out, "%d", va_arg(ap, int));
+			break;
+		case 'u':
+			g_string_append_printf(out, "%u", va_arg(ap, guint));
+			break;
+		case '%':
+			g_string_append_c(out, '%');
+			break;
+		default:
+			g_warn_if_reached();
+			va_end(ap);
+			return;
+		}
+		format = p + 2;
+	}
+	g_string_append(out, format);
+	va_end(ap);
 }
 
 void web_escape_append_query(GString *out, const char *s)

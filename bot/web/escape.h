@@ -15,6 +15,13 @@ void web_escape_append(GString *out, const char *s);
 /* The same over @len bytes of @data (not NUL-terminated). */
 void web_escape_append_len(GString *out, const char *data, gsize len);
 
+/* Append @format to @out: its text as written (HTML), its conversions
+ * %s a string escaped as web_escape_append() does (NULL as nothing), %d
+ * an int, %u a guint and %% a '%'.  So that a page is written as its
+ * markup with the text from outside in its places. */
+void web_escape_printf(GString *out, const char *format, ...)
+	G_GNUC_PRINTF(2, 3);
+
 /* Append @s to @out escaped for a URL query value
  * (application/x-www-form-urlencoded, then HTML-escaped). */
 void web_escape_append_query(GString *out, const char *s);

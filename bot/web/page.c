@@ -29,9 +29,10 @@ static const char style[] =
 
 void web_page_head(GString *out, const char *title)
 {
-	g_string_append(out, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
-			     "<meta charset=\"utf-8\"><title>");
-	web_escape_append(out, title);
+	web_escape_printf(out,
+			  "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+			  "<meta charset=\"utf-8\"><title>%s",
+			  title);
 	g_string_append_printf(
 		out,
 		" - armbot</title><style>%s%s%s</style>"
@@ -50,19 +51,14 @@ void web_page_foot(GString *out)
 	g_string_append(out, "</main></body></html>\n");
 }
 
-char *web_page_time(gint64 t)
+void web_page_time_append(GString *out, gint64 t)
 {
 	g_autoptr(GDateTime) d = NULL;
+	g_autofree char *s = NULL;
 
 	if (!t || !(d = g_date_time_new_from_unix_utc(t)))
-		return g_strdup("");
-	return g_date_time_format(d, "%Y-%m-%d %H:%M UTC");
-}
-
-static void cell_time(GString *out, gint64 t)
-{
-	g_autofree char *s = web_page_time(t);
-
+		return;
+	s = g_date_time_format(d, "%Y-%m-%d %H:%M UTC");
 	g_string_append(out, s);
 }
 
@@ -73,12 +69,8 @@ static void verdict_badge(GString *out, const struct store_web_job *j)
 		g_string_append(out, "<span class=\"verdict none\">-</span>");
 		return;
 	}
-	g_string_append(out, "<span class=\"verdict ");
-	web_escape_append(out, j->verdict_kind);
-	g_string_append(out, "\" title=\"");
-	web_escape_append(out, j->verdict);
-	g_string_append(out, "\">");
-	web_escape_append(out, j->verdict_kind);
+	web_escape_printf(out, "<span class=\"verdict %s\" title=\"%s\">%s",
+			  j->verdict_kind, j->verdict, j->verdict_kind);
 	if (j->net)
 		g_string_append_printf(out, " %+" G_GINT64_FORMAT, j->net);
 	g_string_append_printf(out,
@@ -92,15 +84,10 @@ static void check_badges(GString *out, const struct store_web_job *j)
 	for (guint i = 0; i < j->checks->len; i++) {
 		const struct store_web_check *c = j->checks->pdata[i];
 
-		g_string_append(out, "<span class=\"badge ");
-		web_escape_append(out, c->status);
-		g_string_append(out, "\" title=\"");
-		web_escape_append(out, c->summary);
-		g_string_append(out, "\">");
-		web_escape_append(out, c->name);
-		g_string_append(out, ":");
-		web_escape_append(out, c->status);
-		g_string_append(out, "</span>");
+		web_escape_printf(out,
+				  "<span class=\"badge %s\" title=\"%s\">%s:%s"
+				  "</span>",
+				  c->status, c->summary, c->name, c->status);
 	}
 }
 
@@ -123,13 +110,9 @@ static void select_menu(GString *out, const char *name, GPtrArray *values,
 	for (guint i = 0; i < values->len; i++) {
 		const char *v = values->pdata[i];
 
-		g_string_append(out, "<option value=\"");
-		web_escape_append(out, v);
-		g_string_append_printf(
-			out, "\"%s>",
-			chosen && !strcmp(chosen, v) ? " selected" : "");
-		web_escape_append(out, v);
-		g_string_append(out, "</option>");
+		web_escape_printf(
+			out, "<option value=\"%s\"%s>%s</option>", v,
+			chosen && !strcmp(chosen, v) ? " selected" : "", v);
 	}
 	g_string_append(out, "</select></label> ");
 }
@@ -173,9 +156,10 @@ guint web_page_index(struct store *st, const struct store_web_filter *filter,
 	select_menu(out, "state", states, filter->state);
 	select_menu(out, "tree", trees, filter->tree);
 	select_menu(out, "list", lists, filter->list);
-	g_string_append(out, "<label>author <input name=\"author\" value=\"");
-	web_escape_append(out, filter->author);
-	g_string_append(out, "\"></label> <button>filter</button></form>\n");
+	web_escape_printf(out,
+			  "<label>author <input name=\"author\" value=\"%s\">"
+			  "</label> <button>filter</button></form>\n",
+			  filter->author);
 	g_string_append_printf(out,
 			       "<p id=\"count\">%" G_GINT64_FORMAT
 			       " series, page %u of %u</p>\n",
@@ -196,12 +180,10 @@ guint web_page_index(struct store *st, const struct store_web_filter *filter,
 			"<td class=\"subject\"><a href=\"/series/%" G_GINT64_FORMAT
 			"\">",
 			x->id, x->id, x->id, x->id);
-		web_escape_append(out, x->subject);
-		g_string_append(out, "</a></td><td class=\"author\">");
-		web_escape_append(out, x->author);
-		g_string_append(out, "</td><td class=\"state\">");
-		web_escape_append(out, x->state);
-		g_string_append(out, "</td><td>");
+		web_escape_printf(out,
+				  "%s</a></td><td class=\"author\">%s</td>"
+				  "<td class=\"state\">%s</td><td>",
+				  x->subject, x->author, x->state);
 		version_text(out, x);
 		g_string_append_printf(out, "</td><td>%u/%u</td><td>",
 				       x->received, x->total);
@@ -221,7 +203,7 @@ guint web_page_index(struct store *st, const struct store_web_filter *filter,
 			check_badges(out, job);
 		}
 		g_string_append(out, "</td><td>");
-		cell_time(out, x->last_activity);
+		web_page_time_append(out, x->last_activity);
 		g_string_append(out, "</td></tr>\n");
 	}
 	g_string_append(out, "</tbody></table>\n<p class=\"pager\">");
@@ -250,8 +232,38 @@ static void series_link(GString *out, gint64 id)
 
 static void dt_text(GString *out, const char *name, const char *value)
 {
-	g_string_append_printf(out, "<dt>%s</dt><dd class=\"%s\">", name, name);
-	web_escape_append(out, value);
+	web_escape_printf(out, "<dt>%s</dt><dd class=\"%s\">%s</dd>", name,
+			  name, value);
+}
+
+/* dt_text() when @value is set, else nothing */
+static void dt_optional(GString *out, const char *name, const char *value)
+{
+	if (value)
+		dt_text(out, name, value);
+}
+
+/* "<dt>@label</dt>" and the time @t ("" for 0) */
+static void dt_time(GString *out, const char *label, gint64 t)
+{
+	g_string_append_printf(out, "<dt>%s</dt><dd>", label);
+	web_page_time_append(out, t);
+	g_string_append(out, "</dd>");
+}
+
+/* "<dt>@label</dt>" and links to the @n series of @ids, the <dd> of id
+ * @id (unless NULL); nothing when @n is 0 */
+static void dt_series(GString *out, const char *label, const char *id,
+		      const gint64 *ids, guint n)
+{
+	if (!n)
+		return;
+	g_string_append_printf(out, "<dt>%s</dt><dd", label);
+	if (id)
+		g_string_append_printf(out, " id=\"%s\"", id);
+	g_string_append(out, ">");
+	for (guint i = 0; i < n; i++)
+		series_link(out, ids[i]);
 	g_string_append(out, "</dd>");
 }
 
@@ -302,9 +314,8 @@ static void append_log(GString *out, const char *log_path, const char *data_dir)
 	    real[strlen(root)] != '/')
 		return;
 	if (!g_file_get_contents(real, &data, &len, &error)) {
-		g_string_append(out, "\n(log not readable: ");
-		web_escape_append(out, error->message);
-		g_string_append(out, ")\n");
+		web_escape_printf(out, "\n(log not readable: %s)\n",
+				  error->message);
 		return;
 	}
 	g_string_append(out, "\n");
@@ -320,14 +331,10 @@ static void append_log(GString *out, const char *log_path, const char *data_dir)
 static void result_cells(GString *out, const char *class, const char *name,
 			 const char *status, const char *summary)
 {
-	g_string_append_printf(out, "<tr class=\"%s\"><td>", class);
-	web_escape_append(out, name);
-	g_string_append(out, "</td><td class=\"status ");
-	web_escape_append(out, status);
-	g_string_append(out, "\">");
-	web_escape_append(out, status);
-	g_string_append(out, "</td><td>");
-	web_escape_append(out, summary);
+	web_escape_printf(out,
+			  "<tr class=\"%s\"><td>%s</td><td class=\"status %s\">"
+			  "%s</td><td>%s",
+			  class, name, status, status, summary);
 }
 
 /* The open cell closed, a last cell of @seconds ("%.1f") and the row
@@ -357,22 +364,30 @@ static void details_close(GString *out)
 	g_string_append(out, "</pre></details></td></tr>\n");
 }
 
+/* A table of job @job_id under the heading @title: of class @class, id
+ * "@class-JOB", its head row the columns @columns ("<th>" cells), its body
+ * opened. */
+static void job_table_open(GString *out, const char *title, const char *class,
+			   gint64 job_id, const char *columns)
+{
+	g_string_append_printf(
+		out,
+		"<h3>%s</h3><table class=\"%s\" id=\"%s-%" G_GINT64_FORMAT
+		"\"><thead><tr>%s</tr></thead><tbody>\n",
+		title, class, class, job_id, columns);
+}
+
 /* How long each stage of a job's reply took (bot/store/timing.h). */
 static void stage_table(GString *out, gint64 job_id, GPtrArray *times)
 {
 	if (!times->len)
 		return;
-	g_string_append_printf(out,
-			       "<h3>timing</h3><table class=\"stages\" "
-			       "id=\"stages-%" G_GINT64_FORMAT "\"><thead>"
-			       "<tr><th>stage</th><th>seconds</th></tr>"
-			       "</thead><tbody>\n",
-			       job_id);
+	job_table_open(out, "timing", "stages", job_id,
+		       "<th>stage</th><th>seconds</th>");
 	for (guint i = 0; i < times->len; i++) {
 		const struct store_timing *t = times->pdata[i];
 
-		g_string_append(out, "<tr class=\"stage\"><td>");
-		web_escape_append(out, t->stage);
+		web_escape_printf(out, "<tr class=\"stage\"><td>%s", t->stage);
 		seconds_cell_end(out, t->seconds);
 	}
 	g_string_append(out, "</tbody></table>\n");
@@ -384,19 +399,14 @@ static void board_table(GString *out, gint64 job_id, GPtrArray *boards)
 {
 	if (!boards->len)
 		return;
-	g_string_append_printf(out,
-			       "<h3>boards</h3><table class=\"boards\" "
-			       "id=\"boards-%" G_GINT64_FORMAT "\"><thead>"
-			       "<tr><th>board</th><th>result</th><th>summary"
-			       "</th><th>selected because</th><th>seconds"
-			       "</th></tr></thead><tbody>\n",
-			       job_id);
+	job_table_open(out, "boards", "boards", job_id,
+		       "<th>board</th><th>result</th><th>summary</th>"
+		       "<th>selected because</th><th>seconds</th>");
 	for (guint i = 0; i < boards->len; i++) {
 		const struct store_board *b = boards->pdata[i];
 
 		result_cells(out, "board", b->board, b->status, b->summary);
-		g_string_append(out, "</td><td>");
-		web_escape_append(out, b->reason);
+		web_escape_printf(out, "</td><td>%s", b->reason);
 		seconds_cell_end(out, b->seconds);
 		if (b->detail) {
 			details_open(out, 5, "console");
@@ -416,17 +426,12 @@ static void job_section(GString *out, const struct store_web_job *j,
 		"<section class=\"job\" id=\"job-%" G_GINT64_FORMAT
 		"\"><h2>tree ",
 		j->id);
-	web_escape_append(out, j->tree);
-	g_string_append(out, "</h2><dl>");
+	web_escape_printf(out, "%s</h2><dl>", j->tree);
 	dt_text(out, "job-state", j->state);
-	if (j->tree_reason)
-		dt_text(out, "tree-reason", j->tree_reason);
-	if (j->not_tested)
-		dt_text(out, "not-tested", j->not_tested);
-	if (j->reason)
-		dt_text(out, "reason", j->reason);
-	if (j->base_reason)
-		dt_text(out, "base-reason", j->base_reason);
+	dt_optional(out, "tree-reason", j->tree_reason);
+	dt_optional(out, "not-tested", j->not_tested);
+	dt_optional(out, "reason", j->reason);
+	dt_optional(out, "base-reason", j->base_reason);
 	if (j->base_commit) {
 		g_autofree char *base = g_strdup_printf(
 			"%s%s%s%s", j->base_commit, j->base_how ? " (" : "",
@@ -434,13 +439,10 @@ static void job_section(GString *out, const struct store_web_job *j,
 
 		dt_text(out, "base", base);
 	}
-	if (j->head_commit)
-		dt_text(out, "head", j->head_commit);
-	g_string_append(out, "<dt>queued</dt><dd>");
-	cell_time(out, j->queued);
-	g_string_append(out, "</dd><dt>finished</dt><dd>");
-	cell_time(out, j->finished);
-	g_string_append(out, "</dd></dl>\n<p class=\"verdict\">");
+	dt_optional(out, "head", j->head_commit);
+	dt_time(out, "queued", j->queued);
+	dt_time(out, "finished", j->finished);
+	g_string_append(out, "</dl>\n<p class=\"verdict\">");
 	web_escape_append(out, j->verdict ? j->verdict : "no verdict yet");
 	/* a list's early-verdict: known before the checks ended */
 	if (store_web_job_provisional(j))
@@ -450,16 +452,14 @@ static void job_section(GString *out, const struct store_web_job *j,
 	if (j->dirstat) {
 		g_string_append(out, "<h3>signed dirstat</h3>\n");
 		dirstat_chart(out, j->dirstat, j->id);
-		g_string_append(out, "<pre class=\"dirstat\">");
-		web_escape_append(out, j->dirstat);
-		g_string_append(out, "</pre>\n");
+		web_escape_printf(out, "<pre class=\"dirstat\">%s</pre>\n",
+				  j->dirstat);
 	}
-	if (j->similar) {
-		g_string_append(out, "<h3>why it grows arch/arm</h3>\n"
-				     "<pre class=\"similar\">");
-		web_escape_append(out, j->similar);
-		g_string_append(out, "</pre>\n");
-	}
+	if (j->similar)
+		web_escape_printf(out,
+				  "<h3>why it grows arch/arm</h3>\n"
+				  "<pre class=\"similar\">%s</pre>\n",
+				  j->similar);
 	g_string_append(out, "<h3>checks</h3><table class=\"checks\"><thead>"
 			     "<tr><th>check</th><th>result</th><th>summary"
 			     "</th><th>seconds</th></tr></thead><tbody>\n");
@@ -485,11 +485,9 @@ static void job_section(GString *out, const struct store_web_job *j,
 		g_string_append(out, "<h3>reply</h3><dl>");
 		dt_text(out, "reply-state", r->state);
 		dt_text(out, "message-id", r->message_id);
-		if (r->last_error)
-			dt_text(out, "last-error", r->last_error);
-		g_string_append(out, "<dt>sent</dt><dd>");
-		cell_time(out, r->sent);
-		g_string_append(out, "</dd></dl><pre class=\"reply\">");
+		dt_optional(out, "last-error", r->last_error);
+		dt_time(out, "sent", r->sent);
+		g_string_append(out, "</dl><pre class=\"reply\">");
 		web_escape_append_len(out, raw ? raw : "", raw ? len : 0);
 		g_string_append(out, "</pre>\n");
 	}
@@ -513,13 +511,10 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 		return 404;
 	}
 	web_page_head(out, x->subject);
-	g_string_append(out, "<h1 id=\"subject\">");
-	web_escape_append(out, x->subject);
-	g_string_append(out, "</h1>\n<dl>");
+	web_escape_printf(out, "<h1 id=\"subject\">%s</h1>\n<dl>", x->subject);
 	dt_text(out, "author", x->author);
 	dt_text(out, "state", x->state);
-	if (x->reason)
-		dt_text(out, "state-reason", x->reason);
+	dt_optional(out, "state-reason", x->reason);
 	v = g_string_new(NULL);
 	version_text(v, x);
 	g_string_append_printf(v, ", %u of %u parts", x->received, x->total);
@@ -532,39 +527,18 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 		web_archive_list_append(out, x->list);
 		g_string_append(out, "</dd>");
 	}
-	if (x->base_commit)
-		dt_text(out, "base-commit", x->base_commit);
-	g_string_append(out, "<dt>first seen</dt><dd>");
-	cell_time(out, x->first_date);
-	g_string_append(out, "</dd><dt>last activity</dt><dd>");
-	cell_time(out, x->last_activity);
-	g_string_append(out, "</dd>");
-	if (x->supersedes) {
-		g_string_append(out,
-				"<dt>supersedes</dt><dd id=\"supersedes\">");
-		series_link(out, x->supersedes);
-		g_string_append(out, "</dd>");
-	}
-	if (x->superseded_by->len) {
-		g_string_append(out, "<dt>superseded by</dt>"
-				     "<dd id=\"superseded-by\">");
-		for (guint i = 0; i < x->superseded_by->len; i++)
-			series_link(out,
-				    g_array_index(x->superseded_by, gint64, i));
-		g_string_append(out, "</dd>");
-	}
-	if (x->partial_of) {
-		g_string_append(out, "<dt>partial reroll of</dt>"
-				     "<dd id=\"partial-of\">");
-		series_link(out, x->partial_of);
-		g_string_append(out, "</dd>");
-	}
-	if (x->partials->len) {
-		g_string_append(out, "<dt>partial rerolls</dt><dd>");
-		for (guint i = 0; i < x->partials->len; i++)
-			series_link(out, g_array_index(x->partials, gint64, i));
-		g_string_append(out, "</dd>");
-	}
+	dt_optional(out, "base-commit", x->base_commit);
+	dt_time(out, "first seen", x->first_date);
+	dt_time(out, "last activity", x->last_activity);
+	dt_series(out, "supersedes", "supersedes", &x->supersedes,
+		  x->supersedes != 0);
+	dt_series(out, "superseded by", "superseded-by",
+		  (const gint64 *)x->superseded_by->data,
+		  x->superseded_by->len);
+	dt_series(out, "partial reroll of", "partial-of", &x->partial_of,
+		  x->partial_of != 0);
+	dt_series(out, "partial rerolls", NULL,
+		  (const gint64 *)x->partials->data, x->partials->len);
 	g_string_append(out, "</dl>\n<h2>parts</h2><table id=\"parts\"><thead>"
 			     "<tr><th>#</th><th>subject</th><th>author</th>"
 			     "<th>date</th><th>Message-ID</th></tr></thead>"
@@ -574,11 +548,9 @@ guint web_page_series(struct store *st, gint64 id, const char *data_dir,
 
 		g_string_append_printf(
 			out, "<tr class=\"part\"><td>%u</td><td>", p->position);
-		web_escape_append(out, p->subject);
-		g_string_append(out, "</td><td>");
-		web_escape_append(out, p->author);
-		g_string_append(out, "</td><td>");
-		cell_time(out, p->date);
+		web_escape_printf(out, "%s</td><td>%s</td><td>", p->subject,
+				  p->author);
+		web_page_time_append(out, p->date);
 		g_string_append(out, "</td><td class=\"message-id\">");
 		web_patches_message_id(out, p, archive_urls);
 		g_string_append(out, "</td></tr>\n");
@@ -630,11 +602,11 @@ guint web_page_arch_arm(struct store *st, const char *list, GString *out,
 		"by the series posted each week (the latest version of each "
 		"series, counted once). Green is code removed.</p>\n");
 	if (list) {
-		g_string_append(out, "<p id=\"list\">Series posted to lists "
-				     "whose List-Id contains <b>");
-		web_escape_append(out, list);
-		g_string_append(out, "</b> (<a href=\"/arch-arm\">every "
-				     "list</a>).</p>\n");
+		web_escape_printf(out,
+				  "<p id=\"list\">Series posted to lists whose "
+				  "List-Id contains <b>%s</b> (<a "
+				  "href=\"/arch-arm\">every list</a>).</p>\n",
+				  list);
 	}
 	for (guint i = 0; i < weeks->len; i++) {
 		const struct store_web_week *w =
@@ -692,8 +664,7 @@ guint web_page_arch_arm(struct store *st, const char *list, GString *out,
 	for (guint i = 0; i < dirs->len; i++) {
 		const struct store_web_dir *d = dirs->pdata[i];
 
-		g_string_append(out, "<tr class=\"dir\"><td>");
-		web_escape_append(out, d->path);
+		web_escape_printf(out, "<tr class=\"dir\"><td>%s", d->path);
 		g_string_append_printf(
 			out,
 			"</td><td>%u</td><td>+%" G_GINT64_FORMAT
@@ -712,8 +683,7 @@ void web_page_error(GString *out, guint status, const char *text)
 	g_autofree char *title = g_strdup_printf("%u", status);
 
 	web_page_head(out, title);
-	g_string_append_printf(out, "<h1>%u</h1><p id=\"error\">", status);
-	web_escape_append(out, text);
-	g_string_append(out, "</p>\n");
+	web_escape_printf(out, "<h1>%u</h1><p id=\"error\">%s</p>\n", status,
+			  text);
 	web_page_foot(out);
 }

@@ -26,8 +26,8 @@ guint web_page_arch_arm(struct store *st, const char *list, GString *out,
 /* A small page for @status with @message (plain text, escaped). */
 void web_page_error(GString *out, guint status, const char *text);
 
-/* "2020-06-14 10:02 UTC" for @t, "" for 0; newly allocated. */
-char *web_page_time(gint64 t);
+/* Append "2020-06-14 10:02 UTC" for @t, nothing for 0. */
+void web_page_time_append(GString *out, gint64 t);
 
 /* The start of every page (doctype, title, style, navigation) and its
  * end. */

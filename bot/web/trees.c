@@ -9,13 +9,6 @@
 #include "bot/web/escape.h"
 #include "bot/web/page.h"
 
-static void append_time(GString *out, gint64 t)
-{
-	g_autofree char *s = web_page_time(t);
-
-	g_string_append(out, s);
-}
-
 /* "for-next, fixes", or "every branch". */
 static void append_branches(GString *out, const char *branches)
 {
@@ -44,7 +37,7 @@ static void append_next(GString *out, const struct store_tree_update *u)
 	else if (!next)
 		g_string_append(out, "at once");
 	else
-		append_time(out, next);
+		web_page_time_append(out, next);
 }
 
 /* The trees kept current (with a url, and the distro tree): one row
@@ -67,20 +60,16 @@ static void trees_followed(GString *out, const GPtrArray *updates)
 		const struct store_tree_update *u = updates->pdata[i];
 		g_autofree char *size = g_format_size(u->bytes);
 
-		g_string_append(out, "<tr class=\"tree\" id=\"tree-");
-		web_escape_append(out, u->tree);
-		g_string_append(out, "\"><td>");
-		web_escape_append(out, u->tree);
-		g_string_append(out, "</td><td>");
-		web_escape_append(out, u->url);
-		g_string_append(out, "</td><td>");
+		web_escape_printf(
+			out,
+			"<tr class=\"tree\" id=\"tree-%s\"><td>%s</td>"
+			"<td>%s</td><td>",
+			u->tree, u->tree, u->url);
 		append_branches(out, u->branches);
 		g_string_append(out, "</td><td>");
 		if (u->head) {
-			web_escape_append(out, u->head_branch);
-			g_string_append(out, " <span title=\"");
-			web_escape_append(out, u->head);
-			g_string_append(out, "\">");
+			web_escape_printf(out, "%s <span title=\"%s\">",
+					  u->head_branch, u->head);
 			web_escape_append_len(out, u->head,
 					      MIN(strlen(u->head), 12));
 			g_string_append(out, "</span>");
@@ -89,7 +78,7 @@ static void trees_followed(GString *out, const GPtrArray *updates)
 		}
 		g_string_append(out, "</td><td>");
 		if (u->succeeded)
-			append_time(out, u->succeeded);
+			web_page_time_append(out, u->succeeded);
 		else
 			g_string_append(out, "never");
 		g_string_append(out, "</td><td>");
@@ -106,17 +95,17 @@ static void trees_followed(GString *out, const GPtrArray *updates)
 				u->objects, size);
 		if (!u->error)
 			continue;
-		g_string_append(out, "<tr class=\"error\" id=\"error-");
-		web_escape_append(out, u->tree);
-		g_string_append(out, "\"><td colspan=\"7\" class=\"fail\">"
-				     "<strong>update failing</strong> (");
-		g_string_append_printf(out, "%u in a row; the last at ",
-				       u->failures);
-		append_time(out, u->attempted);
-		g_string_append(out, "; the branches are kept as last "
-				     "fetched): ");
-		web_escape_append(out, u->error);
-		g_string_append(out, "</td></tr>\n");
+		web_escape_printf(out,
+				  "<tr class=\"error\" id=\"error-%s\">"
+				  "<td colspan=\"7\" class=\"fail\"><strong>"
+				  "update failing</strong> (%u in a row; the "
+				  "last at ",
+				  u->tree, u->failures);
+		web_page_time_append(out, u->attempted);
+		web_escape_printf(out,
+				  "; the branches are kept as last fetched): "
+				  "%s</td></tr>\n",
+				  u->error);
 	}
 	g_string_append(out, "</tbody></table>\n");
 }
@@ -144,34 +133,29 @@ guint web_page_trees(struct store *st, GString *out, GError **error)
 	for (guint i = 0; i < trees->len; i++) {
 		const struct store_tree *t = trees->pdata[i];
 
-		g_string_append(out, "<section><h2>");
-		web_escape_append(out, t->name);
-		g_string_append_printf(out,
-				       " <span class=\"%s\">%s</span>"
-				       "</h2>\n<p>by ",
-				       t->active ? "ok" : "skipped",
-				       t->active ? "active" : "opted out");
-		web_escape_append(out, t->owner);
-		g_string_append(out, ", since ");
-		append_time(out, t->created);
+		web_escape_printf(out,
+				  "<section><h2>%s <span class=\"%s\">%s</span>"
+				  "</h2>\n<p>by %s, since ",
+				  t->name, t->active ? "ok" : "skipped",
+				  t->active ? "active" : "opted out", t->owner);
+		web_page_time_append(out, t->created);
 		g_string_append(out, ", changed ");
-		append_time(out, t->updated);
-		g_string_append(out, "</p>\n<pre>");
-		web_escape_append(out, t->data);
-		g_string_append(out, "</pre>\n<table><tr><th>when</th>"
-				     "<th>who</th><th>what</th></tr>\n");
+		web_page_time_append(out, t->updated);
+		web_escape_printf(
+			out,
+			"</p>\n<pre>%s</pre>\n<table><tr><th>when</th>"
+			"<th>who</th><th>what</th></tr>\n",
+			t->data);
 		for (guint j = 0; j < changes->len; j++) {
 			const struct store_tree_change *c = changes->pdata[j];
 
 			if (g_strcmp0(c->tree, t->name))
 				continue;
 			g_string_append(out, "<tr><td>");
-			append_time(out, c->at);
-			g_string_append(out, "</td><td>");
-			web_escape_append(out, c->who);
-			g_string_append(out, "</td><td>");
-			web_escape_append(out, c->what);
-			g_string_append(out, "</td></tr>\n");
+			web_page_time_append(out, c->at);
+			web_escape_printf(out,
+					  "</td><td>%s</td><td>%s</td></tr>\n",
+					  c->who, c->what);
 		}
 		g_string_append(out, "</table></section>\n");
 	}
