@@ -52,8 +52,7 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 	g_autofree char *committer = NULL;
 	g_autofree char *committer_name = NULL;
 	g_autofree char *committer_email = NULL;
-	gboolean threeway = FALSE;
-	gboolean keep_cr = FALSE;
+	struct am_options opts = AM_OPTIONS_INIT;
 	GOptionEntry options[] = {
 		{ "tree", 0, 0, G_OPTION_ARG_STRING, &tree_name,
 		  "the tree to apply to (default: the distro tree)", "NAME" },
@@ -63,9 +62,9 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 		  "REV" },
 		{ "branch", 0, 0, G_OPTION_ARG_STRING, &branch,
 		  "point this branch at the last applied commit", "NAME" },
-		{ "3way", '3', 0, G_OPTION_ARG_NONE, &threeway,
+		{ "3way", '3', 0, G_OPTION_ARG_NONE, &opts.threeway,
 		  "fall back to a three-way merge, as git am -3", NULL },
-		{ "keep-cr", 0, 0, G_OPTION_ARG_NONE, &keep_cr,
+		{ "keep-cr", 0, 0, G_OPTION_ARG_NONE, &opts.keep_cr,
 		  "keep carriage returns at the end of lines, as git am "
 		  "--keep-cr",
 		  NULL },
@@ -75,7 +74,6 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 		  "\"NAME <EMAIL>\"" },
 		G_OPTION_ENTRY_NULL
 	};
-	struct am_options opts = AM_OPTIONS_INIT;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(am_series) s = NULL;
 	g_autofree char *head_ref = NULL;
@@ -116,8 +114,6 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 		opts.committer_email = committer_email;
 	}
 	opts.base = base;
-	opts.threeway = threeway;
-	opts.keep_cr = keep_cr;
 	if (repo_path) {
 		repo = lg2repo_open(repo_path, FALSE, &error);
 		if (!repo) {

@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "bot/cli/command.h"
-#include "config/datadir.h"
 #include "bot/sources/ingest.h"
 #include "bot/cli/progress.h"
 #include "bot/daemon/pipeline.h"
@@ -138,14 +137,11 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 		{ "from", 0, 0, G_OPTION_ARG_STRING, &bot_address,
 		  "the bot's address in the reply (default armbot@localhost)",
 		  "ADDRESS" },
-		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
-		  "parallel make jobs (default: the number of cores)", "N" },
+		COMMAND_OPTION_JOBS(jobs),
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store) st = NULL;
-	g_autofree char *dir = NULL;
-	g_autofree char *path = NULL;
 	struct pipeline_options popts = { 0 };
 	struct pipeline_outcome out = { 0 };
 	g_autoptr(cli_progress) ps = NULL;
@@ -170,11 +166,7 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 	}
 	arg = argv[1];
 	ps = cli_progress_new();
-	dir = datadir_ensure(command_data_dir(ctx), NULL, &error);
-	if (!dir)
-		goto fail;
-	path = g_build_filename(dir, "store.sqlite", NULL);
-	if (!(st = store_open(path, &error)))
+	if (!(st = command_store(ctx, &error)))
 		goto fail;
 	if (g_file_test(arg, G_FILE_TEST_EXISTS)) {
 		if (!series_from_mbox(st, arg, &series_id, &error))
@@ -202,7 +194,7 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 		}
 	}
 
-	popts.data_dir = dir;
+	popts.data_dir = command_data_dir(ctx);
 	popts.tree_name = tree_name;
 	popts.sparse = !no_sparse;
 	popts.boot = !no_boot;

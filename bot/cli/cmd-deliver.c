@@ -15,13 +15,8 @@
 int cmd_deliver(struct armbot_context *ctx, int argc, char **argv)
 {
 	double hours = 6;
-	GOptionEntry options[] = {
-		{ "incomplete-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &hours,
-		  "hours after which an incomplete series stops waiting "
-		  "(default 6)",
-		  "HOURS" },
-		G_OPTION_ENTRY_NULL
-	};
+	GOptionEntry options[] = { COMMAND_OPTION_INCOMPLETE_TIMEOUT(hours),
+				   G_OPTION_ENTRY_NULL };
 	struct mailbox_options mopts = MAILBOX_OPTIONS_INIT;
 	struct ingest_counts counts = { 0 };
 	g_autoptr(GError) error = NULL;

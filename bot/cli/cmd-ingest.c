@@ -7,7 +7,6 @@
 #include <glib-unix.h>
 
 #include "bot/cli/command.h"
-#include "config/datadir.h"
 #include "bot/sources/ingest.h"
 #include "bot/sources/source.h"
 #include "bot/store/store.h"
@@ -80,10 +79,7 @@ int cmd_ingest(struct armbot_context *ctx, int argc, char **argv)
 		  "mbox files are mboxo: leave \">From \" lines alone "
 		  "(the default is mboxrd)",
 		  NULL },
-		{ "incomplete-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &hours,
-		  "hours after which an incomplete series stops waiting "
-		  "(default 6)",
-		  "HOURS" },
+		COMMAND_OPTION_INCOMPLETE_TIMEOUT(hours),
 		{ "seen", 0, 0, G_OPTION_ARG_NONE, &seen,
 		  "IMAP: set \\Seen on messages once they are stored", NULL },
 		{ "watch", 0, 0, G_OPTION_ARG_NONE, &watching,
@@ -101,7 +97,6 @@ int cmd_ingest(struct armbot_context *ctx, int argc, char **argv)
 	struct ingest_counts counts = { 0 };
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store) st = NULL;
-	g_autofree char *dir = NULL;
 	g_autofree char *path = NULL;
 	gboolean files = FALSE;
 
@@ -133,11 +128,8 @@ int cmd_ingest(struct armbot_context *ctx, int argc, char **argv)
 	sopts.interval = interval;
 	sopts.incomplete_timeout = (gint64)(hours * 3600);
 	sopts.set_seen = seen;
-	dir = datadir_ensure(command_data_dir(ctx), NULL, &error);
-	if (!dir)
-		goto fail;
-	path = g_build_filename(dir, "store.sqlite", NULL);
-	if (!(st = store_open(path, &error)))
+	if (!(path = command_store_path(ctx, &error)) ||
+	    !(st = store_open(path, &error)))
 		goto fail;
 	if (watching) {
 		g_autoptr(GPtrArray) urls = g_ptr_array_new();

@@ -40,24 +40,16 @@ static gboolean set_inbody(const char *name, const char *value, gpointer data,
 	return TRUE;
 }
 
-static gboolean set_policy_utf8(const char *name, const char *value,
-				gpointer data, GError **error)
+/* -u/--utf8, -n/--no-reencode, --encoding=ENC: the last one wins */
+static gboolean set_policy(const char *name, const char *value, gpointer data,
+			   GError **error)
 {
-	charset_policy = CHARSET_DEFAULT;
-	return TRUE;
-}
-
-static gboolean set_policy_none(const char *name, const char *value,
-				gpointer data, GError **error)
-{
-	charset_policy = CHARSET_NO_REENCODE;
-	return TRUE;
-}
-
-static gboolean set_policy_explicit(const char *name, const char *value,
-				    gpointer data, GError **error)
-{
-	charset_policy = CHARSET_EXPLICIT;
+	if (!strcmp(name, "--encoding"))
+		charset_policy = CHARSET_EXPLICIT;
+	else if (!strcmp(name, "-n") || !strcmp(name, "--no-reencode"))
+		charset_policy = CHARSET_NO_REENCODE;
+	else
+		charset_policy = CHARSET_DEFAULT;
 	return TRUE;
 }
 
@@ -241,23 +233,22 @@ static int run_each(const char *src, const char *outdir, gboolean mboxrd,
 int cmd_mailinfo(struct armbot_context *ctx, int argc, char **argv)
 {
 	struct mailinfo_options opts = MAILINFO_OPTIONS_INIT;
-	gboolean keep_subject = FALSE, keep_non_patch = FALSE;
-	gboolean message_id = FALSE, each = FALSE, mboxrd = FALSE;
+	gboolean each = FALSE, mboxrd = FALSE;
 	g_autofree char *quoted_cr = NULL;
 	GOptionEntry options[] = {
-		{ "keep-subject", 'k', 0, G_OPTION_ARG_NONE, &keep_subject,
+		{ "keep-subject", 'k', 0, G_OPTION_ARG_NONE, &opts.keep_subject,
 		  "keep the subject as it is (-k)", NULL },
-		{ "keep-non-patch", 'b', 0, G_OPTION_ARG_NONE, &keep_non_patch,
+		{ "keep-non-patch", 'b', 0, G_OPTION_ARG_NONE,
+		  &opts.keep_non_patch,
 		  "strip only brackets that contain PATCH (-b)", NULL },
-		{ "message-id", 'm', 0, G_OPTION_ARG_NONE, &message_id,
+		{ "message-id", 'm', 0, G_OPTION_ARG_NONE, &opts.add_message_id,
 		  "copy Message-ID to the end of the commit message", NULL },
 		{ "utf8", 'u', G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK,
-		  set_policy_utf8, "re-code metadata to UTF-8 (default)",
-		  NULL },
+		  set_policy, "re-code metadata to UTF-8 (default)", NULL },
 		{ "no-reencode", 'n', G_OPTION_FLAG_NO_ARG,
-		  G_OPTION_ARG_CALLBACK, set_policy_none,
+		  G_OPTION_ARG_CALLBACK, set_policy,
 		  "disable charset re-coding of metadata", NULL },
-		{ "encoding", 0, 0, G_OPTION_ARG_CALLBACK, set_policy_explicit,
+		{ "encoding", 0, 0, G_OPTION_ARG_CALLBACK, set_policy,
 		  "as git 2.39.5: no re-coding at all", "ENC" },
 		{ "scissors", 0, G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK,
 		  set_scissors, "drop everything before a scissors line",
@@ -302,9 +293,6 @@ int cmd_mailinfo(struct armbot_context *ctx, int argc, char **argv)
 		return command_usage_error("mailinfo",
 					   "expected two arguments");
 	}
-	opts.keep_subject = keep_subject;
-	opts.keep_non_patch = keep_non_patch;
-	opts.add_message_id = message_id;
 	/* git 2.39.5's builtin/mailinfo.c never stores the --encoding
 	 * charset: the policy is "explicit" with no charset, so nothing is
 	 * re-coded, as with -n */

@@ -77,10 +77,7 @@ int cmd_series(struct armbot_context *ctx, int argc, char **argv)
 		  "print series ID as an mbox for git am, with the trailers "
 		  "given in replies folded in",
 		  "ID" },
-		{ "incomplete-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &hours,
-		  "hours after which an incomplete series stops waiting "
-		  "(default 6)",
-		  "HOURS" },
+		COMMAND_OPTION_INCOMPLETE_TIMEOUT(hours),
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GError) error = NULL;

@@ -56,8 +56,7 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 		  "check after each patch too, so that each new warning names "
 		  "the patch that introduced it",
 		  NULL },
-		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
-		  "parallel make jobs (default: the number of cores)", "N" },
+		COMMAND_OPTION_JOBS(jobs),
 		{ "timeout", 0, 0, G_OPTION_ARG_INT, &timeout_s,
 		  "seconds one make run may take (default 3600)", "S" },
 		{ "no-base-cache", 0, 0, G_OPTION_ARG_NONE, &no_cache,

@@ -8,14 +8,17 @@
 
 /* The one way a command opens the data dir's store; see
  * bot/cli/command.h. */
-struct store *command_store(struct armbot_context *ctx, GError **error)
+char *command_store_path(struct armbot_context *ctx, GError **error)
 {
 	g_autofree char *dir =
 		datadir_ensure(command_data_dir(ctx), NULL, error);
-	g_autofree char *path = NULL;
 
-	if (!dir)
-		return NULL;
-	path = g_build_filename(dir, "store.sqlite", NULL);
-	return store_open(path, error);
+	return dir ? g_build_filename(dir, "store.sqlite", NULL) : NULL;
+}
+
+struct store *command_store(struct armbot_context *ctx, GError **error)
+{
+	g_autofree char *path = command_store_path(ctx, error);
+
+	return path ? store_open(path, error) : NULL;
 }

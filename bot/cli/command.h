@@ -91,6 +91,25 @@ int command_usage_error(const char *name, const char *format, ...)
 			"FILE"                                                          \
 	}
 
+/* --incomplete-timeout HOURS of the commands that assemble series
+ * (ingest, deliver, series), into @hours (a double, 6 by default). */
+#define COMMAND_OPTION_INCOMPLETE_TIMEOUT(hours)                           \
+	{                                                                  \
+		"incomplete-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &(hours), \
+			"hours after which an incomplete series stops "    \
+			"waiting (default 6)",                             \
+			"HOURS"                                            \
+	}
+
+/* -j, --jobs N of the commands that build a kernel (boot, check,
+ * sparse), into @jobs (a gint, 0 by default: the number of cores). */
+#define COMMAND_OPTION_JOBS(jobs)                                            \
+	{                                                                    \
+		"jobs", 'j', 0, G_OPTION_ARG_INT, &(jobs),                   \
+			"parallel make jobs (default: the number of cores)", \
+			"N"                                                  \
+	}
+
 struct armbot_config;
 
 /* The configuration of --config @file (NULL: config_find()'s choice,
@@ -108,6 +127,10 @@ struct store;
  * reads or writes it (in bot/cli/command-store.c: armbot-core only).
  * NULL with @error when either cannot be made or opened. */
 struct store *command_store(struct armbot_context *ctx, GError **error);
+
+/* The file of that store, for what opens it elsewhere (a thread), the
+ * data dir made first if need be; NULL with @error when it cannot be. */
+char *command_store_path(struct armbot_context *ctx, GError **error);
 
 /* The daemons (`armbot run`, `armbot serve`) do not run as root unless
  * @allow_root (--allow-root): they take input from anyone (@why says
