@@ -25,19 +25,13 @@
 #include <poll.h>
 #include <string.h>
 
-#include "config/secretfile.h"
+#include "bot/sources/server.h"
 #include "bot/sources/stream.h"
 #include "bot/sources/tls.h"
 #include "bot/store/sources.h"
 
 struct imap {
-	char *host;
-	guint16 port;
-	gboolean tls;
-	gboolean starttls;
-	char *ca_file;
-	char *user;
-	char *password;
+	struct source_server server;
 	char *folder;
 	gboolean seen;
 	gboolean idle;
@@ -89,57 +83,21 @@ static gboolean imap_fail(int r, const char *what, GError **error)
 static gboolean imap_open(struct source *src, const char *url, GError **error)
 {
 	struct imap *im = g_new0(struct imap, 1);
-	g_autoptr(GUri) uri = NULL;
-	g_autofree char *file = NULL;
+	g_autofree char *path = NULL;
 	g_autofree char *seen = NULL;
 	g_autofree char *idle = NULL;
-	g_autofree char *tls = NULL;
-	const char *path;
-	GError *local = NULL;
-	int port;
 
 	source_set_priv(src, im);
-	uri = g_uri_parse(url, G_URI_FLAGS_HAS_PASSWORD, &local);
-	if (!uri || !g_uri_get_host(uri) || !*g_uri_get_host(uri)) {
-		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
-			    "bad imap URL '%s': %s", url,
-			    local ? local->message : "no host");
-		g_clear_error(&local);
+	if (!source_server_parse(&im->server, url, url, "imap", 143, 993, &path,
+				 error))
 		return FALSE;
-	}
-	im->tls = !strcmp(g_uri_get_scheme(uri), "imaps");
-	im->host = g_strdup(g_uri_get_host(uri));
-	port = g_uri_get_port(uri);
-	im->port = port > 0 ? port : im->tls ? 993 : 143;
-	im->user = g_strdup(g_uri_get_user(uri));
-	im->password = g_strdup(g_uri_get_password(uri));
-	path = g_uri_get_path(uri);
-	while (*path == '/')
-		path++;
 	im->folder = g_strdup(*path ? path : "INBOX");
-	file = source_url_option(url, "password-file");
 	seen = source_url_option(url, "seen");
 	idle = source_url_option(url, "idle");
 	im->seen = source_options(src)->set_seen ||
 		   (seen && !strcmp(seen, "1"));
 	im->idle = !idle || strcmp(idle, "0");
-	im->ca_file = source_url_option(url, "ca-file");
-	tls = source_url_option(url, "tls");
-	im->starttls = !im->tls && !(tls && !strcmp(tls, "no"));
-	if (file) {
-		char *text = secretfile_read(file, &local);
-
-		if (!text) {
-			g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
-				    "imap password file: %s", local->message);
-			g_clear_error(&local);
-			return FALSE;
-		}
-		g_free(im->password);
-		im->password = g_strndup(text, strcspn(text, "\r\n"));
-		secretfile_free(text);
-	}
-	if (!im->user || !im->password) {
+	if (!im->server.user || !im->server.password) {
 		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
 			    "imap URL '%s' needs a user and a password (in "
 			    "the URL or ?password-file=PATH)",
@@ -163,8 +121,9 @@ static void imap_disconnect(struct source *src)
  * greeting read (mailimap_ssl_connect would read it before any check). */
 static int imap_ssl_connect(struct imap *im, GError **error)
 {
-	mailstream *s = source_tls_connect("imap", im->host, im->port,
-					   im->ca_file, 60, error);
+	mailstream *s = source_tls_connect("imap", im->server.host,
+					   im->server.port, im->server.ca_file,
+					   60, error);
 
 	return s ? mailimap_connect(im->session, s) : -1;
 }
@@ -179,8 +138,10 @@ static gboolean imap_connect(struct source *src, GError **error)
 	if (!im->session)
 		return imap_fail(MAILIMAP_ERROR_MEMORY, "connect", error);
 	mailimap_set_timeout(im->session, 60);
-	r = im->tls ? imap_ssl_connect(im, error) :
-		      mailimap_socket_connect(im->session, im->host, im->port);
+	r = im->server.tls ?
+		    imap_ssl_connect(im, error) :
+		    mailimap_socket_connect(im->session, im->server.host,
+					    im->server.port);
 	if (r == -1) {
 		imap_disconnect(src);
 		return FALSE;
@@ -188,25 +149,26 @@ static gboolean imap_connect(struct source *src, GError **error)
 	if (r != MAILIMAP_NO_ERROR_NON_AUTHENTICATED &&
 	    r != MAILIMAP_NO_ERROR_AUTHENTICATED)
 		goto fail_connect;
-	if (im->starttls &&
+	if (im->server.starttls &&
 	    (r = mailimap_starttls(im->session)) != MAILIMAP_NO_ERROR) {
 		imap_disconnect(src);
 		imap_fail(r, "STARTTLS", error);
 		g_prefix_error(error,
 			       "%s:%u: not logging in without TLS "
 			       "(?tls=no allows it): ",
-			       im->host, im->port);
+			       im->server.host, im->server.port);
 		return FALSE;
 	}
-	if (im->starttls &&
-	    !source_tls_starttls(im->session->imap_stream, "imap", im->host,
-				 im->ca_file, 60, error)) {
+	if (im->server.starttls &&
+	    !source_tls_starttls(im->session->imap_stream, "imap",
+				 im->server.host, im->server.ca_file, 60,
+				 error)) {
 		imap_disconnect(src);
 		return FALSE;
 	}
 	source_stream_guard(im->session->imap_stream);
-	if ((r = mailimap_login(im->session, im->user, im->password)) !=
-	    MAILIMAP_NO_ERROR) {
+	if ((r = mailimap_login(im->session, im->server.user,
+				im->server.password)) != MAILIMAP_NO_ERROR) {
 		imap_disconnect(src);
 		return imap_fail(r, "login", error);
 	}
@@ -232,7 +194,7 @@ static gboolean imap_connect(struct source *src, GError **error)
 fail_connect:
 	imap_disconnect(src);
 	imap_fail(r, "connect", error);
-	g_prefix_error(error, "%s:%u: ", im->host, im->port);
+	g_prefix_error(error, "%s:%u: ", im->server.host, im->server.port);
 	return FALSE;
 }
 
@@ -474,10 +436,7 @@ static void imap_free(gpointer priv)
 {
 	struct imap *im = priv;
 
-	g_free(im->ca_file);
-	g_free(im->host);
-	g_free(im->user);
-	g_free(im->password);
+	source_server_clear(&im->server);
 	g_free(im->folder);
 	g_free(im);
 }

@@ -24,7 +24,7 @@
 #include <libetpan/libetpan.h>
 #include <string.h>
 
-#include "config/secretfile.h"
+#include "bot/sources/server.h"
 #include "bot/sources/stream.h"
 #include "bot/sources/tls.h"
 #include "bot/store/sources.h"
@@ -32,13 +32,7 @@
 #define NNTP_TIMEOUT 60
 
 struct nntp {
-	char *host;
-	guint16 port;
-	gboolean tls; /* nntps:// */
-	gboolean starttls; /* nntp:// without ?tls=no */
-	char *ca_file;
-	char *user; /* NULL: no AUTHINFO */
-	char *password;
+	struct source_server server; /* no user: no AUTHINFO */
 	char *group;
 	newsnntp *session;
 };
@@ -100,29 +94,12 @@ static gboolean nntp_arg_ok(const char *arg, gboolean spaces)
 static gboolean nntp_open(struct source *src, const char *url, GError **error)
 {
 	struct nntp *nn = g_new0(struct nntp, 1);
-	g_autoptr(GUri) uri = NULL;
-	g_autofree char *file = NULL;
-	g_autofree char *tls = NULL;
-	GError *local = NULL;
-	const char *path;
-	int port;
+	g_autofree char *path = NULL;
 
 	source_set_priv(src, nn);
-	uri = g_uri_parse(url, G_URI_FLAGS_HAS_PASSWORD, &local);
-	if (!uri || !g_uri_get_host(uri) || !*g_uri_get_host(uri)) {
-		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
-			    "bad nntp URL '%s': %s", source_url(src),
-			    local ? local->message : "no host");
-		g_clear_error(&local);
+	if (!source_server_parse(&nn->server, url, source_url(src), "nntp", 119,
+				 563, &path, error))
 		return FALSE;
-	}
-	nn->tls = !strcmp(g_uri_get_scheme(uri), "nntps");
-	nn->host = g_strdup(g_uri_get_host(uri));
-	port = g_uri_get_port(uri);
-	nn->port = port > 0 ? port : nn->tls ? 563 : 119;
-	path = g_uri_get_path(uri);
-	while (*path == '/')
-		path++;
 	if (!*path || strchr(path, '/')) {
 		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
 			    "nntp URL '%s' needs one group: nntp://HOST/GROUP",
@@ -134,39 +111,20 @@ static gboolean nntp_open(struct source *src, const char *url, GError **error)
 			    "nntp URL '%s': not a group name", source_url(src));
 		return FALSE;
 	}
-	nn->group = g_strdup(path);
-	nn->user = g_strdup(g_uri_get_user(uri));
-	nn->password = g_strdup(g_uri_get_password(uri));
-	nn->ca_file = source_url_option(url, "ca-file");
-	tls = source_url_option(url, "tls");
-	nn->starttls = !nn->tls && !(tls && !strcmp(tls, "no"));
-	file = source_url_option(url, "password-file");
-	if (file) {
-		char *text = secretfile_read(file, &local);
-
-		if (!text) {
-			g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
-				    "nntp password file: %s", local->message);
-			g_clear_error(&local);
-			return FALSE;
-		}
-		g_free(nn->password);
-		nn->password = g_strndup(text, strcspn(text, "\r\n"));
-		secretfile_free(text);
-	}
-	if (nn->user && !*nn->user)
-		g_clear_pointer(&nn->user, g_free);
-	if (!nn->user != !nn->password) {
+	nn->group = g_steal_pointer(&path);
+	if (nn->server.user && !*nn->server.user)
+		g_clear_pointer(&nn->server.user, g_free);
+	if (!nn->server.user != !nn->server.password) {
 		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
 			    "nntp URL '%s' needs %s (AUTHINFO USER and PASS: "
 			    "nntp://USER@HOST/GROUP and the password in the "
 			    "URL or ?password-file=PATH)",
 			    source_url(src),
-			    nn->user ? "a password" : "a user");
+			    nn->server.user ? "a password" : "a user");
 		return FALSE;
 	}
-	if (nn->user && (!nntp_arg_ok(nn->user, FALSE) ||
-			 !nntp_arg_ok(nn->password, TRUE))) {
+	if (nn->server.user && (!nntp_arg_ok(nn->server.user, FALSE) ||
+				!nntp_arg_ok(nn->server.password, TRUE))) {
 		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
 			    "nntp URL '%s': the user or password has a control "
 			    "character or is over 400 bytes",
@@ -276,36 +234,39 @@ static gboolean nntp_starttls(struct nntp *nn, GError **error)
 		if (!nntp_capabilities(nn, &offered, &mode_reader, error))
 			return FALSE;
 	}
-	if (!offered && !nn->user)
+	if (!offered && !nn->server.user)
 		return TRUE;
 	if (!offered) {
 		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_NETWORK,
 			    "%s:%u: the server does not offer STARTTLS: not "
 			    "logging in without TLS (?tls=no allows it)",
-			    nn->host, nn->port);
+			    nn->server.host, nn->server.port);
 		return FALSE;
 	}
 	if (!nntp_command(nn, "STARTTLS", &code, &text, error))
 		return FALSE;
 	if (code != 382) {
 		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_NETWORK,
-			    "%s:%u: nntp STARTTLS refused (%d %s)%s", nn->host,
-			    nn->port, code, text,
-			    nn->user ? ": not logging in without TLS" : "");
+			    "%s:%u: nntp STARTTLS refused (%d %s)%s",
+			    nn->server.host, nn->server.port, code, text,
+			    nn->server.user ? ": not logging in without TLS" :
+					      "");
 		return FALSE;
 	}
-	return source_tls_starttls(nn->session->nntp_stream, "nntp", nn->host,
-				   nn->ca_file, NNTP_TIMEOUT, error);
+	return source_tls_starttls(nn->session->nntp_stream, "nntp",
+				   nn->server.host, nn->server.ca_file,
+				   NNTP_TIMEOUT, error);
 }
 
 /* AUTHINFO USER and PASS (RFC 4643 2.3), on a connection that is TLS
  * unless ?tls=no. */
 static gboolean nntp_login(struct nntp *nn, GError **error)
 {
-	int r = newsnntp_authinfo_username(nn->session, nn->user);
+	int r = newsnntp_authinfo_username(nn->session, nn->server.user);
 
 	if (r == NEWSNNTP_WARNING_REQUEST_AUTHORIZATION_PASSWORD)
-		r = newsnntp_authinfo_password(nn->session, nn->password);
+		r = newsnntp_authinfo_password(nn->session,
+					       nn->server.password);
 	if (r == NEWSNNTP_NO_ERROR)
 		return TRUE;
 	if (r == NEWSNNTP_ERROR_STREAM)
@@ -326,11 +287,11 @@ static gboolean nntp_connect(struct source *src, GError **error)
 	if (!(nn->session = newsnntp_new(0, NULL)))
 		return nntp_fail(NEWSNNTP_ERROR_MEMORY, "connect", error);
 	newsnntp_set_timeout(nn->session, NNTP_TIMEOUT);
-	if (nn->tls) {
+	if (nn->server.tls) {
 		/* verified before the greeting is read (newsnntp_ssl_connect
 		 * would read it first) */
-		s = source_tls_connect("nntp", nn->host, nn->port, nn->ca_file,
-				       NNTP_TIMEOUT, error);
+		s = source_tls_connect("nntp", nn->server.host, nn->server.port,
+				       nn->server.ca_file, NNTP_TIMEOUT, error);
 		if (!s) {
 			nntp_drop(nn);
 			return FALSE;
@@ -340,16 +301,18 @@ static gboolean nntp_connect(struct source *src, GError **error)
 		if (r != NEWSNNTP_NO_ERROR && !nn->session->nntp_stream)
 			mailstream_close(s);
 	} else {
-		r = newsnntp_socket_connect(nn->session, nn->host, nn->port);
+		r = newsnntp_socket_connect(nn->session, nn->server.host,
+					    nn->server.port);
 	}
 	if (r != NEWSNNTP_NO_ERROR) {
 		nntp_drop(nn);
 		nntp_fail(r, "connect", error);
-		g_prefix_error(error, "%s:%u: ", nn->host, nn->port);
+		g_prefix_error(error, "%s:%u: ", nn->server.host,
+			       nn->server.port);
 		return FALSE;
 	}
 	source_stream_guard(nn->session->nntp_stream);
-	if (nn->starttls && !nntp_starttls(nn, error)) {
+	if (nn->server.starttls && !nntp_starttls(nn, error)) {
 		nntp_drop(nn);
 		return FALSE;
 	}
@@ -359,9 +322,10 @@ static gboolean nntp_connect(struct source *src, GError **error)
 	 * readers only may refuse it, which is fine.  After STARTTLS the
 	 * session starts over (RFC 4642 2.2.2), so it is asked again. */
 	newsnntp_mode_reader(nn->session);
-	if (nn->user && !nntp_login(nn, error)) {
+	if (nn->server.user && !nntp_login(nn, error)) {
 		nntp_drop(nn);
-		g_prefix_error(error, "%s:%u: ", nn->host, nn->port);
+		g_prefix_error(error, "%s:%u: ", nn->server.host,
+			       nn->server.port);
 		return FALSE;
 	}
 	return TRUE;
@@ -458,12 +422,7 @@ static void nntp_free(gpointer priv)
 {
 	struct nntp *nn = priv;
 
-	g_free(nn->host);
-	g_free(nn->ca_file);
-	g_free(nn->user);
-	if (nn->password)
-		memset(nn->password, 0, strlen(nn->password));
-	g_free(nn->password);
+	source_server_clear(&nn->server);
 	g_free(nn->group);
 	g_free(nn);
 }
