@@ -22,7 +22,7 @@ struct attempt {
 	gint64 started; /* Unix time */
 	gint64 started_mono;
 	GPtrArray *before; /* struct tree_head *: the heads before */
-	struct tree_fetch_stats stats;
+	struct lg2fetch_stats stats;
 	struct tree_fetch_options fetch;
 };
 
@@ -34,7 +34,7 @@ static void attempt_clear(struct attempt *a)
 }
 
 /* In the log, every TREEUPDATE_LOG_INTERVAL s of a long fetch. */
-static void log_progress(const struct tree_fetch_stats *s, gpointer data)
+static void log_progress(const struct lg2fetch_stats *s, gpointer data)
 {
 	const struct attempt *a = data;
 	g_autofree char *size = g_format_size(s->received_bytes);

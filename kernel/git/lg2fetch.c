@@ -18,6 +18,8 @@ static void stats_from(struct lg2fetch_stats *out,
 	out->total_deltas = s->total_deltas;
 	out->indexed_deltas = s->indexed_deltas;
 	out->received_bytes = s->received_bytes;
+	out->done = s->received_objects == s->total_objects &&
+		    s->indexed_deltas == s->total_deltas;
 }
 
 /* a negative return aborts the fetch (libgit2's callback rule) */

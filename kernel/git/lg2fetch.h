@@ -11,12 +11,13 @@ struct git_remote;
 
 /* How far a fetch is (libgit2's git_indexer_progress). */
 struct lg2fetch_stats {
-	guint total_objects;
+	guint total_objects; /* objects the remote sends (0: none needed) */
 	guint received_objects;
 	guint indexed_objects;
-	guint total_deltas;
+	guint total_deltas; /* of those, deltas to resolve */
 	guint indexed_deltas;
 	guint64 received_bytes;
+	gboolean done; /* every object received and indexed */
 };
 
 /* Called every few objects; FALSE aborts the fetch. */

@@ -66,24 +66,11 @@ struct progress {
 	gint64 interval, last;
 	GCancellable *cancellable;
 	gboolean reported, done_reported;
-	struct tree_fetch_stats stats;
+	struct lg2fetch_stats stats;
 };
 
-static void stats_from(struct tree_fetch_stats *out,
-		       const struct lg2fetch_stats *s)
-{
-	out->total_objects = s->total_objects;
-	out->received_objects = s->received_objects;
-	out->indexed_objects = s->indexed_objects;
-	out->total_deltas = s->total_deltas;
-	out->indexed_deltas = s->indexed_deltas;
-	out->received_bytes = s->received_bytes;
-	out->done = s->received_objects == s->total_objects &&
-		    s->indexed_deltas == s->total_deltas;
-}
-
 /* The default report, on a terminal: one line rewritten in place. */
-static void print_progress(const struct tree_fetch_stats *s, gpointer data)
+static void print_progress(const struct lg2fetch_stats *s, gpointer data)
 {
 	fprintf(stderr,
 		"\rreceiving objects: %u/%u, %" G_GUINT64_FORMAT
@@ -105,7 +92,7 @@ static gboolean on_transfer(const struct lg2fetch_stats *stats,
 	struct progress *p = payload;
 	gint64 now;
 
-	stats_from(&p->stats, stats);
+	p->stats = *stats;
 	if (cancelled(p))
 		return FALSE;
 	if (!p->fn)
@@ -239,7 +226,7 @@ static gboolean url_is_remote(const char *url)
  * (see tree_update()). */
 static gboolean fetch_tree(struct tree *tree,
 			   const struct tree_fetch_options *options,
-			   struct tree_fetch_stats *stats, GError **error)
+			   struct lg2fetch_stats *stats, GError **error)
 {
 	static const struct tree_fetch_options defaults =
 		TREE_FETCH_OPTIONS_INIT;
@@ -247,7 +234,6 @@ static gboolean fetch_tree(struct tree *tree,
 	g_autoptr(lg2remote) remote = NULL;
 	g_autoptr(GPtrArray) specs = fetch_refspecs(tree);
 	g_autoptr(GPtrArray) before = NULL;
-	struct lg2fetch_stats totals;
 	struct progress p = { 0 };
 	g_autofree char *what = g_strdup_printf("cannot fetch '%s'", tree->url);
 	gboolean fetched;
@@ -291,10 +277,8 @@ static gboolean fetch_tree(struct tree *tree,
 	 * followed, not refused */
 	fetched = lg2fetch_run(remote, (char **)specs->pdata, specs->len,
 			       on_transfer, on_sideband, &p, "armbot: fetch");
-	if (stats) {
-		lg2fetch_stats(remote, &totals);
-		stats_from(stats, &totals);
-	}
+	if (stats)
+		lg2fetch_stats(remote, stats);
 	if (p.fn == print_progress && p.reported && !p.done_reported)
 		fputc('\n', stderr);
 	if (!fetched) {
@@ -335,12 +319,12 @@ static gboolean fetch_tree(struct tree *tree,
 static struct tree *add_fetch(struct tree *tree, const char *url,
 			      const char *const *branches,
 			      const struct tree_fetch_options *opts,
-			      struct tree_fetch_stats *stats, GError **error);
+			      struct lg2fetch_stats *stats, GError **error);
 
 struct tree *tree_add(const char *data_dir, const char *name, const char *url,
 		      const char *const *branches,
 		      const struct tree_fetch_options *opts,
-		      struct tree_fetch_stats *stats, GError **error)
+		      struct lg2fetch_stats *stats, GError **error)
 {
 	struct tree *tree = tree_create(data_dir, name, TREE_KIND_GIT, error);
 	g_autoptr(GError) local = NULL;
@@ -366,7 +350,7 @@ struct tree *tree_add(const char *data_dir, const char *name, const char *url,
 static struct tree *add_fetch(struct tree *tree, const char *url,
 			      const char *const *branches,
 			      const struct tree_fetch_options *opts,
-			      struct tree_fetch_stats *stats, GError **error)
+			      struct lg2fetch_stats *stats, GError **error)
 {
 	const char *name = tree->name;
 	g_autofree char *head_ref = NULL;
@@ -408,7 +392,7 @@ static struct tree *add_fetch(struct tree *tree, const char *url,
 }
 
 gboolean tree_update(struct tree *tree, const struct tree_fetch_options *opts,
-		     struct tree_fetch_stats *stats, GError **error)
+		     struct lg2fetch_stats *stats, GError **error)
 {
 	struct gitoid head;
 

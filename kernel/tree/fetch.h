@@ -5,6 +5,7 @@
 #include <gio/gio.h>
 #include <glib.h>
 
+#include "kernel/git/lg2fetch.h"
 #include "kernel/git/odb.h"
 #include "kernel/tree/tree.h"
 
@@ -20,18 +21,8 @@ void tree_head_free(struct tree_head *head);
  * sorted by name; empty for a repository without branches. */
 GPtrArray *tree_heads(struct tree *tree, GError **error);
 
-/* How far a fetch is, from libgit2's git_indexer_progress. */
-struct tree_fetch_stats {
-	guint total_objects; /* objects the remote sends (0: none needed) */
-	guint received_objects;
-	guint indexed_objects;
-	guint total_deltas; /* of those, deltas to resolve */
-	guint indexed_deltas;
-	guint64 received_bytes;
-	gboolean done; /* every object received and indexed */
-};
-
-typedef void (*tree_fetch_progress_fn)(const struct tree_fetch_stats *stats,
+/* How far a fetch is: struct lg2fetch_stats (kernel/git/lg2fetch.h). */
+typedef void (*tree_fetch_progress_fn)(const struct lg2fetch_stats *stats,
 				       gpointer user_data);
 
 struct tree_fetch_options {
@@ -60,7 +51,7 @@ struct tree_fetch_options {
 struct tree *tree_add(const char *data_dir, const char *name, const char *url,
 		      const char *const *branches,
 		      const struct tree_fetch_options *opts,
-		      struct tree_fetch_stats *stats, GError **error);
+		      struct lg2fetch_stats *stats, GError **error);
 
 /* Fetch the tree's branches again (forced updates, like a mirror).  All or
  * nothing: when the fetch fails (the remote is gone, the connection
@@ -70,4 +61,4 @@ struct tree *tree_add(const char *data_dir, const char *name, const char *url,
  * with TREE_ERROR_BUSY.  The distro tree re-imports the tarball if the
  * package version changed (@opts and @stats are not used then). */
 gboolean tree_update(struct tree *tree, const struct tree_fetch_options *opts,
-		     struct tree_fetch_stats *stats, GError **error);
+		     struct lg2fetch_stats *stats, GError **error);

@@ -251,10 +251,10 @@ static void test_open_missing(void)
 
 struct progress_calls {
 	guint calls, done;
-	struct tree_fetch_stats last;
+	struct lg2fetch_stats last;
 };
 
-static void count_progress(const struct tree_fetch_stats *s, gpointer data)
+static void count_progress(const struct lg2fetch_stats *s, gpointer data)
 {
 	struct progress_calls *c = data;
 
@@ -278,7 +278,7 @@ static void test_fetch_progress(void)
 	g_autoptr(kernel_tree) tree = NULL;
 	g_autoptr(GPtrArray) heads = NULL;
 	struct tree_fetch_options opts = TREE_FETCH_OPTIONS_INIT;
-	struct tree_fetch_stats stats;
+	struct lg2fetch_stats stats;
 	struct progress_calls c = { 0 };
 	struct gitoid main_id;
 
