@@ -387,15 +387,7 @@ static void append_dirstat(GString *out, const struct report *r)
 		return;
 	}
 	g_string_append_printf(out, "%s/mach-* and %s/plat-*:\n", path, path);
-	for (guint i = 0; i < v->dirs->len; i++) {
-		const struct dirstat_verdict_dir *d = v->dirs->pdata[i];
-
-		g_string_append_printf(out,
-				       "  %+6" G_GINT64_FORMAT
-				       " (+%" G_GUINT64_FORMAT
-				       " -%" G_GUINT64_FORMAT ") %s\n",
-				       d->net, d->added, d->deleted, d->path);
-	}
+	dirstat_verdict_dirs_append(out, v, 6);
 }
 
 /* --- section 7: how to reproduce --------------------------------------- */

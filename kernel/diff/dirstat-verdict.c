@@ -147,16 +147,23 @@ char *dirstat_verdict_format(const struct dirstat_verdict *v)
 	GString *out = g_string_new(sentence);
 
 	g_string_append_c(out, '\n');
+	dirstat_verdict_dirs_append(out, v, 0);
+	return g_string_free(out, FALSE);
+}
+
+void dirstat_verdict_dirs_append(GString *out, const struct dirstat_verdict *v,
+				 int width)
+{
 	for (guint i = 0; i < v->dirs->len; i++) {
 		const struct dirstat_verdict_dir *d = v->dirs->pdata[i];
 
 		g_string_append_printf(out,
-				       "  %+" G_GINT64_FORMAT
+				       "  %+*" G_GINT64_FORMAT
 				       " (+%" G_GUINT64_FORMAT
 				       " -%" G_GUINT64_FORMAT ") %s\n",
-				       d->net, d->added, d->deleted, d->path);
+				       width, d->net, d->added, d->deleted,
+				       d->path);
 	}
-	return g_string_free(out, FALSE);
 }
 
 const char *dirstat_verdict_kind_name(enum dirstat_verdict_kind kind)

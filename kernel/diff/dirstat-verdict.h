@@ -49,5 +49,10 @@ char *dirstat_verdict_sentence(const struct dirstat_verdict *v);
  * "  -190 (+10 -200) arch/arm/mach-omap2/". */
 char *dirstat_verdict_format(const struct dirstat_verdict *v);
 
+/* Those directory lines of @v appended to @out, the net figure
+ * right-aligned in @width columns (0: no padding). */
+void dirstat_verdict_dirs_append(GString *out, const struct dirstat_verdict *v,
+				 int width);
+
 /* "shrinks", "grows", "balanced" or "untouched". */
 const char *dirstat_verdict_kind_name(enum dirstat_verdict_kind kind);
