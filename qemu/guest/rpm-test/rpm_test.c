@@ -441,74 +441,50 @@ static void rpm_test_domain_idle(struct kunit *test)
 	expect_only(test, dev, RPM_L_DOMAIN, RPM_CB_SUSPEND, 1);
 }
 
-/* The domain also wins over the class of a class device. */
-static void rpm_test_domain_over_class(struct kunit *test)
+/*
+ * A device with the layers in @flags resumes and suspends through @layer's
+ * callbacks only, once each.
+ */
+static void expect_precedence(struct kunit *test, unsigned int flags, int layer)
 {
-	struct device *dev = rpm_test_new_dev(test, RPM_TEST_DOMAIN |
-					      RPM_TEST_CLASS, NULL);
+	struct device *dev = rpm_test_new_dev(test, flags, NULL);
 
 	pm_runtime_enable(dev);
 	KUNIT_ASSERT_EQ(test, pm_runtime_get_sync(dev), 0);
 	KUNIT_EXPECT_EQ(test, pm_runtime_put_sync(dev), 0);
-	expect_only(test, dev, RPM_L_DOMAIN, RPM_CB_RESUME, 1);
-	expect_only(test, dev, RPM_L_DOMAIN, RPM_CB_SUSPEND, 1);
+	expect_only(test, dev, layer, RPM_CB_RESUME, 1);
+	expect_only(test, dev, layer, RPM_CB_SUSPEND, 1);
+}
+
+/* The domain also wins over the class of a class device. */
+static void rpm_test_domain_over_class(struct kunit *test)
+{
+	expect_precedence(test, RPM_TEST_DOMAIN | RPM_TEST_CLASS, RPM_L_DOMAIN);
 }
 
 static void rpm_test_type_precedence(struct kunit *test)
 {
-	struct device *dev = rpm_test_new_dev(test, RPM_TEST_TYPE |
-					      RPM_TEST_BUS_PM, NULL);
-
-	pm_runtime_enable(dev);
-	KUNIT_ASSERT_EQ(test, pm_runtime_get_sync(dev), 0);
-	KUNIT_EXPECT_EQ(test, pm_runtime_put_sync(dev), 0);
-	expect_only(test, dev, RPM_L_TYPE, RPM_CB_RESUME, 1);
-	expect_only(test, dev, RPM_L_TYPE, RPM_CB_SUSPEND, 1);
+	expect_precedence(test, RPM_TEST_TYPE | RPM_TEST_BUS_PM, RPM_L_TYPE);
 }
 
 static void rpm_test_type_over_class(struct kunit *test)
 {
-	struct device *dev = rpm_test_new_dev(test, RPM_TEST_TYPE |
-					      RPM_TEST_CLASS, NULL);
-
-	pm_runtime_enable(dev);
-	KUNIT_ASSERT_EQ(test, pm_runtime_get_sync(dev), 0);
-	KUNIT_EXPECT_EQ(test, pm_runtime_put_sync(dev), 0);
-	expect_only(test, dev, RPM_L_TYPE, RPM_CB_RESUME, 1);
-	expect_only(test, dev, RPM_L_TYPE, RPM_CB_SUSPEND, 1);
+	expect_precedence(test, RPM_TEST_TYPE | RPM_TEST_CLASS, RPM_L_TYPE);
 }
 
 static void rpm_test_class_precedence(struct kunit *test)
 {
-	struct device *dev = rpm_test_new_dev(test, RPM_TEST_CLASS, NULL);
-
-	pm_runtime_enable(dev);
-	KUNIT_ASSERT_EQ(test, pm_runtime_get_sync(dev), 0);
-	KUNIT_EXPECT_EQ(test, pm_runtime_put_sync(dev), 0);
-	expect_only(test, dev, RPM_L_CLASS, RPM_CB_RESUME, 1);
-	expect_only(test, dev, RPM_L_CLASS, RPM_CB_SUSPEND, 1);
+	expect_precedence(test, RPM_TEST_CLASS, RPM_L_CLASS);
 }
 
 static void rpm_test_bus_precedence(struct kunit *test)
 {
-	struct device *dev = rpm_test_new_dev(test, RPM_TEST_BUS_PM, NULL);
-
-	pm_runtime_enable(dev);
-	KUNIT_ASSERT_EQ(test, pm_runtime_get_sync(dev), 0);
-	KUNIT_EXPECT_EQ(test, pm_runtime_put_sync(dev), 0);
-	expect_only(test, dev, RPM_L_BUS, RPM_CB_RESUME, 1);
-	expect_only(test, dev, RPM_L_BUS, RPM_CB_SUSPEND, 1);
+	expect_precedence(test, RPM_TEST_BUS_PM, RPM_L_BUS);
 }
 
 static void rpm_test_driver_fallback(struct kunit *test)
 {
-	struct device *dev = rpm_test_new_dev(test, 0, NULL);
-
-	pm_runtime_enable(dev);
-	KUNIT_ASSERT_EQ(test, pm_runtime_get_sync(dev), 0);
-	KUNIT_EXPECT_EQ(test, pm_runtime_put_sync(dev), 0);
-	expect_only(test, dev, RPM_L_DRIVER, RPM_CB_RESUME, 1);
-	expect_only(test, dev, RPM_L_DRIVER, RPM_CB_SUSPEND, 1);
+	expect_precedence(test, 0, RPM_L_DRIVER);
 }
 
 /* A domain without a callback falls back to the driver, not the bus. */
