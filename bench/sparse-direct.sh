@@ -17,7 +17,6 @@
 # the bench-e2e data dir's allmodconfig) and the worktree its .cmd files
 # name.  OBJS: the objects (default bench/e2e.sh's warm series' 15).
 set -eu
-TOP=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${ARMBOT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/armbot}
 BUILD=${BUILD:-$CACHE/bench-e2e/data/kbuild/distro-6.1/allmodconfig}
 ROUNDS=${ROUNDS:-2}
