@@ -104,6 +104,7 @@ int icecc_netns_fence(const char *path, const struct icecc_cluster *cl,
 	g_autofree char *rules = icecc_netns_rules(cl, error);
 	g_autofree char *file = NULL;
 	g_autofree char *net = NULL;
+	g_autofree char *nft = NULL;
 	struct runner_result res = { 0 };
 	int fd;
 
@@ -118,8 +119,12 @@ int icecc_netns_fence(const char *path, const struct icecc_cluster *cl,
 		return -1;
 	}
 	net = g_strdup_printf("--net=%s", path);
+	/* nft is in /usr/sbin, which a user's PATH may lack */
+	nft = g_find_program_in_path("nft");
+	if (!nft)
+		nft = g_strdup("/usr/sbin/nft");
 	{
-		const char *argv[] = { "nsenter", net, "nft", "-f", file, NULL };
+		const char *argv[] = { "nsenter", net, nft, "-f", file, NULL };
 
 		if (!runner_run(argv, NULL, &res, error)) {
 			g_unlink(file);
@@ -132,7 +137,10 @@ int icecc_netns_fence(const char *path, const struct icecc_cluster *cl,
 
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
 			    "cannot load the nftables rules into %s (%s): %s",
-			    path, how, g_strstrip(res.output->str));
+			    path, how,
+			    g_strstrip(res.errout && res.errout->len ?
+					       res.errout->str :
+					       res.output->str));
 		runner_result_clear(&res);
 		return -1;
 	}

@@ -427,7 +427,7 @@ static gboolean probe(struct sandbox_host *host, gboolean userns,
 		      GError **error)
 {
 	static const char *const argv[] = { "true", NULL };
-	struct sandbox sb = { 0 };
+	struct sandbox sb = { .netns = -1 };
 	struct runner_opts o = RUNNER_OPTS_INIT;
 	struct runner_result r;
 	g_auto(GStrv) env = runner_env_new(NULL);
