@@ -20,8 +20,8 @@ static gboolean split_address(const char *address, char **ip, guint *port,
 	g_autofree char *host = NULL;
 	guint64 p;
 
-	if (!colon || !g_ascii_string_to_unsigned(colon + 1, 10, 1, 65535, &p,
-						  NULL))
+	if (!colon ||
+	    !g_ascii_string_to_unsigned(colon + 1, 10, 1, 65535, &p, NULL))
 		return FALSE;
 	host = g_strndup(address, colon - address);
 	if (host[0] == '[' && g_str_has_suffix(host, "]")) {
@@ -60,9 +60,11 @@ char *icecc_netns_rules(const struct icecc_cluster *cl, GError **error)
 		}
 		if (g_str_has_prefix(ip, "127.") || !strcmp(ip, "::1"))
 			continue;
-		g_string_append_printf(out, "\t\t%s daddr %s tcp dport %u accept\n",
+		g_string_append_printf(out,
+				       "\t\t%s daddr %s tcp dport %u accept\n",
 				       v6 ? "ip6" : "ip", ip, port);
-		g_string_append_printf(in, "\t\t%s saddr %s tcp sport %u accept\n",
+		g_string_append_printf(in,
+				       "\t\t%s saddr %s tcp sport %u accept\n",
 				       v6 ? "ip6" : "ip", ip, port);
 		n++;
 	}

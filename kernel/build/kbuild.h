@@ -98,11 +98,12 @@ struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
 			  const char *fragment, const char *ccache_dir,
 			  GError **error);
 
-/* Compile through icecream from now on (trusted builds only): the
- * sandbox shows the host's iceccd socket @socket read-only at
- * ICECC_SANDBOX_SOCKET and the compiler tarball (icecc_env_tarball()
- * under @cache_dir), and keeps the host's network namespace, through
- * which the icecc client sends each job to its node; ccache stays in front
+/* Compile through icecream from now on (trusted builds; a series' too
+ * after kbuild_use_icecc_netns()): the sandbox shows the host's iceccd
+ * socket @socket read-only at ICECC_SANDBOX_SOCKET and the compiler
+ * tarball (icecc_env_tarball() under @cache_dir), and keeps the host's
+ * network namespace (a series': the fenced one), through which the icecc
+ * client sends each job to its node; ccache stays in front
  * with icecc as its prefix; -j becomes the job slots the scheduler
  * @scheduler (NULL: 127.0.0.1) lists, bounded by ICECC_MAX_JOBS, or the
  * cores when it cannot be asked.  Each make records its wall time and -j

@@ -215,6 +215,7 @@ envdir=$(ls -d "$W"/env2/target=x86_64/arm-linux-gnueabihf-gcc-* 2>/dev/null |
 ok $? "the second node installed the cross environment (usr/bin/as: the ARM assembler)"
 ! grep -q 'is not executable' "$W/node1.log" "$W/node2.log"
 ok $? "no node refused the environment"
+grep -m 20 '10\.198\.0\.2\|10\.197\.0\.1' "$W/node2.log" | sed 's/^/# node2 peer: /'
 grep 'remote compile for file\|Remote compilation completed' "$W/node2.log" |
 	head -n 20 | sed 's/^/# node2: /'
 read -r _when csecs cj _local cjobs < "$C/icecc/last-build-distro-6.1"
@@ -268,14 +269,31 @@ done
 # another port of it, and the scheduler: inside the fenced namespace only
 # the daemon port answers
 export PROBE='$(shell for a in 10.197.0.2/10245 10.197.0.2/10246 10.198.0.1/8765; do timeout 10 bash -c "exec 3<>/dev/tcp/$$a" && echo "$$a connected" || echo "$$a failed"; done > netprobe 2>&1)'
-new_patch arch/arm/kernel/Makefile 's/\A/$ENV{PROBE}\n/' \
-	"ARM: kernel: a Makefile that connects" &&
-	new_patch arch/arm/kernel/setup.c 's/\z/\n\/* probe *\/\n/' \
-		"ARM: setup: a comment" &&
-	series_mbox 2 "$TMP/series.mbox" || fail "make the probing series"
+# and another static variable in the 8 files: the base's objects come
+# from the ccache the local run filled, the series' are compiled, so the
+# second node's jobs in this run are the series' make's
+git -C "$G" checkout "$BASE" -- arch/arm/kernel/Makefile &&
+	perl -0pi -e 's/\A/$ENV{PROBE}\n/' "$G/arch/arm/kernel/Makefile" ||
+	fail "edit the Makefile"
+EDITED="$EDITED arch/arm/kernel/Makefile"
+for f in $FILES; do
+	git -C "$G" checkout "$BASE" -- "$f" &&
+		perl -0pi -e "s/\\z/\\nstatic int __used armbot_probe_$$ = $$;\\n/" \
+			"$G/$f" || fail "edit $f"
+	EDITED="$EDITED $f"
+done
+# shellcheck disable=SC2086
+gitc commit -q -m "ARM: a Makefile that connects, a variable in 8 files" \
+	-- arch/arm/kernel/Makefile $FILES &&
+	series_mbox 1 "$TMP/series.mbox" || fail "make the probing series"
 rm -f "$SB/netprobe"
+jobs3=$(remote_jobs)
 run "$TMP/conf"
 is "$status" 0 "probe: armbot sparse ran"
+jobs4=$(remote_jobs)
+diag "the second node compiled $((jobs4 - jobs3)) jobs of the probing series"
+[ "$((jobs4 - jobs3))" -gt 0 ]
+ok $? "probe: the second node compiled jobs of the series' make ($((jobs4 - jobs3)))"
 probe=$(cat "$SB/netprobe" 2>&1)
 echo "$probe" | sed 's/^/# the series: /'
 echo "$probe" | grep -q '^10.197.0.2/10245 connected$'

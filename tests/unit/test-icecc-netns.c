@@ -44,10 +44,10 @@ static void test_rules(void)
 	add_node(&cl, "v6", "[fd00::2]:10245");
 	rules = icecc_netns_rules(&cl, &error);
 	g_assert_no_error(error);
-	g_assert_nonnull(strstr(rules,
-				"ip daddr 10.197.0.2 tcp dport 10245 accept"));
-	g_assert_nonnull(strstr(rules,
-				"ip saddr 10.197.0.2 tcp sport 10245 accept"));
+	g_assert_nonnull(
+		strstr(rules, "ip daddr 10.197.0.2 tcp dport 10245 accept"));
+	g_assert_nonnull(
+		strstr(rules, "ip saddr 10.197.0.2 tcp sport 10245 accept"));
 	g_assert_nonnull(
 		strstr(rules, "ip6 daddr fd00::2 tcp dport 10245 accept"));
 	g_assert_null(strstr(rules, "127.0.0.1"));
