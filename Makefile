@@ -34,7 +34,7 @@ DEBIAN_PACKAGES = \
 	clang libclang-rt-14-dev \
 	sparse ccache bubblewrap gcc-arm-linux-gnueabihf libc6-dev-armhf-cross \
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-	icecc g++-arm-linux-gnueabihf iproute2 \
+	icecc g++-arm-linux-gnueabihf iproute2 nftables \
 	qemu-system-arm \
 	bc bison flex libelf-dev cpio kmod \
 	linux-source-6.1 \

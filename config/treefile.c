@@ -28,6 +28,7 @@ void treefile_free(struct treefile *tf)
 	g_free(tf->boot.lava_serve_host);
 	g_free(tf->icecc_socket);
 	g_free(tf->icecc_scheduler);
+	g_free(tf->icecc_series_netns);
 	g_free(tf);
 }
 
@@ -53,6 +54,7 @@ static const char *const tree_keys[] = {
 	"build-distribute",
 	"icecc-socket",
 	"icecc-scheduler",
+	"icecc-series-netns",
 	NULL,
 };
 static const char *const paths_keys[] = { "F", "X", "N", NULL };
@@ -202,7 +204,8 @@ static gboolean scheduler_valid(const char *s)
 	return g_ascii_string_to_unsigned(colon + 1, 10, 1, 65534, &port, NULL);
 }
 
-/* build-distribute, icecc-socket, icecc-scheduler (trees.d files only:
+/* build-distribute, icecc-socket, icecc-scheduler, icecc-series-netns
+ * (trees.d files only:
  * treefile_parse() refuses them in a tree registered by mail, which must
  * not name a socket of the host). */
 static void read_distribute(struct keyfile *k, struct treefile *tf)
@@ -212,6 +215,8 @@ static void read_distribute(struct keyfile *k, struct treefile *tf)
 	g_autofree char *sock = keyfile_string(k, "tree", "icecc-socket", NULL);
 	g_autofree char *sched =
 		keyfile_string(k, "tree", "icecc-scheduler", NULL);
+	g_autofree char *netns =
+		keyfile_string(k, "tree", "icecc-series-netns", NULL);
 
 	if (how && strcmp(how, "icecream") && strcmp(how, "local"))
 		keyfile_error(k, "tree", "build-distribute",
@@ -223,6 +228,12 @@ static void read_distribute(struct keyfile *k, struct treefile *tf)
 	if (sched && !scheduler_valid(sched))
 		keyfile_error(k, "tree", "icecc-scheduler",
 			      "'%s' is not HOST or HOST:PORT", sched);
+	if (netns && !g_path_is_absolute(netns))
+		keyfile_error(k, "tree", "icecc-series-netns",
+			      "'%s' is not an absolute path", netns);
+	if (netns && !tf->icecream)
+		keyfile_error(k, "tree", "icecc-series-netns",
+			      "set without build-distribute = icecream");
 	if ((sock || sched) && !tf->icecream)
 		keyfile_error(k, "tree",
 			      sock ? "icecc-socket" : "icecc-scheduler",
@@ -232,6 +243,7 @@ static void read_distribute(struct keyfile *k, struct treefile *tf)
 					  g_strdup("/var/run/icecc/"
 						   "iceccd.socket");
 	tf->icecc_scheduler = g_steal_pointer(&sched);
+	tf->icecc_series_netns = g_steal_pointer(&netns);
 }
 
 static struct treefile *read_tree(struct keyfile *k, const char *name,
@@ -335,10 +347,10 @@ struct treefile *treefile_parse(const char *name, const char *origin,
 	g_autoptr(keyfile) k = keyfile_parse(origin, data, strlen(data));
 	g_autoptr(treefile) tf = read_tree(k, name, origin, "/", defaults);
 	static const char *const file_only[] = {
-		"boot-runner",	"lava-url",	   "lava-token-file",
-		"lava-ca-file", "lava-serve-host", "lava-fallback",
-		"lava-retries", "build-distribute", "icecc-socket",
-		"icecc-scheduler",
+		"boot-runner",	   "lava-url",		 "lava-token-file",
+		"lava-ca-file",	   "lava-serve-host",	 "lava-fallback",
+		"lava-retries",	   "build-distribute",	 "icecc-socket",
+		"icecc-scheduler", "icecc-series-netns",
 	};
 
 	/* a tree registered by mail names no files of this machine */

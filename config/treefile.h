@@ -16,6 +16,7 @@
  *   build-distribute = icecream
  *   icecc-socket = /var/run/icecc/iceccd.socket
  *   icecc-scheduler = sched.example.org:8765
+ *   icecc-series-netns = /run/netns/armbot-icecc
  *   [paths]
  *   F = arch/arm/mach-omap2/;drivers/bus/ti-sysc.c
  *   X = arch/arm/mach-omap2/board-generic.c
@@ -69,6 +70,9 @@ struct treefile {
 	gboolean icecream; /* build-distribute = icecream (else local) */
 	char *icecc_socket; /* the host's iceccd socket (absolute) */
 	char *icecc_scheduler; /* "HOST[:PORT]" or NULL: 127.0.0.1 */
+	/* icecc-series-netns: the network namespace a series' make compiles
+	 * through icecream in (kernel/build/icecc-netns.h); NULL: locally */
+	char *icecc_series_netns;
 	struct config_policy policy;
 	struct treefile_boot boot;
 };

@@ -134,6 +134,7 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 	if (tf && tf->icecream) {
 		opts.icecc_socket = tf->icecc_socket;
 		opts.icecc_scheduler = tf->icecc_scheduler;
+		opts.icecc_series_netns = tf->icecc_series_netns;
 	}
 	if (!quiet)
 		opts.progress = show_progress;

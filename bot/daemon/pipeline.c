@@ -540,6 +540,7 @@ static void sparse_opts(struct run *r, struct tree *tree,
 	so->jobs = r->opts->jobs;
 	so->icecc_socket = r->opts->icecc_socket;
 	so->icecc_scheduler = r->opts->icecc_scheduler;
+	so->icecc_series_netns = r->opts->icecc_series_netns;
 	so->worktree_key = r->sparse_worktree_key;
 	so->progress = on_sparse_progress;
 	so->user_data = r;

@@ -66,6 +66,7 @@ struct pipeline_options {
 	 * scheduler (NULL: build locally) */
 	const char *icecc_socket;
 	const char *icecc_scheduler;
+	const char *icecc_series_netns; /* NULL: a series builds locally */
 	gboolean no_list; /* reply to the author only, not Cc the list */
 	/* a series that was not tested (unknown base): reply to the author
 	 * only even when no_list is FALSE */

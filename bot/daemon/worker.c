@@ -467,6 +467,7 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	if (tf && tf->icecream) {
 		popts.icecc_socket = tf->icecc_socket;
 		popts.icecc_scheduler = tf->icecc_scheduler;
+		popts.icecc_series_netns = tf->icecc_series_netns;
 	}
 	popts.bot_name = o->config->name;
 	popts.bot_address = o->config->address;

@@ -7,10 +7,12 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "kernel/tree/rmtree.h"
 #include "kernel/build/buildcopy.h"
+#include "kernel/build/icecc-netns.h"
 #include "kernel/build/icecc-watch.h"
 #include "kernel/build/icecc.h"
 
@@ -70,14 +72,14 @@ static char *subdir(const char *dir, const char *name, GError **error)
 	return path;
 }
 
-/* Whether this make compiles through icecream: only a trusted build's.
- * The icecc client hands the local iceccd, which runs outside the sandbox
- * with the host's files, the path of a compiler environment to use
- * (ICECC_VERSION), and a make of a series' Makefiles sets its own
- * environment: code from a patch never talks to the daemon. */
+/* Whether this make compiles through icecream: a trusted build's, and a
+ * series' only inside the fenced network namespace
+ * (kbuild_use_icecc_netns()), where its Makefiles and scripts reach
+ * nothing but the nodes' daemon ports. */
 static gboolean icecc_on(const struct kbuild *kb)
 {
-	return kb->icecc_socket && kb->trust == KBUILD_TRUSTED;
+	return kb->icecc_socket &&
+	       (kb->trust == KBUILD_TRUSTED || kb->icecc_netns >= 0);
 }
 
 /* What the sandbox shows for kb->trust: the kernel tree read-only; the
@@ -98,7 +100,12 @@ static void bind_dirs(struct kbuild *kb)
 	/* the icecc client sends a job to the node the scheduler picks over
 	 * TCP, from inside: a trusted build through icecream keeps the
 	 * host's network; every other build has loopback only */
-	sandbox_set_host_network(kb->sandbox, icecc_on(kb));
+	sandbox_set_host_network(kb->sandbox,
+				 icecc_on(kb) && kb->trust == KBUILD_TRUSTED);
+	sandbox_set_netns(kb->sandbox,
+			  icecc_on(kb) && kb->trust != KBUILD_TRUSTED ?
+				  kb->icecc_netns :
+				  -1);
 	if (icecc_on(kb)) {
 		sandbox_add_bind(kb->sandbox, kb->icecc_socket,
 				 ICECC_SANDBOX_SOCKET, FALSE);
@@ -127,6 +134,7 @@ struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
 	g_autofree char *store = NULL;
 	g_autofree char *stats = NULL;
 
+	kb->icecc_netns = -1;
 	kb->src_dir = g_canonicalize_filename(src_dir, NULL);
 	kb->build_dir = g_canonicalize_filename(build_dir, NULL);
 	kb->fragment = fragment ? g_canonicalize_filename(fragment, NULL) :
@@ -387,6 +395,30 @@ gboolean kbuild_use_icecc(struct kbuild *kb, const char *socket,
 	} else {
 		g_message("kbuild: %s; -j stays local", local->message);
 	}
+	bind_dirs(kb);
+	return TRUE;
+}
+
+gboolean kbuild_use_icecc_netns(struct kbuild *kb, const char *path,
+				GError **error)
+{
+	struct icecc_cluster cl;
+	int fd;
+
+	if (!kb->icecc_socket) {
+		g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
+			    "icecream is not in use");
+		return FALSE;
+	}
+	if (!icecc_listcs(kb->icecc_scheduler, &cl, error))
+		return FALSE;
+	fd = icecc_netns_fence(path, &cl, error);
+	icecc_cluster_clear(&cl);
+	if (fd < 0)
+		return FALSE;
+	if (kb->icecc_netns >= 0)
+		close(kb->icecc_netns);
+	kb->icecc_netns = fd;
 	bind_dirs(kb);
 	return TRUE;
 }
@@ -1009,5 +1041,7 @@ void kbuild_free(struct kbuild *kb)
 	g_free(kb->icecc_env);
 	g_free(kb->icecc_scheduler);
 	g_free(kb->icecc_record);
+	if (kb->icecc_netns >= 0)
+		close(kb->icecc_netns);
 	g_free(kb);
 }

@@ -65,6 +65,9 @@ struct kbuild {
 	char *icecc_scheduler; /* for listcs; may be NULL */
 	char *icecc_record; /* where each make records what it took */
 	guint icecc_jobs; /* make's -j: what the cluster offers */
+	/* a series' make through icecream: the fenced network namespace
+	 * (kbuild_use_icecc_netns()); -1: a series builds locally */
+	int icecc_netns;
 };
 
 /* How one make run ended: an outcome.  @ok is FALSE for a failed build,
@@ -95,11 +98,12 @@ struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
 			  const char *fragment, const char *ccache_dir,
 			  GError **error);
 
-/* Compile through icecream from now on (trusted builds only): the
- * sandbox shows the host's iceccd socket @socket read-only at
- * ICECC_SANDBOX_SOCKET and the compiler tarball (icecc_env_tarball()
- * under @cache_dir), and keeps the host's network namespace, through
- * which the icecc client sends each job to its node; ccache stays in front
+/* Compile through icecream from now on (trusted builds; a series' too
+ * after kbuild_use_icecc_netns()): the sandbox shows the host's iceccd
+ * socket @socket read-only at ICECC_SANDBOX_SOCKET and the compiler
+ * tarball (icecc_env_tarball() under @cache_dir), and keeps the host's
+ * network namespace (a series': the fenced one), through which the icecc
+ * client sends each job to its node; ccache stays in front
  * with icecc as its prefix; -j becomes the job slots the scheduler
  * @scheduler (NULL: 127.0.0.1) lists, bounded by ICECC_MAX_JOBS, or the
  * cores when it cannot be asked.  Each make records its wall time and -j
@@ -108,6 +112,15 @@ struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
 gboolean kbuild_use_icecc(struct kbuild *kb, const char *socket,
 			  const char *scheduler, const char *cache_dir,
 			  const char *tree, GError **error);
+
+/* Let a series' make compile through icecream too, after
+ * kbuild_use_icecc(): inside the network namespace at @path, fenced to
+ * the scheduler's nodes (icecc_netns_fence(), kernel/build/icecc-netns.h),
+ * entered before bwrap.  FALSE with @error (why a series cannot use
+ * icecream: no scheduler answer, no capability to load the rules or to
+ * enter the namespace) and a series builds locally. */
+gboolean kbuild_use_icecc_netns(struct kbuild *kb, const char *path,
+				GError **error);
 
 /* Build what follows as @trust.  The first switch to KBUILD_SERIES in a
  * kbuild's life brings the series' copy back to what the build dir holds

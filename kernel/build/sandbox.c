@@ -6,10 +6,12 @@
  * in a session of its own (--new-session) but dies with bwrap: it is
  * --die-with-parent, the PID namespace ends with its init, and the run's
  * cgroup is emptied by SIGKILL after the run. */
+#define _GNU_SOURCE /* setns */
 #include "kernel/build/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <gio/gio.h>
 #include <glib-unix.h>
 #include <glib/gstdio.h>
@@ -52,6 +54,7 @@ struct sandbox {
 	guint max_procs;
 	guint64 max_memory;
 	gboolean host_network; /* --share-net */
+	int netns; /* a network namespace entered before bwrap, or -1 */
 };
 
 /* What the child needs before exec: set up in the parent, so that the
@@ -62,6 +65,7 @@ struct sandbox_child {
 	guint max_procs;
 	guint64 max_data; /* RLIMIT_DATA, 0: none (a memory cgroup) */
 	guint cpu_s;
+	int netns; /* setns() into it before exec, or -1 */
 };
 
 static void child_fail(const char *msg)
@@ -107,6 +111,8 @@ static void sandbox_limits(gpointer data)
 	}
 	if (c->nproc && setrlimit(RLIMIT_NPROC, &nproc) != 0)
 		child_fail("sandbox: cannot limit processes\n");
+	if (c->netns >= 0 && setns(c->netns, CLONE_NEWNET) != 0)
+		child_fail("sandbox: cannot enter the network namespace\n");
 }
 
 static void add_args(GPtrArray *a, ...) G_GNUC_NULL_TERMINATED;
@@ -150,7 +156,9 @@ static GPtrArray *bwrap_argv(const struct sandbox *sb, const char *cwd)
 
 	add_args(a, "bwrap", "--unshare-all", "--die-with-parent",
 		 "--new-session", NULL);
-	if (sb->host_network)
+	/* the namespace entered before bwrap (sandbox_set_netns()) is the
+	 * one bwrap keeps */
+	if (sb->host_network || sb->netns >= 0)
 		add_args(a, "--share-net", NULL);
 	if (sb->userns)
 		add_args(a, "--unshare-user", "--disable-userns", "--uid",
@@ -313,6 +321,7 @@ gboolean sandbox_run(struct sandbox *sb, const char *const *argv,
 	env = sandbox_env(o.env);
 	o.env = (const char *const *)env;
 	child.max_procs = sb->max_procs;
+	child.netns = sb->netns;
 	child.nproc = !host->roots.pids;
 	child.max_data = host->roots.memory ? 0 : sb->max_memory;
 	/* CPU time per process, a backstop behind the wall-clock timeout:
@@ -418,7 +427,7 @@ static gboolean probe(struct sandbox_host *host, gboolean userns,
 		      GError **error)
 {
 	static const char *const argv[] = { "true", NULL };
-	struct sandbox sb = { 0 };
+	struct sandbox sb = { .netns = -1 };
 	struct runner_opts o = RUNNER_OPTS_INIT;
 	struct runner_result r;
 	g_auto(GStrv) env = runner_env_new(NULL);
@@ -562,6 +571,7 @@ struct sandbox *sandbox_new(GError **error)
 	sb->userns = host->userns;
 	sb->binds = g_ptr_array_new();
 	sb->max_procs = SANDBOX_MAX_PROCS;
+	sb->netns = -1;
 	sb->max_memory = host->max_memory;
 	/* what is missing here, once: each is a weaker fallback */
 	if ((!host->userns || !host->roots.pids || !host->roots.memory) &&
@@ -612,6 +622,11 @@ void sandbox_clear_binds(struct sandbox *sb)
 void sandbox_set_host_network(struct sandbox *sb, gboolean on)
 {
 	sb->host_network = on;
+}
+
+void sandbox_set_netns(struct sandbox *sb, int fd)
+{
+	sb->netns = fd;
 }
 
 void sandbox_set_max_procs(struct sandbox *sb, guint max)

@@ -63,6 +63,13 @@ void sandbox_clear_binds(struct sandbox *sb);
  * picks (kernel/build/icecc.h). */
 void sandbox_set_host_network(struct sandbox *sb, gboolean on);
 
+/* Whether the next runs enter the network namespace open at @fd (an nsfs
+ * file: /run/netns/NAME, /proc/PID/ns/net) before bwrap starts, and keep
+ * it (--share-net); -1: off (the default).  Needs CAP_SYS_ADMIN.  The
+ * build inside holds no capability in it, so cannot change its routes or
+ * its nftables rules (kernel/build/icecc-netns.h). */
+void sandbox_set_netns(struct sandbox *sb, int fd);
+
 /* At most this many processes at once inside (SANDBOX_MAX_PROCS by
  * default): a pids cgroup per run when one can be created (which also
  * lets every leftover process be killed after the run), else

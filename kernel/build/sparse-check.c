@@ -1508,6 +1508,25 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 						"built locally (icecream "
 						"unavailable: %s)",
 						ierr->message);
+			} else if (opts->icecc_series_netns) {
+				g_autoptr(GError) nerr = NULL;
+
+				if (!kbuild_use_icecc_netns(
+					    cb->kb, opts->icecc_series_netns,
+					    &nerr) &&
+				    !out->build_note)
+					out->build_note = g_strdup_printf(
+						"the base on icecream, the "
+						"series locally (its network "
+						"namespace cannot be fenced: "
+						"%s)",
+						nerr->message);
+				else if (!out->build_note)
+					out->build_note = g_strdup(
+						"the base and the series on "
+						"icecream (the series in a "
+						"network namespace fenced to "
+						"the nodes)");
 			} else if (!out->build_note) {
 				out->build_note = g_strdup(
 					"the base on icecream, the series "

@@ -79,6 +79,10 @@ struct sparse_check_opts {
 	 * socket, NULL: local; the scheduler for its status, may be NULL */
 	const char *icecc_socket;
 	const char *icecc_scheduler;
+	/* a series' make through icecream too, inside this network
+	 * namespace (kbuild_use_icecc_netns()); NULL: a series builds
+	 * locally */
+	const char *icecc_series_netns;
 	guint timeout_s; /* per make run; 0: 3600 */
 	guint max_includers; /* 0: SPARSE_CHECK_MAX_INCLUDERS */
 	/* compute the warnings of the base and of the series' commits even
@@ -151,9 +155,12 @@ struct sparse_check_result {
 	GPtrArray *steps;
 	/* the same as shell text (kbuild_steps_format()) */
 	char *reproduce;
-	/* with icecc_socket: "the base on icecream, the series locally"
-	 * (a series' make never gets the iceccd socket), or "built locally
-	 * (icecream unavailable: WHY)" when iceccd could not be used */
+	/* with icecc_socket: "the base and the series on icecream (the
+	 * series in a network namespace fenced to the nodes)", "the base on
+	 * icecream, the series locally" without icecc_series_netns, "the
+	 * base on icecream, the series locally (its network namespace
+	 * cannot be fenced: WHY)", or "built locally (icecream
+	 * unavailable: WHY)" when iceccd could not be used */
 	char *build_note;
 };
 

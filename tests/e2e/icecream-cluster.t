@@ -9,9 +9,13 @@
 # objects (a trusted build: the sandbox keeps the test's network) through
 # ccache -> icecc -> iceccd: the second node must compile some of them,
 # with the cross compiler's environment it is sent, and the objects must
-# equal those of a local build.  The series' make has no network: a
-# Makefile of the series that connects to the second node gets "Network
-# is unreachable".
+# equal those of a local build.  The series' make compiles through the
+# cluster too, inside a third network namespace (the tree's
+# icecc-series-netns) whose nftables table armbot loads: routed to the
+# nodes, it lets through only their daemon port.  The series' objects
+# equal the local build's; a Makefile of the series that connects reaches
+# the second node's daemon port and neither another port of that node
+# nor the scheduler's address.
 
 if [ -z "${ARMBOT_ICECC_NETNS:-}" ]; then
 	skip() { echo "1..0 # SKIP $*"; exit 0; }
@@ -54,19 +58,43 @@ mkfifo "$W/ready" "$W/go" && cat /proc/stat > "$W/stat" &&
 unshare -n -m /bin/bash -c 'echo > "$2/ready" && read -r _ < "$1" &&
 	mount --bind "$2/stat" /proc/stat &&
 	ip link set lo up && ip addr add 10.197.0.2/24 dev n2 &&
-	ip link set n2 up &&
+	ip link set n2 up && ip route add default via 10.197.0.1 &&
 	ICECC_TEST_SOCKET=$2/run2/iceccd.socket exec iceccd -s 10.197.0.1:8765 \
 		-b "$2/env2" -N armbot-node2 -m 2 -l "$2/node2.log" -vv' \
 	node2 "$W/go" "$W" &
 NODE2=$!
-trap 'kill $NODE1 $NODE2 $SCHED 2>/dev/null; wait; rm -rf "$TMP"' EXIT
+# the series' network namespace, held by a sleep; 10.198.0.2 on a veth
+# pair whose other end (10.198.0.1) is here, which routes on to the
+# second node (forwarding in the test's own namespace)
+unshare -n sleep 3600 &
+HOLD=$!
+trap 'kill $NODE1 $NODE2 $SCHED $HOLD $LISTEN 2>/dev/null; wait; rm -rf "$TMP"' EXIT
 # (once it is in its namespace; read-write: the open does not block)
 exec 4<> "$W/ready" && read -t 60 -r _ <&4 && exec 4<&- ||
 	fail "the second node did not start"
 ip link add n1 type veth peer name n2 netns $NODE2 &&
 	ip addr add 10.197.0.1/24 dev n1 && ip link set n1 up
 ok $? "a veth pair to the second node's network namespace"
+for _i in $(seq 100); do
+	[ "$(readlink /proc/$HOLD/ns/net)" != "$(readlink /proc/self/ns/net)" ] &&
+		break
+	sleep 0.1
+done
+SNS=/proc/$HOLD/ns/net
+ip link add s1 type veth peer name s2 netns $HOLD &&
+	ip addr add 10.198.0.1/24 dev s1 && ip link set s1 up &&
+	nsenter --net=$SNS sh -c 'ip link set lo up &&
+		ip addr add 10.198.0.2/24 dev s2 && ip link set s2 up &&
+		ip route add default via 10.198.0.1' &&
+	sysctl -q -w net.ipv4.ip_forward=1
+ok $? "the series' network namespace, routed to the second node"
 echo go > "$W/go"
+# another port of the second node, and the scheduler on the address the
+# series' namespace is routed through: both answer from here
+sleep 1
+nsenter --net=/proc/$NODE2/ns/net /usr/bin/python3 -c 'import socket, time
+s = socket.socket(); s.bind(("0.0.0.0", 10246)); s.listen(8); time.sleep(3600)' &
+LISTEN=$!
 
 # listcs: the scheduler's text interface (port + 1)
 listcs() {
@@ -100,6 +128,7 @@ done
 D=$ARMBOT_CACHE_DIR/e2e-icecc/data
 mkdir -p "$D" && ln -sfn "$DATA/trees" "$D/trees" || fail "the data dir"
 B=$D/kbuild/distro-6.1/allmodconfig
+SB=$D/kbuild/distro-6.1/.series/allmodconfig/build
 mkdir -p "$TMP/conf/trees.d" "$TMP/lconf/trees.d"
 cat > "$TMP/conf/armbot.conf" <<EOC
 [defaults]
@@ -111,18 +140,20 @@ cat > "$TMP/conf/trees.d/distro-6.1.conf" <<EOC
 build-distribute = icecream
 icecc-socket = $SOCK
 icecc-scheduler = 127.0.0.1:8765
+icecc-series-netns = $SNS
 EOC
 printf '[tree]\nbuild-distribute = local\n' \
 	> "$TMP/lconf/trees.d/distro-6.1.conf"
 
-# a series that touches 8 files of arch/arm (a comment at the end of
-# each): the base's 8 objects are compiled through the cluster
+# a series that touches 8 files of arch/arm (a static variable at the
+# end of each, which changes the object): the base's 8 objects and the
+# series' 8 are compiled through the cluster
 FILES="arch/arm/kernel/setup.c arch/arm/kernel/traps.c
 arch/arm/kernel/process.c arch/arm/kernel/signal.c arch/arm/kernel/ptrace.c
 arch/arm/kernel/time.c arch/arm/mm/init.c arch/arm/mm/fault.c"
 for f in $FILES; do
 	git -C "$G" checkout "$BASE" -- "$f" &&
-		perl -0pi -e "s/\\z/\\n\\/* icecream cluster $$ *\\/\\n/" \
+		perl -0pi -e "s/\\z/\\nstatic int __used armbot_icecc_$$ = $$;\\n/" \
 			"$G/$f" || fail "edit $f"
 	EDITED="$EDITED $f"
 done
@@ -133,6 +164,8 @@ gitc commit -q -m "ARM: a comment in 8 files" -- $FILES &&
 run() {	# run CONFIG-DIR: armbot sparse through that configuration, on the
 	# test's cache dir (the base built each time, not read from the
 	# base cache)
+	# no object of an earlier run is taken for this one's
+	for f in $FILES; do rm -f "$B/${f%.c}.o" "$SB/${f%.c}.o"; done
 	_start=$(date +%s.%N)
 	ARMBOT_CACHE_DIR=$C "$ARMBOT" --data-dir "$D" sparse -q --jobs 2 \
 		--no-base-cache --config "$1/armbot.conf" "$TMP/series.mbox" \
@@ -142,11 +175,14 @@ run() {	# run CONFIG-DIR: armbot sparse through that configuration, on the
 	sed 's/^/# /' "$TMP/out"
 	[ -s "$TMP/err" ] && sed 's/^/# stderr: /' "$TMP/err"
 }
-# keep the base's objects of the last run in DIR
+# keep the base's objects of the last run in DIR, the series' in DIR/series
 keep() {
-	mkdir -p "$1"
+	mkdir -p "$1/series"
 	for f in $FILES; do
-		cp "$B/${f%.c}.o" "$1/$(echo "${f%.c}" | tr / _).o" || return 1
+		cp "$B/${f%.c}.o" "$1/$(echo "${f%.c}" | tr / _).o" &&
+			cp "$SB/${f%.c}.o" \
+				"$1/series/$(echo "${f%.c}" | tr / _).o" ||
+			return 1
 	done
 }
 remote_jobs() { grep -c 'Remote compilation completed with exit code 0' \
@@ -156,10 +192,14 @@ jobs0=$(remote_jobs)
 run "$TMP/conf"
 diag "through the cluster: ${elapsed}s"
 is "$status" 0 "cluster: armbot sparse ran"
-grep -q '^build: the base on icecream, the series locally$' "$TMP/out"
-ok $? "cluster: the output says the base was built on icecream"
+grep -q '^build: the base and the series on icecream (the series in a network namespace fenced to the nodes)$' "$TMP/out"
+ok $? "cluster: the output says the base and the series were built on icecream"
+nsenter --net=$SNS nft list table inet armbot_icecc | sed 's/^/# /'
+nsenter --net=$SNS nft list table inet armbot_icecc |
+	grep -q 'ip daddr 10.197.0.2 tcp dport 10245 accept'
+ok $? "cluster: the series' namespace lets through the second node's daemon port"
 keep "$TMP/cluster"
-ok $? "cluster: the base's 8 objects were built"
+ok $? "cluster: the base's and the series' 8 objects were built"
 listcs > "$TMP/listcs1" 2>&1
 sed 's/^/# /' "$TMP/listcs1"
 jobs1=$(remote_jobs)
@@ -175,6 +215,7 @@ envdir=$(ls -d "$W"/env2/target=x86_64/arm-linux-gnueabihf-gcc-* 2>/dev/null |
 ok $? "the second node installed the cross environment (usr/bin/as: the ARM assembler)"
 ! grep -q 'is not executable' "$W/node1.log" "$W/node2.log"
 ok $? "no node refused the environment"
+grep -m 20 '10\.198\.0\.2\|10\.197\.0\.1' "$W/node2.log" | sed 's/^/# node2 peer: /'
 grep 'remote compile for file\|Remote compilation completed' "$W/node2.log" |
 	head -n 20 | sed 's/^/# node2: /'
 read -r _when csecs cj _local cjobs < "$C/icecc/last-build-distro-6.1"
@@ -201,7 +242,7 @@ run "$TMP/lconf"
 diag "local: ${elapsed}s"
 is "$status" 0 "local: armbot sparse ran"
 keep "$TMP/local"
-ok $? "local: the base's 8 objects were built"
+ok $? "local: the base's and the series' 8 objects were built"
 jobs2=$(remote_jobs)
 is "$jobs2" "$jobs1" "local: the second node compiled nothing"
 diff=
@@ -210,21 +251,56 @@ for o in "$TMP"/cluster/*.o; do
 done
 [ -z "$diff" ]
 ok $? "the base's objects through the cluster equal the local build's${diff:+ (differ:$diff)}"
+diff=
+for o in "$TMP"/cluster/series/*.o; do
+	cmp -s "$o" "$TMP/local/series/${o##*/}" || diff="$diff ${o##*/}"
+done
+[ -z "$diff" ]
+ok $? "the series' objects through the cluster equal the local build's${diff:+ (differ:$diff)}"
 
-# a series whose Makefile connects to the second node: its make keeps
-# loopback only, even when the base's has the network
-export PROBE="\$(shell bash -c 'exec 3<>/dev/tcp/10.197.0.2/10245 && echo connected' > netprobe 2>&1)"
-new_patch arch/arm/kernel/Makefile 's/\A/$ENV{PROBE}\n/' \
-	"ARM: kernel: a Makefile that connects" &&
-	new_patch arch/arm/kernel/setup.c 's/\z/\n\/* probe *\/\n/' \
-		"ARM: setup: a comment" &&
-	series_mbox 2 "$TMP/series.mbox" || fail "make the probing series"
-rm -f "$D/kbuild/distro-6.1/.series/allmodconfig/build/netprobe"
+# from here (the test's namespace): the second node's other port and the
+# scheduler on the series' side of the veth answer
+for a in 10.197.0.2/10246 10.198.0.1/8765; do
+	timeout 10 bash -c "exec 3<>/dev/tcp/$a" 2>/dev/null
+	ok $? "from outside the sandbox, $a answers"
+done
+
+# a series whose Makefile connects to the second node's daemon port,
+# another port of it, and the scheduler: inside the fenced namespace only
+# the daemon port answers
+export PROBE='$(shell for a in 10.197.0.2/10245 10.197.0.2/10246 10.198.0.1/8765; do timeout 10 bash -c "exec 3<>/dev/tcp/$$a" && echo "$$a connected" || echo "$$a failed"; done > netprobe 2>&1)'
+# and another static variable in the 8 files: the base's objects come
+# from the ccache the local run filled, the series' are compiled, so the
+# second node's jobs in this run are the series' make's
+git -C "$G" checkout "$BASE" -- arch/arm/kernel/Makefile &&
+	perl -0pi -e 's/\A/$ENV{PROBE}\n/' "$G/arch/arm/kernel/Makefile" ||
+	fail "edit the Makefile"
+EDITED="$EDITED arch/arm/kernel/Makefile"
+for f in $FILES; do
+	git -C "$G" checkout "$BASE" -- "$f" &&
+		perl -0pi -e "s/\\z/\\nstatic int __used armbot_probe_$$ = $$;\\n/" \
+			"$G/$f" || fail "edit $f"
+	EDITED="$EDITED $f"
+done
+# shellcheck disable=SC2086
+gitc commit -q -m "ARM: a Makefile that connects, a variable in 8 files" \
+	-- arch/arm/kernel/Makefile $FILES &&
+	series_mbox 1 "$TMP/series.mbox" || fail "make the probing series"
+rm -f "$SB/netprobe"
+jobs3=$(remote_jobs)
 run "$TMP/conf"
 is "$status" 0 "probe: armbot sparse ran"
-probe=$(cat "$D/kbuild/distro-6.1/.series/allmodconfig/build/netprobe" 2>&1)
-diag "the series' connection: $probe"
-echo "$probe" | grep -q 'Network is unreachable'
-ok $? "probe: the series' make has no network"
+jobs4=$(remote_jobs)
+diag "the second node compiled $((jobs4 - jobs3)) jobs of the probing series"
+[ "$((jobs4 - jobs3))" -gt 0 ]
+ok $? "probe: the second node compiled jobs of the series' make ($((jobs4 - jobs3)))"
+probe=$(cat "$SB/netprobe" 2>&1)
+echo "$probe" | sed 's/^/# the series: /'
+echo "$probe" | grep -q '^10.197.0.2/10245 connected$'
+ok $? "probe: the series' make reaches the second node's daemon port"
+echo "$probe" | grep -q '^10.197.0.2/10246 failed$'
+ok $? "probe: the series' make does not reach another port of the second node"
+echo "$probe" | grep -q '^10.198.0.1/8765 failed$'
+ok $? "probe: the series' make does not reach the scheduler's address"
 
 done_testing

@@ -223,7 +223,8 @@ static void test_icecream(void)
 	scratch_write_file(dir, "trees.d/sock.conf",
 			   "[tree]\nurl = https://e.org/s.git\n"
 			   "build-distribute = icecream\n"
-			   "icecc-socket = /run/ice.sock\n");
+			   "icecc-socket = /run/ice.sock\n"
+			   "icecc-series-netns = /run/netns/armbot-icecc\n");
 	scratch_write_file(dir, "trees.d/plain.conf",
 			   "[tree]\nurl = https://e.org/p.git\n");
 	c = config_load(conf, &error);
@@ -235,6 +236,9 @@ static void test_icecream(void)
 	g_assert_cmpstr(config_tree(c, "sock")->icecc_socket, ==,
 			"/run/ice.sock");
 	g_assert_null(config_tree(c, "sock")->icecc_scheduler);
+	g_assert_cmpstr(config_tree(c, "sock")->icecc_series_netns, ==,
+			"/run/netns/armbot-icecc");
+	g_assert_null(tf->icecc_series_netns);
 	g_assert_false(config_tree(c, "plain")->icecream);
 	/* not written for the store, and not taken from it */
 	data = treefile_to_data(tf);
@@ -270,6 +274,14 @@ static void test_icecream(void)
 	c = config_load(conf, &error);
 	g_assert_null(c);
 	g_assert_nonnull(strstr(error->message, "not an absolute path"));
+	g_clear_error(&error);
+	scratch_write_file(dir, "trees.d/plain.conf",
+			   "[tree]\nurl = https://e.org/p.git\n"
+			   "icecc-series-netns = /run/netns/x\n");
+	c = config_load(conf, &error);
+	g_assert_null(c);
+	g_assert_nonnull(strstr(error->message,
+				"set without build-distribute = icecream"));
 	rmtree(dir, NULL);
 
 	/* the answer of icecc-scheduler 1.4 to listcs */
