@@ -100,16 +100,20 @@ char *icecc_netns_rules(const struct icecc_cluster *cl, GError **error)
 		outs, ins);
 }
 
-int icecc_netns_fence(const char *path, const struct icecc_cluster *cl,
-		      GError **error)
+int icecc_netns_fence(const char *path, const char *scheduler, GError **error)
 {
-	g_autofree char *rules = icecc_netns_rules(cl, error);
+	g_autofree char *rules = NULL;
 	g_autofree char *file = NULL;
 	g_autofree char *net = NULL;
 	g_autofree char *nft = NULL;
 	struct runner_result res = { 0 };
+	struct icecc_cluster cl;
 	int fd;
 
+	if (!icecc_listcs(scheduler, &cl, error))
+		return -1;
+	rules = icecc_netns_rules(&cl, error);
+	icecc_cluster_clear(&cl);
 	if (!rules)
 		return -1;
 	fd = g_file_open_tmp("armbot-icecc-XXXXXX.nft", &file, error);

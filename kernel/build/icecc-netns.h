@@ -22,11 +22,12 @@
  * address is not IP:PORT or no node is left.  Newly allocated. */
 char *icecc_netns_rules(const struct icecc_cluster *cl, GError **error);
 
-/* Load icecc_netns_rules(@cl) into the network namespace at @path (an
- * nsfs file: /run/netns/NAME, /proc/PID/ns/net), replacing the table of
- * an earlier call, and return an fd of that namespace for
- * sandbox_set_netns(); -1 with @error when it cannot be done. */
-int icecc_netns_fence(const char *path, const struct icecc_cluster *cl,
-		      GError **error);
+/* Load icecc_netns_rules() for the nodes the scheduler @scheduler
+ * (icecc_listcs()) lists into the network namespace at @path (an nsfs
+ * file: /run/netns/NAME, /proc/PID/ns/net), replacing the table of an
+ * earlier call, and return an fd of that namespace for
+ * sandbox_set_netns(); -1 with @error (no scheduler answer, no
+ * capability to load the rules) when it cannot be done. */
+int icecc_netns_fence(const char *path, const char *scheduler, GError **error);
 
 #endif

@@ -7,12 +7,10 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/stat.h>
 
 #include "kernel/tree/rmtree.h"
 #include "kernel/build/buildcopy.h"
-#include "kernel/build/icecc-netns.h"
 #include "kernel/build/icecc-watch.h"
 #include "kernel/build/icecc.h"
 
@@ -74,7 +72,7 @@ static char *subdir(const char *dir, const char *name, GError **error)
 
 /* Whether this make compiles through icecream: a trusted build's, and a
  * series' only inside the fenced network namespace
- * (kbuild_use_icecc_netns()), where its Makefiles and scripts reach
+ * (kbuild_set_icecc_netns()), where its Makefiles and scripts reach
  * nothing but the nodes' daemon ports. */
 static gboolean icecc_on(const struct kbuild *kb)
 {
@@ -399,28 +397,10 @@ gboolean kbuild_use_icecc(struct kbuild *kb, const char *socket,
 	return TRUE;
 }
 
-gboolean kbuild_use_icecc_netns(struct kbuild *kb, const char *path,
-				GError **error)
+void kbuild_set_icecc_netns(struct kbuild *kb, int fd)
 {
-	struct icecc_cluster cl;
-	int fd;
-
-	if (!kb->icecc_socket) {
-		g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED,
-			    "icecream is not in use");
-		return FALSE;
-	}
-	if (!icecc_listcs(kb->icecc_scheduler, &cl, error))
-		return FALSE;
-	fd = icecc_netns_fence(path, &cl, error);
-	icecc_cluster_clear(&cl);
-	if (fd < 0)
-		return FALSE;
-	if (kb->icecc_netns >= 0)
-		close(kb->icecc_netns);
 	kb->icecc_netns = fd;
 	bind_dirs(kb);
-	return TRUE;
 }
 
 gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
@@ -1041,7 +1021,5 @@ void kbuild_free(struct kbuild *kb)
 	g_free(kb->icecc_env);
 	g_free(kb->icecc_scheduler);
 	g_free(kb->icecc_record);
-	if (kb->icecc_netns >= 0)
-		close(kb->icecc_netns);
 	g_free(kb);
 }

@@ -66,7 +66,8 @@ struct kbuild {
 	char *icecc_record; /* where each make records what it took */
 	guint icecc_jobs; /* make's -j: what the cluster offers */
 	/* a series' make through icecream: the fenced network namespace
-	 * (kbuild_use_icecc_netns()); -1: a series builds locally */
+	 * (kbuild_set_icecc_netns(), borrowed); -1: a series builds
+	 * locally */
 	int icecc_netns;
 };
 
@@ -99,7 +100,7 @@ struct kbuild *kbuild_new(const char *src_dir, const char *build_dir,
 			  GError **error);
 
 /* Compile through icecream from now on (trusted builds; a series' too
- * after kbuild_use_icecc_netns()): the sandbox shows the host's iceccd
+ * after kbuild_set_icecc_netns()): the sandbox shows the host's iceccd
  * socket @socket read-only at ICECC_SANDBOX_SOCKET and the compiler
  * tarball (icecc_env_tarball() under @cache_dir), and keeps the host's
  * network namespace (a series': the fenced one), through which the icecc
@@ -114,13 +115,11 @@ gboolean kbuild_use_icecc(struct kbuild *kb, const char *socket,
 			  const char *tree, GError **error);
 
 /* Let a series' make compile through icecream too, after
- * kbuild_use_icecc(): inside the network namespace at @path, fenced to
+ * kbuild_use_icecc(): inside the network namespace open at @fd, fenced to
  * the scheduler's nodes (icecc_netns_fence(), kernel/build/icecc-netns.h),
- * entered before bwrap.  FALSE with @error (why a series cannot use
- * icecream: no scheduler answer, no capability to load the rules or to
- * enter the namespace) and a series builds locally. */
-gboolean kbuild_use_icecc_netns(struct kbuild *kb, const char *path,
-				GError **error);
+ * entered before bwrap; -1: a series builds locally.  @fd is borrowed:
+ * it stays open while @kb builds. */
+void kbuild_set_icecc_netns(struct kbuild *kb, int fd);
 
 /* Build what follows as @trust.  The first switch to KBUILD_SERIES in a
  * kbuild's life brings the series' copy back to what the build dir holds

@@ -14,6 +14,7 @@
 
 #include "kernel/build/runner.h"
 #include "kernel/build/buildlog.h"
+#include "kernel/build/icecc-netns.h"
 #include "kernel/build/kbuild.h"
 #include "kernel/build/sparse-cache.h"
 #include "kernel/build/sparse.h"
@@ -141,6 +142,10 @@ struct check {
 	/* the series' files (changed, before and after) and the sources of
 	 * the objects checked: what a failure's excerpt may quote */
 	GPtrArray *files;
+	/* the fenced network namespace of the series' makes on icecream,
+	 * loaded once for every config (icecc_netns_fence()); -1: none */
+	int icecc_netns;
+	GError *icecc_netns_error; /* why it could not be */
 };
 
 static void config_build_free(struct config_build *cb)
@@ -1509,24 +1514,25 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 						"unavailable: %s)",
 						ierr->message);
 			} else if (opts->icecc_series_netns) {
-				g_autoptr(GError) nerr = NULL;
-
-				if (!kbuild_use_icecc_netns(
-					    cb->kb, opts->icecc_series_netns,
-					    &nerr) &&
-				    !out->build_note)
-					out->build_note = g_strdup_printf(
-						"the base on icecream, the "
-						"series locally (its network "
-						"namespace cannot be fenced: "
-						"%s)",
-						nerr->message);
-				else if (!out->build_note)
+				if (c->icecc_netns < 0 && !c->icecc_netns_error)
+					c->icecc_netns = icecc_netns_fence(
+						opts->icecc_series_netns,
+						opts->icecc_scheduler,
+						&c->icecc_netns_error);
+				kbuild_set_icecc_netns(cb->kb, c->icecc_netns);
+				if (!out->build_note && c->icecc_netns >= 0)
 					out->build_note = g_strdup(
 						"the base and the series on "
 						"icecream (the series in a "
 						"network namespace fenced to "
 						"the nodes)");
+				else if (!out->build_note)
+					out->build_note = g_strdup_printf(
+						"the base on icecream, the "
+						"series locally (its network "
+						"namespace cannot be fenced: "
+						"%s)",
+						c->icecc_netns_error->message);
 			} else if (!out->build_note) {
 				out->build_note = g_strdup(
 					"the base on icecream, the series "
@@ -1631,11 +1637,15 @@ gboolean sparse_check_run(const struct sparse_check_opts *opts,
 		(GDestroyNotify)config_build_free);
 	c.why = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	c.files = g_ptr_array_new_with_free_func(g_free);
+	c.icecc_netns = -1;
 	ok = check_run(&c, &lock_fd, error);
 	if (lock_fd >= 0)
 		close(lock_fd);
 	g_free(c.worktree);
 	g_ptr_array_unref(c.configs);
+	if (c.icecc_netns >= 0)
+		close(c.icecc_netns);
+	g_clear_error(&c.icecc_netns_error);
 	g_hash_table_unref(c.why);
 	g_ptr_array_unref(c.files);
 	out->timings.total = (g_get_monotonic_time() - t0) / 1e6;

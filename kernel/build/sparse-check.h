@@ -80,7 +80,7 @@ struct sparse_check_opts {
 	const char *icecc_socket;
 	const char *icecc_scheduler;
 	/* a series' make through icecream too, inside this network
-	 * namespace (kbuild_use_icecc_netns()); NULL: a series builds
+	 * namespace (icecc_netns_fence()); NULL: a series builds
 	 * locally */
 	const char *icecc_series_netns;
 	guint timeout_s; /* per make run; 0: 3600 */
