@@ -88,8 +88,8 @@ static gboolean imap_open(struct source *src, const char *url, GError **error)
 	g_autofree char *idle = NULL;
 
 	source_set_priv(src, im);
-	if (!source_server_parse(&im->server, url, source_url(src), "imap", 143,
-				 993, &path, error))
+	if (!source_server_parse(&im->server, src, url, "imap", 143, 993, &path,
+				 error))
 		return FALSE;
 	im->folder = g_strdup(*path ? path : "INBOX");
 	seen = source_url_option(url, "seen");

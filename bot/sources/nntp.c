@@ -97,8 +97,8 @@ static gboolean nntp_open(struct source *src, const char *url, GError **error)
 	g_autofree char *path = NULL;
 
 	source_set_priv(src, nn);
-	if (!source_server_parse(&nn->server, url, source_url(src), "nntp", 119,
-				 563, &path, error))
+	if (!source_server_parse(&nn->server, src, url, "nntp", 119, 563, &path,
+				 error))
 		return FALSE;
 	if (!*path || strchr(path, '/')) {
 		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,

@@ -6,9 +6,10 @@
 #include "bot/sources/source.h"
 #include "config/secretfile.h"
 
-gboolean source_server_parse(struct source_server *out, const char *url,
-			     const char *bare, const char *proto, guint16 port,
-			     guint16 tls_port, char **path, GError **error)
+gboolean source_server_parse(struct source_server *out,
+			     const struct source *src, const char *url,
+			     const char *proto, guint16 port, guint16 tls_port,
+			     char **path, GError **error)
 {
 	g_autoptr(GUri) uri = NULL;
 	g_autofree char *file = NULL;
@@ -21,7 +22,7 @@ gboolean source_server_parse(struct source_server *out, const char *url,
 	uri = g_uri_parse(url, G_URI_FLAGS_HAS_PASSWORD, &local);
 	if (!uri || !g_uri_get_host(uri) || !*g_uri_get_host(uri)) {
 		g_set_error(error, SOURCE_ERROR, SOURCE_ERROR_URL,
-			    "bad %s URL '%s': %s", proto, bare,
+			    "bad %s URL '%s': %s", proto, source_url(src),
 			    local ? local->message : "no host");
 		g_clear_error(&local);
 		return FALSE;

@@ -7,6 +7,8 @@
 
 #include <glib.h>
 
+struct source;
+
 struct source_server {
 	char *host;
 	guint16 port;
@@ -22,10 +24,12 @@ struct source_server {
  * none is @port, or @tls_port for TLS.  *@path is the URL's path without
  * its leading slashes (newly allocated).  FALSE with @error
  * (SOURCE_ERROR_URL) for a URL without a host or an unreadable password
- * file; @bare names the URL in errors (its password left out). */
-gboolean source_server_parse(struct source_server *out, const char *url,
-			     const char *bare, const char *proto, guint16 port,
-			     guint16 tls_port, char **path, GError **error);
+ * file, naming the URL as source_url(@src) does (its password left
+ * out). */
+gboolean source_server_parse(struct source_server *out,
+			     const struct source *src, const char *url,
+			     const char *proto, guint16 port, guint16 tls_port,
+			     char **path, GError **error);
 
 /* Free what @s holds, the password overwritten first. */
 void source_server_clear(struct source_server *s);
