@@ -16,11 +16,10 @@
 
 #define CORPORA "../shared/corpora/arm61"
 
-/* The names of the boards chosen for @paths, ' '-joined. */
-static char *chosen(const struct board_map *map, const char *const *paths,
-		    guint n, GString *reasons)
+/* The names of the boards of the choices @c, ' '-joined; their reasons,
+ * one a line, appended to @reasons unless NULL. */
+static char *choice_names(const GPtrArray *c, GString *reasons)
 {
-	g_autoptr(GPtrArray) c = board_select(map, paths, n);
 	g_autoptr(GString) s = g_string_new(NULL);
 
 	for (guint i = 0; i < c->len; i++) {
@@ -32,6 +31,15 @@ static char *chosen(const struct board_map *map, const char *const *paths,
 			g_string_append_printf(reasons, "%s\n", bc->reason);
 	}
 	return g_string_free(g_steal_pointer(&s), FALSE);
+}
+
+/* The names of the boards chosen for @paths, ' '-joined. */
+static char *chosen(const struct board_map *map, const char *const *paths,
+		    guint n, GString *reasons)
+{
+	g_autoptr(GPtrArray) c = board_select(map, paths, n);
+
+	return choice_names(c, reasons);
 }
 
 static void test_glob(void)
@@ -241,36 +249,59 @@ static void test_corpora(void)
 	}
 }
 
-/* Every glob of the map matches a file of the distro tree, and every DTB
- * has its .dts in arch/ARCH/boot/dts (arm64: a vendor folder below). */
-static void test_against_tree(void)
+/* The imported distro tree's git dir (ARMBOT_CACHE_DIR, by default
+ * ~/.cache/armbot, then distro-git), owned by the caller; NULL, the test
+ * skipped, where there is none. */
+static char *distro_git_dir(void)
 {
 	const char *cache = g_getenv("ARMBOT_CACHE_DIR");
 	g_autofree char *git_dir = NULL;
-	g_autofree char *out = NULL;
-	g_autoptr(GError) error = NULL;
-	g_autoptr(board_map) map = board_map_load(NULL, &error);
-	g_auto(GStrv) files = NULL;
-	int status = 0;
 
-	g_assert_no_error(error);
 	git_dir = cache ? g_build_filename(cache, "distro-git", NULL) :
 			  g_build_filename(g_get_home_dir(), ".cache", "armbot",
 					   "distro-git", NULL);
 	if (!g_file_test(git_dir, G_FILE_TEST_IS_DIR)) {
 		g_test_skip("no imported distro tree (armbot tree import)");
-		return;
+		return NULL;
 	}
-	{
-		const char *argv[] = { "git", "-C",	     git_dir, "ls-tree",
-				       "-r",  "--name-only", "HEAD",  NULL };
+	return g_steal_pointer(&git_dir);
+}
 
-		g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL,
-					   G_SPAWN_SEARCH_PATH, NULL, NULL,
-					   &out, NULL, &status, &error));
-	}
+/* The stdout of `git -C @git_dir ARGS...`, which must exit with 0; owned
+ * by the caller. */
+#define distro_git(git_dir, ...)                                       \
+	distro_git_argv((const char *const[]){ "git", "-C", (git_dir), \
+					       __VA_ARGS__, NULL })
+
+static char *distro_git_argv(const char *const *argv)
+{
+	g_autoptr(GError) error = NULL;
+	char *out = NULL;
+	int status = 0;
+
+	g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL,
+				   G_SPAWN_SEARCH_PATH, NULL, NULL, &out, NULL,
+				   &status, &error));
 	g_assert_no_error(error);
 	g_assert_cmpint(status, ==, 0);
+	return out;
+}
+
+/* Every glob of the map matches a file of the distro tree, and every DTB
+ * has its .dts in arch/ARCH/boot/dts (arm64: a vendor folder below). */
+static void test_against_tree(void)
+{
+	g_autofree char *git_dir = NULL;
+	g_autofree char *out = NULL;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(board_map) map = board_map_load(NULL, &error);
+	g_auto(GStrv) files = NULL;
+
+	g_assert_no_error(error);
+	git_dir = distro_git_dir();
+	if (!git_dir)
+		return;
+	out = distro_git(git_dir, "ls-tree", "-r", "--name-only", "HEAD");
 	files = g_strsplit(out, "\n", -1);
 	g_assert_cmpuint(g_strv_length(files), >, 10000);
 	for (guint i = 0; i < map->boards->len; i++) {
@@ -328,20 +359,15 @@ static char **fragment_lines(const struct board *b)
  * agrees with the tree on which platform code the board builds. */
 static void test_kconfig(void)
 {
-	const char *cache = g_getenv("ARMBOT_CACHE_DIR");
 	g_autofree char *git_dir = NULL;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(board_map) map = board_map_load(NULL, &error);
 	guint checked = 0;
 
 	g_assert_no_error(error);
-	git_dir = cache ? g_build_filename(cache, "distro-git", NULL) :
-			  g_build_filename(g_get_home_dir(), ".cache", "armbot",
-					   "distro-git", NULL);
-	if (!g_file_test(git_dir, G_FILE_TEST_IS_DIR)) {
-		g_test_skip("no imported distro tree (armbot tree import)");
+	git_dir = distro_git_dir();
+	if (!git_dir)
 		return;
-	}
 	for (guint i = 0; i < map->boards->len; i++) {
 		const struct board *b = map->boards->pdata[i];
 		g_auto(GStrv) lines = fragment_lines(b);
@@ -351,23 +377,12 @@ static void test_kconfig(void)
 			g_autofree char *rev = NULL;
 			g_autofree char *kconfig = NULL;
 			gboolean found = FALSE;
-			int status = 0;
 
 			if (!g_str_has_prefix(p, "arch/arm/mach-") ||
 			    !g_str_has_suffix(p, "/"))
 				continue;
 			rev = g_strdup_printf("HEAD:%sKconfig", p);
-			{
-				const char *argv[] = { "git",  "-C", git_dir,
-						       "show", rev,  NULL };
-
-				g_assert_true(g_spawn_sync(
-					NULL, (char **)argv, NULL,
-					G_SPAWN_SEARCH_PATH, NULL, NULL,
-					&kconfig, NULL, &status, &error));
-			}
-			g_assert_no_error(error);
-			g_assert_cmpint(status, ==, 0);
+			kconfig = distro_git(git_dir, "show", rev);
 			for (guint f = 0; lines && lines[f] && !found; f++) {
 				const char *line = lines[f];
 				g_autofree char *sym = NULL;
@@ -404,17 +419,8 @@ static char *derived_chosen(struct boardderive *d, const struct board_map *map,
 	g_auto(GStrv) v = g_strsplit(paths, " ", -1);
 	g_autoptr(GPtrArray) c = boardderive_select(
 		d, map, (const char *const *)v, *paths ? g_strv_length(v) : 0);
-	g_autoptr(GString) s = g_string_new(NULL);
 
-	for (guint i = 0; i < c->len; i++) {
-		const struct board_choice *bc = c->pdata[i];
-
-		g_string_append_printf(s, "%s%s", i ? " " : "",
-				       bc->board->name);
-		if (reasons)
-			g_string_append_printf(reasons, "%s\n", bc->reason);
-	}
-	return g_string_free(g_steal_pointer(&s), FALSE);
+	return choice_names(c, reasons);
 }
 
 static void git_run(const char *dir, const char *const *args)
@@ -753,7 +759,6 @@ static void test_derive_distro(void)
 		{ "arch/arm/boot/dts/sun8i-h2-plus-orangepi-zero.dts", "virt",
 		  NULL },
 	};
-	const char *cache = g_getenv("ARMBOT_CACHE_DIR");
 	g_autofree char *git_dir = NULL;
 	g_autoptr(GError) error = NULL;
 	g_autoptr(board_map) map = board_map_load(NULL, &error);
@@ -763,13 +768,9 @@ static void test_derive_distro(void)
 	struct gitoid head;
 
 	g_assert_no_error(error);
-	git_dir = cache ? g_build_filename(cache, "distro-git", NULL) :
-			  g_build_filename(g_get_home_dir(), ".cache", "armbot",
-					   "distro-git", NULL);
-	if (!g_file_test(git_dir, G_FILE_TEST_IS_DIR)) {
-		g_test_skip("no imported distro tree (armbot tree import)");
+	git_dir = distro_git_dir();
+	if (!git_dir)
 		return;
-	}
 	repo = gitrepo_open(git_dir, &error);
 	g_assert_no_error(error);
 	g_assert_true(gitrepo_revparse(repo, "HEAD", &head, &error));
