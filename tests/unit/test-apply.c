@@ -69,63 +69,80 @@ static void apply_text(const char *file, const char *patch,
 	g_assert_true(g_spawn_command_line_sync(rm, NULL, NULL, NULL, NULL));
 }
 
-static void test_offset(void)
+/* What applying a patch must give: applied or not; where applied, the
+ * file f.c after it (unless NULL); where not, the path and the exact reason
+ * (unless NULL) and words the reason holds. */
+struct apply_expect {
+	gboolean applied;
+	const char *out;
+	const char *path;
+	const char *reason;
+	const char *has[2];
+};
+
+/* Apply @patch to a tree with f.c holding @file and check the result
+ * against @e; a failure always has a reason. */
+static void check_apply(const char *file, const char *patch,
+			const struct apply_expect *e)
 {
+	struct apply_result r;
+	g_autofree char *out = NULL;
+
+	apply_text(file, patch, &r, &out);
+	g_assert_cmpint(r.applied, ==, e->applied);
+	if (e->applied && e->out)
+		g_assert_cmpstr(out, ==, e->out);
+	if (!e->applied)
+		g_assert_nonnull(r.reason);
+	if (e->path)
+		g_assert_cmpstr(r.path, ==, e->path);
+	if (e->reason)
+		g_assert_cmpstr(r.reason, ==, e->reason);
+	for (guint i = 0; i < G_N_ELEMENTS(e->has) && e->has[i]; i++)
+		g_assert_nonnull(strstr(r.reason, e->has[i]));
+	apply_result_clear(&r);
+}
+
+static const struct apply_case {
+	const char *name;
+	const char *file;
+	const char *patch;
+	struct apply_expect expect;
+} apply_cases[] = {
 	/* the hunk names line 2 but its context is at line 4 */
-	const char *patch = "--- a/f.c\n+++ b/f.c\n@@ -2,3 +2,3 @@\n b\n-c\n"
-			    "+C\n d\n";
-	struct apply_result r;
-	g_autofree char *out = NULL;
+	{ "/apply/offset",
+	  "x\ny\na\nb\nc\nd\ne\n",
+	  "--- a/f.c\n+++ b/f.c\n@@ -2,3 +2,3 @@\n b\n-c\n+C\n d\n",
+	  { .applied = TRUE, .out = "x\ny\na\nb\nC\nd\ne\n" } },
+	{ "/apply/no-fuzz",
+	  "a\nb\nc\nd\n",
+	  "--- a/f.c\n+++ b/f.c\n@@ -2,3 +2,3 @@\n b\n-c\n+C\n D\n",
+	  { .path = "f.c",
+	    .has = { "@@ -2,3 +2,3 @@",
+		     "expected \"D\" at line 4, found \"d\"" } } },
+	{ "/apply/no-newline",
+	  "a\nb",
+	  "--- a/f.c\n+++ b/f.c\n@@ -1,2 +1,2 @@\n a\n-b\n"
+	  "\\ No newline at end of file\n+B\n",
+	  { .applied = TRUE, .out = "a\nB\n" } },
+};
 
-	apply_text("x\ny\na\nb\nc\nd\ne\n", patch, &r, &out);
-	g_assert_true(r.applied);
-	g_assert_cmpstr(out, ==, "x\ny\na\nb\nC\nd\ne\n");
-	apply_result_clear(&r);
-}
-
-static void test_no_fuzz(void)
+static void test_apply_case(gconstpointer data)
 {
-	const char *patch = "--- a/f.c\n+++ b/f.c\n@@ -2,3 +2,3 @@\n b\n-c\n"
-			    "+C\n D\n";
-	struct apply_result r;
-	g_autofree char *out = NULL;
+	const struct apply_case *c = data;
 
-	apply_text("a\nb\nc\nd\n", patch, &r, &out);
-	g_assert_false(r.applied);
-	g_assert_cmpstr(r.path, ==, "f.c");
-	g_assert_nonnull(strstr(r.reason, "@@ -2,3 +2,3 @@"));
-	g_assert_nonnull(strstr(r.reason, "expected \"D\" at line 4, found "
-					  "\"d\""));
-	apply_result_clear(&r);
-}
-
-static void test_no_newline(void)
-{
-	const char *patch = "--- a/f.c\n+++ b/f.c\n@@ -1,2 +1,2 @@\n a\n-b\n"
-			    "\\ No newline at end of file\n+B\n";
-	struct apply_result r;
-	g_autofree char *out = NULL;
-
-	apply_text("a\nb", patch, &r, &out);
-	g_assert_true(r.applied);
-	g_assert_cmpstr(out, ==, "a\nB\n");
-	apply_result_clear(&r);
+	check_apply(c->file, c->patch, &c->expect);
 }
 
 static void test_limits(void)
 {
 	g_autofree char *big = g_strnfill(5000, '+');
-	struct apply_result r;
-	g_autofree char *out = NULL;
 
-	apply_text("a\n", big, &r, &out);
-	g_assert_false(r.applied);
-	g_assert_nonnull(strstr(r.reason, "patch too large"));
-	apply_result_clear(&r);
-	apply_text("a\n", "no diff here\n", &r, &out);
-	g_assert_false(r.applied);
-	g_assert_cmpstr(r.reason, ==, "no valid patches in input");
-	apply_result_clear(&r);
+	check_apply("a\n", big,
+		    &(struct apply_expect){ .has = { "patch too large" } });
+	check_apply("a\n", "no diff here\n",
+		    &(struct apply_expect){
+			    .reason = "no valid patches in input" });
 }
 
 /* Sizes in a "GIT binary patch" are untrusted: before the bound,
@@ -155,15 +172,10 @@ static void test_binary_sizes(void)
 			"e69de29bb2d1d6434b8b29ae775ad8c2e48c5391 100644\n"
 			"GIT binary patch\n",
 			cases[i].hunk, NULL);
-		struct apply_result r;
-		g_autofree char *out = NULL;
 
-		apply_text("a\n", patch, &r, &out);
-		g_assert_false(r.applied);
-		g_assert_nonnull(r.reason);
-		if (cases[i].reason)
-			g_assert_nonnull(strstr(r.reason, cases[i].reason));
-		apply_result_clear(&r);
+		check_apply(
+			"a\n", patch,
+			&(struct apply_expect){ .has = { cases[i].reason } });
 	}
 }
 
@@ -181,19 +193,13 @@ static void test_symlink_chain(void)
 	const char *inside =
 		LINK_DIFF("a/b/c/d/e/f/g/h/L", "../../../../../../../..")
 			LINK_DIFF("a/b/c/d/e/f/g/h/B", "L/a/../f.c");
-	struct apply_result r;
-	g_autofree char *out = NULL;
 
-	apply_text("a\n", patch, &r, &out);
-	g_assert_false(r.applied);
-	g_assert_cmpstr(r.path, ==, "a/b/c/d/e/f/g/h/B");
-	g_assert_cmpstr(r.reason, ==,
-			"symbolic link 'a/b/c/d/e/f/g/h/B' leads outside the "
-			"tree");
-	apply_result_clear(&r);
-	apply_text("a\n", inside, &r, &out);
-	g_assert_true(r.applied);
-	apply_result_clear(&r);
+	check_apply("a\n", patch,
+		    &(struct apply_expect){
+			    .path = "a/b/c/d/e/f/g/h/B",
+			    .reason = "symbolic link 'a/b/c/d/e/f/g/h/B' "
+				      "leads outside the tree" });
+	check_apply("a\n", inside, &(struct apply_expect){ .applied = TRUE });
 }
 
 int main(int argc, char **argv)
@@ -201,9 +207,9 @@ int main(int argc, char **argv)
 	g_test_init(&argc, &argv, NULL);
 	libgit2_init();
 	g_test_add_func("/apply/stripspace", test_stripspace);
-	g_test_add_func("/apply/offset", test_offset);
-	g_test_add_func("/apply/no-fuzz", test_no_fuzz);
-	g_test_add_func("/apply/no-newline", test_no_newline);
+	for (guint i = 0; i < G_N_ELEMENTS(apply_cases); i++)
+		g_test_add_data_func(apply_cases[i].name, &apply_cases[i],
+				     test_apply_case);
 	g_test_add_func("/apply/limits", test_limits);
 	g_test_add_func("/apply/binary-sizes", test_binary_sizes);
 	g_test_add_func("/apply/symlink-chain", test_symlink_chain);
