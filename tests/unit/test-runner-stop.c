@@ -10,26 +10,35 @@
 static const char *const stops[] = { "reboot: Power down",
 				     "reboot: System halted", NULL };
 
+/* Run `sh -c @script` with stop_on set to stops[] and a timeout of
+ * @timeout_ms, stderr merged into the output; the run itself must not
+ * fail.  Clear @r with runner_result_clear(). */
+static void run_sh(const char *script, guint timeout_ms,
+		   struct runner_result *r)
+{
+	const char *argv[] = { "sh", "-c", script, NULL };
+	const char *env[] = { "PATH=/usr/bin:/bin", NULL };
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	g_autoptr(GError) error = NULL;
+
+	o.env = env;
+	o.merge_stderr = TRUE;
+	o.timeout_ms = timeout_ms;
+	o.stop_on = stops;
+	g_assert_true(runner_run(argv, &o, r, &error));
+	g_assert_no_error(error);
+}
+
 /* The machine "halts" and spins: the run ends at the string, long
  * before the timeout, and says so. */
 static void test_stop_split_string(void)
 {
-	const char *argv[] = { "sh", "-c",
-			       "echo booting; printf 'reboot: Power'; "
-			       "sleep 0.3; echo ' down'; sleep 60",
-			       NULL };
-	const char *env[] = { "PATH=/usr/bin:/bin", NULL };
-	struct runner_opts o = RUNNER_OPTS_INIT;
 	struct runner_result r;
-	g_autoptr(GError) error = NULL;
 	g_autofree char *how = NULL;
 
-	o.env = env;
-	o.merge_stderr = TRUE;
-	o.timeout_ms = 30000;
-	o.stop_on = stops;
-	g_assert_true(runner_run(argv, &o, &r, &error));
-	g_assert_no_error(error);
+	run_sh("echo booting; printf 'reboot: Power'; "
+	       "sleep 0.3; echo ' down'; sleep 60",
+	       30000, &r);
 	g_assert_true(r.stopped_on == stops[0]);
 	g_assert_false(r.timed_out);
 	g_assert_false(r.exited);
@@ -47,19 +56,10 @@ static void test_stop_split_string(void)
 /* The second string of the list; a NUL before it does not hide it. */
 static void test_stop_second_string(void)
 {
-	const char *argv[] = { "sh", "-c",
-			       "printf 'a\\000b\\nreboot: System halted\\n'; "
-			       "sleep 60",
-			       NULL };
-	const char *env[] = { "PATH=/usr/bin:/bin", NULL };
-	struct runner_opts o = RUNNER_OPTS_INIT;
 	struct runner_result r;
-	g_autoptr(GError) error = NULL;
 
-	o.env = env;
-	o.timeout_ms = 30000;
-	o.stop_on = stops;
-	g_assert_true(runner_run(argv, &o, &r, &error));
+	run_sh("printf 'a\\000b\\nreboot: System halted\\n'; sleep 60", 30000,
+	       &r);
 	g_assert_true(r.stopped_on == stops[1]);
 	g_assert_false(r.timed_out);
 	runner_result_clear(&r);
@@ -69,25 +69,14 @@ static void test_stop_second_string(void)
  * without one; an almost-match is not a match. */
 static void test_no_stop(void)
 {
-	const char *argv[] = { "sh", "-c", "echo 'reboot: Power dow'; exit 0",
-			       NULL };
-	const char *hang[] = { "sh", "-c", "echo 'reboot: Power'; sleep 60",
-			       NULL };
-	const char *env[] = { "PATH=/usr/bin:/bin", NULL };
-	struct runner_opts o = RUNNER_OPTS_INIT;
 	struct runner_result r;
-	g_autoptr(GError) error = NULL;
 
-	o.env = env;
-	o.timeout_ms = 30000;
-	o.stop_on = stops;
-	g_assert_true(runner_run(argv, &o, &r, &error));
+	run_sh("echo 'reboot: Power dow'; exit 0", 30000, &r);
 	g_assert_null(r.stopped_on);
 	g_assert_true(runner_result_ok(&r));
 	runner_result_clear(&r);
 
-	o.timeout_ms = 300;
-	g_assert_true(runner_run(hang, &o, &r, &error));
+	run_sh("echo 'reboot: Power'; sleep 60", 300, &r);
 	g_assert_null(r.stopped_on);
 	g_assert_true(r.timed_out);
 	runner_result_clear(&r);
