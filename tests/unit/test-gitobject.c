@@ -33,21 +33,36 @@ static GBytes *read_object(gitodb *odb, const char *hex, enum gitobj_type want)
 	return data;
 }
 
+/* Run @script in @dir, where it makes the repository r; the lines of its
+ * stdout, of which there must be @n (with the empty one after the last
+ * newline), owned by the caller; the object database of r in *@odb. */
+static char **repo_lines(const char *dir, const char *script, guint n,
+			 gitodb **odb)
+{
+	g_autofree char *objects =
+		g_build_filename(dir, "r/.git/objects", NULL);
+	g_autofree char *out = sh(dir, script, NULL);
+	g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+	g_autoptr(GError) error = NULL;
+
+	g_assert_cmpuint(g_strv_length(lines), ==, n);
+	*odb = gitodb_open(objects, &error);
+	g_assert_no_error(error);
+	return g_steal_pointer(&lines);
+}
+
 /* Every tree of a repository with files, an executable, a symlink, a
  * subdirectory, a submodule and names git sorts specially, against
  * `git ls-tree -z`. */
 static void test_tree_real(void)
 {
 	g_autofree char *dir = scratch_dir_new("armbot-gitobject-XXXXXX");
-	g_autofree char *objects =
-		g_build_filename(dir, "r/.git/objects", NULL);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(gitodb) odb = NULL;
-	g_autofree char *trees = NULL;
 	g_auto(GStrv) tree_ids = NULL;
 	guint entries = 0;
 
-	trees = sh(
+	tree_ids = repo_lines(
 		dir,
 		"git init -q r && cd r\n"
 		"mkdir -p foo sub/deeper && echo a > foo/bar\n"
@@ -61,11 +76,7 @@ static void test_tree_real(void)
 		"git rev-list --objects HEAD | cut -c1-40 | "
 		"git cat-file --batch-check='%(objecttype) %(objectname)' |"
 		" sed -n 's/^tree //p'\n",
-		NULL);
-	tree_ids = g_strsplit(trees, "\n", -1);
-	g_assert_cmpuint(g_strv_length(tree_ids), ==, 5);
-	odb = gitodb_open(objects, &error);
-	g_assert_no_error(error);
+		4 + 1, &odb);
 	for (guint t = 0; tree_ids[t] && *tree_ids[t]; t++) {
 		g_autofree char *script = g_strdup_printf(
 			"cd r && git ls-tree -z %s", tree_ids[t]);
@@ -211,34 +222,28 @@ static void test_tree_malformed(void)
 static void test_commit_real(void)
 {
 	g_autofree char *dir = scratch_dir_new("armbot-gitobject-XXXXXX");
-	g_autofree char *objects =
-		g_build_filename(dir, "r/.git/objects", NULL);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(gitodb) odb = NULL;
-	g_autofree char *log = NULL;
 	g_auto(GStrv) lines = NULL;
 	guint merges = 0, roots = 0;
 
-	log = sh(dir,
-		 "git init -q -b main r && cd r\n"
-		 "c() { GIT_COMMITTER_DATE=\"$1\" git commit -q "
-		 "--allow-empty -m \"$1\"; }\n"
-		 "c '1700000000 +0100'\n"
-		 "git checkout -q -b side\n"
-		 "c '1700000500 -0730'\n"
-		 "git checkout -q -\n"
-		 "c '1600000000 +0000'\n"
-		 "GIT_COMMITTER_DATE='1800000000 +1400' git merge -q "
-		 "--no-ff -m merge side\n"
-		 "git checkout -q --orphan other && c '@12345 +0000'\n"
-		 "git merge -q --allow-unrelated-histories -m m2 "
-		 "--no-ff main\n"
-		 "git log --all --format='%H %T %ct %P'\n",
-		 NULL);
-	lines = g_strsplit(log, "\n", -1);
-	g_assert_cmpuint(g_strv_length(lines), ==, 6 + 1);
-	odb = gitodb_open(objects, &error);
-	g_assert_no_error(error);
+	lines = repo_lines(
+		dir,
+		"git init -q -b main r && cd r\n"
+		"c() { GIT_COMMITTER_DATE=\"$1\" git commit -q "
+		"--allow-empty -m \"$1\"; }\n"
+		"c '1700000000 +0100'\n"
+		"git checkout -q -b side\n"
+		"c '1700000500 -0730'\n"
+		"git checkout -q -\n"
+		"c '1600000000 +0000'\n"
+		"GIT_COMMITTER_DATE='1800000000 +1400' git merge -q "
+		"--no-ff -m merge side\n"
+		"git checkout -q --orphan other && c '@12345 +0000'\n"
+		"git merge -q --allow-unrelated-histories -m m2 "
+		"--no-ff main\n"
+		"git log --all --format='%H %T %ct %P'\n",
+		6 + 1, &odb);
 	for (guint i = 0; lines[i] && *lines[i]; i++) {
 		g_auto(GStrv) f = g_strsplit(lines[i], " ", -1);
 		g_autoptr(GBytes) data = read_object(odb, f[0], GITOBJ_COMMIT);
@@ -347,27 +352,20 @@ static void test_commit_parse(void)
 static void test_tag_real(void)
 {
 	g_autofree char *dir = scratch_dir_new("armbot-gitobject-XXXXXX");
-	g_autofree char *objects =
-		g_build_filename(dir, "r/.git/objects", NULL);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(gitodb) odb = NULL;
-	g_autofree char *refs = NULL;
 	g_auto(GStrv) lines = NULL;
 
-	refs = sh(dir,
-		  "git init -q r && cd r\n"
-		  "echo a > f && git add f && git commit -q -m one\n"
-		  "git tag -a -m c tc HEAD\n"
-		  "git tag -a -m t tt HEAD^{tree}\n"
-		  "git tag -a -m b tb HEAD:f\n"
-		  "git tag -a -m tag ttag tc\n"
-		  "git for-each-ref --format='%(objectname) %(object) "
-		  "%(type)' refs/tags\n",
-		  NULL);
-	lines = g_strsplit(refs, "\n", -1);
-	g_assert_cmpuint(g_strv_length(lines), ==, 4 + 1);
-	odb = gitodb_open(objects, &error);
-	g_assert_no_error(error);
+	lines = repo_lines(dir,
+			   "git init -q r && cd r\n"
+			   "echo a > f && git add f && git commit -q -m one\n"
+			   "git tag -a -m c tc HEAD\n"
+			   "git tag -a -m t tt HEAD^{tree}\n"
+			   "git tag -a -m b tb HEAD:f\n"
+			   "git tag -a -m tag ttag tc\n"
+			   "git for-each-ref --format='%(objectname) %(object) "
+			   "%(type)' refs/tags\n",
+			   4 + 1, &odb);
 	for (guint i = 0; lines[i] && *lines[i]; i++) {
 		g_auto(GStrv) f = g_strsplit(lines[i], " ", -1);
 		g_autoptr(GBytes) data = read_object(odb, f[0], GITOBJ_TAG);
