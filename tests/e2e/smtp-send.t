@@ -133,11 +133,7 @@ is "$(cat "$TMP/err")" \
 NOTLS_PORT=$(_smtp_free_port 5)
 smtp-sink -v -u postfix "127.0.0.1:$NOTLS_PORT" 10 2>"$TMP/sink.log" &
 sink=$!
-i=0
-while ! _smtp_listening "$NOTLS_PORT" && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+_smtp_wait_port "$NOTLS_PORT" up
 send 78 "AUTH to a server without STARTTLS" \
 	--smtp "smtp://127.0.0.1:$NOTLS_PORT" --auth-file "$TMP/creds" \
 	--auth-mechanism PLAIN list@lists.test < "$REPORTS/skipped.eml"
@@ -193,11 +189,7 @@ is "$(smtp_server_count)" "$n" "nothing delivered twice, nothing lost"
 SINK_PORT=$(_smtp_free_port 4)
 smtp-sink -u postfix -w 60 "127.0.0.1:$SINK_PORT" 10 &
 sink=$!
-i=0
-while ! _smtp_listening "$SINK_PORT" && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+_smtp_wait_port "$SINK_PORT" up
 send 75 "server silent after DATA, timeout 2 s" \
 	--smtp "smtp://127.0.0.1:$SINK_PORT" --timeout 2 list@lists.test \
 	< "$REPORTS/skipped.eml"
