@@ -25,11 +25,7 @@ post kb "$TMP/with-base.patch"
 post ub "$TMP/without-base.patch"
 wait_replies kb.1@example.org 1 180
 ok $? "a reply to the series with a known base"
-i=0
-while [ $i -lt 120 ] && ! grep -q "series 2: done" "$TMP/run.log"; do
-	sleep 0.5
-	i=$((i + 1))
-done
+wait_log "series 2: done" 60
 grep -q "series 2: done.*no reply" "$TMP/run.log"
 ok $? "the series with an unknown base is done without a reply"
 grep -q "series 2: done.*no reply" "$TMP/run.log" || sed 's/^/# /' "$TMP/run.log"

@@ -96,6 +96,17 @@ wait_replies() {
 	done
 }
 
+# wait_log PATTERN SECONDS: wait until $TMP/run.log has a line matching
+# PATTERN (grep's); 1 if it has none by then
+wait_log() {
+	_i=0
+	while ! grep -q "$1" "$TMP/run.log"; do
+		[ $_i -lt $(($2 * 2)) ] || return 1
+		sleep 0.5
+		_i=$((_i + 1))
+	done
+}
+
 # post ID [make-series.pl options] PATCH...: the list distributes a series
 post() {
 	_id=$1

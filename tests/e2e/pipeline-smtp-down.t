@@ -12,11 +12,7 @@ echo "list-cap = 1" >> "$TMP/armbot.conf"
 smtp_server_stop
 start_bot
 post d1 "$ARM61/imx6-6.1/0005-ARM-dts-imx6qdl-Enable-usb-node-children-with-reg.patch"
-i=0
-while [ $i -lt 120 ] && ! grep -q "again in" "$TMP/run.log"; do
-	sleep 0.5
-	i=$((i + 1))
-done
+wait_log "again in" 60
 grep -q "outbox: <armbot-.*>: .*; again in 30 s" "$TMP/run.log"
 ok $? "with the server down the reply waits, to be tried again in 30 s"
 "$ARMBOT" --data-dir "$PDATA" status > "$TMP/status"
@@ -33,11 +29,7 @@ is "$(count_replies_to d1.1@example.org)" 1 "exactly once"
 
 # the cap: one reply per list per hour
 post d2 "$ARM61/imx6-6.1/0007-ARM-dts-imx6q-evi-Fix-onboard-hub-reset-line.patch"
-i=0
-while [ $i -lt 120 ] && ! grep -q "has had its replies for this hour" "$TMP/run.log"; do
-	sleep 0.5
-	i=$((i + 1))
-done
+wait_log "has had its replies for this hour" 60
 grep -q "arm@lists.test has had its replies for this hour" "$TMP/run.log"
 ok $? "a second reply to the list within the hour waits (list-cap = 1)"
 is "$(count_replies_to d2.1@example.org)" 0 "and is not sent"
