@@ -111,13 +111,25 @@ static void test_make_line(void)
 	g_rmdir(dir);
 }
 
+/* The steps of a boot with the test module and the qemu line, which must
+ * be six (mkdir, fragment, config and kernel makes, the module's, qemu);
+ * owned by the caller. */
+static GPtrArray *boot_steps_of(const struct kbuild *kb)
+{
+	g_autoptr(GError) error = NULL;
+	GPtrArray *steps = boot_steps(kb, TRUE, TRUE, &error);
+
+	g_assert_no_error(error);
+	g_assert_cmpuint(steps->len, ==, 6);
+	return steps;
+}
+
 /* The steps of a boot of the rpm-virt kernel: the fragment, the makes,
  * the module's, qemu's; the shell gives qemu the arguments armbot's
  * virt_argv() gives it, paths aside. */
 static void test_boot_steps(void)
 {
 	struct kbuild kb;
-	g_autoptr(GError) error = NULL;
 	g_autoptr(GPtrArray) steps = NULL;
 	g_autofree char *fragment = NULL;
 	g_autofree char *dir = g_dir_make_tmp("test-reproduce-XXXXXX", NULL);
@@ -126,9 +138,7 @@ static void test_boot_steps(void)
 	const struct kbuild_step *s;
 
 	fake_kbuild(&kb);
-	steps = boot_steps(&kb, TRUE, TRUE, &error);
-	g_assert_no_error(error);
-	g_assert_cmpuint(steps->len, ==, 6);
+	steps = boot_steps_of(&kb);
 	s = steps->pdata[0];
 	g_assert_cmpstr(s->command, ==, "mkdir -p build");
 	s = steps->pdata[1];
@@ -177,7 +187,6 @@ static void test_boot_steps(void)
 static void test_boot_steps_arm64(void)
 {
 	struct kbuild kb;
-	g_autoptr(GError) error = NULL;
 	g_autoptr(GPtrArray) steps = NULL;
 	g_autofree char *image = NULL;
 	const struct kbuild_step *s;
@@ -187,9 +196,7 @@ static void test_boot_steps_arm64(void)
 	kb.arch = kbuild_arch_find("arm64");
 	g_assert_nonnull(kb.arch);
 	g_assert_null(kbuild_arch_find("mips"));
-	steps = boot_steps(&kb, TRUE, TRUE, &error);
-	g_assert_no_error(error);
-	g_assert_cmpuint(steps->len, ==, 6);
+	steps = boot_steps_of(&kb);
 	s = steps->pdata[3];
 	g_assert_cmpstr(s->command, ==,
 			"make ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- "
