@@ -8,6 +8,15 @@ DISTRO_TOOLS="qemu-system-arm arm-linux-gnueabihf-gcc bwrap ccache git perl"
 . "$TOP/tests/e2e/distro-lib.sh"
 WORKTREE=$DATA/worktrees/distro-6.1
 
+# own_data_dir DIR: a data dir of the test's own at DIR, so that its store
+# is fresh, with the tree, worktree, build and boot dirs of $DATA linked in
+own_data_dir() {
+	mkdir -p "$1" "$DATA/kbuild" "$DATA/worktrees" "$DATA/boot" || return 1
+	for _d in trees worktrees kbuild boot; do
+		ln -s "$DATA/$_d" "$1/$_d" || return 1
+	done
+}
+
 # run_boot ARGS...: armbot boot on the distro tree, as run_timed
 run_boot() {
 	run_timed --data-dir "$DATA" boot --jobs 2 "$@"

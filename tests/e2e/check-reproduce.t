@@ -13,10 +13,7 @@
 
 # a store of the test's own; the tree, worktree and builds of boot-lib.sh
 CDATA=$TMP/data
-mkdir -p "$CDATA" "$DATA/kbuild" "$DATA/worktrees" "$DATA/boot"
-for d in trees worktrees kbuild boot; do
-	ln -s "$DATA/$d" "$CDATA/$d" || skip_all "cannot link $d"
-done
+own_data_dir "$CDATA" || skip_all "cannot link the data dirs"
 # the reader's kernel tree: hard links to the worktree, on its file system
 LINUX_TOP=$(mktemp -d "$ARMBOT_CACHE_DIR/e2e-reproduce.XXXXXX")
 trap 'rm -rf "$TMP" "$LINUX_TOP"' EXIT

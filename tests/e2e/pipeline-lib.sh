@@ -21,10 +21,7 @@ BOT_PID=
 # pipeline_setup CHECKS: a fresh store, the SMTP server up, the config
 pipeline_setup() {
 	PDATA=$TMP/data
-	mkdir -p "$PDATA" "$DATA/kbuild" "$DATA/worktrees" "$DATA/boot"
-	for d in trees worktrees kbuild boot; do
-		ln -s "$DATA/$d" "$PDATA/$d" || return 1
-	done
+	own_data_dir "$PDATA" || return 1
 	smtp_server_setup || return 1
 	smtp_server_start || return 1
 	trap 'pipeline_cleanup; smtp_server_cleanup; rm -rf "$TMP"' EXIT
