@@ -101,19 +101,15 @@ int cmd_similar(struct armbot_context *ctx, int argc, char **argv)
 		struct gitoid commit;
 
 		if (!repo || !gitrepo_revparse(repo, rev ? rev : "HEAD",
-					       &commit, &error)) {
-			fprintf(stderr, "error: %s\n", error->message);
-			return 1;
-		}
+					       &commit, &error))
+			return command_fail(error);
 		if (!no_cache) {
 			cache = datadir_cache_dir();
 			dir = g_build_filename(cache, "similar", NULL);
 		}
 		index = simindex_open(repo, &commit, NULL, dir, &st, &error);
-		if (!index) {
-			fprintf(stderr, "error: %s\n", error->message);
-			return 1;
-		}
+		if (!index)
+			return command_fail(error);
 		if (stats_wanted)
 			fprintf(stderr,
 				"index: %u files (%u reused), %u fingerprints, "
@@ -124,10 +120,8 @@ int cmd_similar(struct armbot_context *ctx, int argc, char **argv)
 				(g_get_monotonic_time() - t0) / 1e6);
 	}
 	patch = read_input(argc, argv, &error);
-	if (!patch) {
-		fprintf(stderr, "error: %s\n", error->message);
-		return 1;
-	}
+	if (!patch)
+		return command_fail(error);
 	t1 = g_get_monotonic_time();
 	f = similar_find(index, patch, strlen(patch), &opts);
 	t2 = g_get_monotonic_time();

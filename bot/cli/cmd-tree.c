@@ -29,12 +29,6 @@
 #include "mailparse/mailbox.h"
 #include "mailparse/message.h"
 
-static int tree_fail(GError *error)
-{
-	fprintf(stderr, "error: %s\n", error->message);
-	return 1;
-}
-
 static void oid_hex(char out[GITOID_HEXSZ + 1], const struct gitoid *oid)
 {
 	gitoid_to_hex(oid, out);
@@ -92,10 +86,10 @@ static int tree_import_cmd(struct armbot_context *ctx, int argc, char **argv)
 	if (tarball && !version)
 		return command_usage_error("tree", "--tarball needs --version");
 	if (!update_options(ctx, &uo, &st, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	tree = treeupdate_import_distro(&uo, tarball, version, &result, &error);
 	if (!tree)
-		return tree_fail(error);
+		return command_fail(error);
 	oid_hex(commit, &result.commit);
 	oid_hex(tree_id, &result.tree);
 	if (result.unchanged)
@@ -130,9 +124,9 @@ static int tree_list_configured(struct armbot_context *ctx, const char *file)
 	g_autoptr(GPtrArray) changes = NULL;
 
 	if (!config)
-		return tree_fail(error);
+		return command_fail(error);
 	if (!treeset_open_store(command_data_dir(ctx), &st, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	for (guint i = 0; i < config->trees->len; i++) {
 		const struct treefile *tf = config->trees->pdata[i];
 		g_autofree char *checks =
@@ -146,7 +140,7 @@ static int tree_list_configured(struct armbot_context *ctx, const char *file)
 		return 0;
 	if (!(stored = store_trees_list(st, &error)) ||
 	    !(changes = store_tree_changes(st, NULL, &error)))
-		return tree_fail(error);
+		return command_fail(error);
 	for (guint i = 0; i < stored->len; i++) {
 		const struct store_tree *t = stored->pdata[i];
 
@@ -181,7 +175,7 @@ static int tree_list_cmd(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	names = tree_list(command_data_dir(ctx), &error);
 	if (!names)
-		return tree_fail(error);
+		return command_fail(error);
 	for (guint i = 0; names[i]; i++) {
 		g_autoptr(kernel_tree) tree = NULL;
 		g_autoptr(GError) local = NULL;
@@ -213,7 +207,7 @@ static int print_head(struct tree *tree)
 	struct gitoid head;
 
 	if (!tree_head(tree, &head, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	oid_hex(hex, &head);
 	printf("%s: %s at %s\n", tree->name, tree->head_branch, hex);
 	return 0;
@@ -243,11 +237,11 @@ static int tree_add_cmd(struct armbot_context *ctx, int argc, char **argv)
 		return command_usage_error("tree",
 					   "tree add needs NAME and URL|PATH");
 	if (!update_options(ctx, &uo, &st, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	tree = treeupdate_add(&uo, argv[1], argv[2],
 			      (const char *const *)branches, &error);
 	if (!tree)
-		return tree_fail(error);
+		return command_fail(error);
 	return print_head(tree);
 }
 
@@ -266,10 +260,10 @@ static int tree_update_cmd(struct armbot_context *ctx, int argc, char **argv)
 	if (argc != 2)
 		return command_usage_error("tree", "tree update needs NAME");
 	if (!update_options(ctx, &uo, &st, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	tree = treeupdate_fetch(&uo, argv[1], &error);
 	if (!tree)
-		return tree_fail(error);
+		return command_fail(error);
 	return print_head(tree);
 }
 
@@ -293,10 +287,10 @@ static int tree_show_cmd(struct armbot_context *ctx, int argc, char **argv)
 				    argc > 1 ? argv[1] : NULL, &error);
 	if (!tree ||
 	    !tree_resolve(tree, argc > 2 ? argv[2] : NULL, &id, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	if (!lg2repo_commit_tree(tree->repo, &id, &root)) {
 		tree_set_git_error(&error, "cannot read the commit");
-		return tree_fail(error);
+		return command_fail(error);
 	}
 	oid_hex(hex, &id);
 	oid_hex(tree_hex, &root);
@@ -324,7 +318,7 @@ static int tree_checkout_cmd(struct armbot_context *ctx, int argc, char **argv)
 					   "tree checkout needs NAME REV DIR");
 	tree = tree_open_or_default(command_data_dir(ctx), argv[1], &error);
 	if (!tree || !tree_checkout(tree, argv[2], argv[3], &stats, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	printf("%s: %u written, %u removed, %u mode changes%s\n", argv[3],
 	       stats.written, stats.removed, stats.mode_changed,
 	       stats.full ? " (full checkout)" : "");
@@ -363,7 +357,7 @@ static int tree_index_cmd(struct armbot_context *ctx, int argc, char **argv)
 				    argc > 1 ? argv[1] : NULL, &error);
 	if (!tree ||
 	    !baseguess_index_tree(tree, print_index_stats, tree->name, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	return 0;
 }
 
@@ -395,10 +389,10 @@ static int tree_guess_base_cmd(struct armbot_context *ctx, int argc,
 					   "tree guess-base needs FILE.mbox");
 	tree = tree_open_or_default(command_data_dir(ctx), name, &error);
 	if (!tree)
-		return tree_fail(error);
+		return command_fail(error);
 	series = baseguess_series_from_mbox(argv[1], &error);
 	if (!series || !baseguess_run(tree, series, &res, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	if (res.how == BASEGUESS_UNKNOWN) {
 		printf("no base: %s\n", res.reason);
 	} else {
@@ -466,10 +460,10 @@ static int tree_pick_cmd(struct armbot_context *ctx, int argc, char **argv)
 		return command_usage_error("tree", "tree pick needs FILE.mbox");
 	config = command_config(file, NULL, &error);
 	if (!config || !treeset_open_store(command_data_dir(ctx), &st, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	ts = treeset_load(config, st, NULL, &error);
 	if (!ts || !(messages = read_messages(argv[1], &error)))
-		return tree_fail(error);
+		return command_fail(error);
 	if (!messages->len) {
 		fprintf(stderr, "error: %s: no message\n", argv[1]);
 		return 1;
@@ -540,7 +534,7 @@ static int tree_mail_cmd(struct armbot_context *ctx, int argc, char **argv)
 	if (!config || !(messages = read_messages(argv[1], &error)) ||
 	    !(m = load_maintainers(ctx, mfile, &error)) ||
 	    !(st = command_store(ctx, &error)))
-		return tree_fail(error);
+		return command_fail(error);
 	if (messages->len != 1) {
 		fprintf(stderr, "error: %s: %u messages, not one\n", argv[1],
 			messages->len);
@@ -551,7 +545,7 @@ static int tree_mail_cmd(struct armbot_context *ctx, int argc, char **argv)
 	octx.maintainers = m;
 	octx.now = now;
 	if (!optin_handle(&octx, messages->pdata[0], &reply, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	printf("outcome: %s\n", optin_outcome_name(reply.outcome));
 	if (reply.outcome != OPTIN_NOT_FOR_US)
 		printf("reason: %s\nto: %s\nsubject: %s\nin-reply-to: "

@@ -46,6 +46,12 @@ int command_usage_error(const char *name, const char *format, ...)
 	return COMMAND_USAGE_ERROR;
 }
 
+int command_fail(const GError *error)
+{
+	fprintf(stderr, "error: %s\n", error->message);
+	return 1;
+}
+
 gboolean command_check_root(const char *name, const char *why,
 			    gboolean allow_root)
 {

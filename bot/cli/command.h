@@ -73,6 +73,9 @@ gboolean command_parse_options(const char *name, const char *parameters,
  * COMMAND_USAGE_ERROR. */
 int command_usage_error(const char *name, const char *format, ...)
 	G_GNUC_PRINTF(2, 3);
+/* A command that failed: prints "error: MESSAGE" of @error on standard
+ * error, as git's error() does, and returns 1, the exit status. */
+int command_fail(const GError *error);
 /* git's die(): a value git's own options refuse (`--dirstat=bogus`) */
 #define COMMAND_FATAL_ERROR 128
 /* Not an exit status: the command line needs what only armbot-core links
