@@ -143,6 +143,19 @@ char *command_store_path(struct armbot_context *ctx, GError **error);
 gboolean command_check_root(const char *name, const char *why,
 			    gboolean allow_root);
 
+struct gitrepo;
+struct gitoid;
+
+/* The repository at @path (-C REPO) and in *@out its revision @rev (HEAD
+ * when NULL), for the commands that derive something from a tree; NULL
+ * with @error when either cannot be read (in bot/cli/command-repo.c). */
+struct gitrepo *command_repo_rev(const char *path, const char *rev,
+				 struct gitoid *out, GError **error);
+
+/* $ARMBOT_CACHE_DIR/@name (config/datadir.h), where such a command keeps
+ * what it derived.  Newly allocated. */
+char *command_cache_dir(const char *name);
+
 struct am_series;
 
 /* Print what `armbot boot` and `armbot sparse` say of series @s that
