@@ -199,14 +199,23 @@ static int tree_list_cmd(struct armbot_context *ctx, int argc, char **argv)
 	return tree_list_configured(ctx, file);
 }
 
-/* "NAME: BRANCH at COMMIT" of @tree after an add or an update. */
-static int print_head(struct tree *tree)
+/* `tree add` (@url set, with @branches) and `tree update` of tree @name,
+ * recorded in the data dir's store: then "NAME: BRANCH at COMMIT". */
+static int fetch_tree(struct armbot_context *ctx, const char *name,
+		      const char *url, const char *const *branches)
 {
 	g_autoptr(GError) error = NULL;
+	g_autoptr(kernel_tree) tree = NULL;
+	g_autoptr(store) st = NULL;
+	struct treeupdate_options uo;
 	char hex[GITOID_HEXSZ + 1];
 	struct gitoid head;
 
-	if (!tree_head(tree, &head, &error))
+	if (!update_options(ctx, &uo, &st, &error))
+		return command_fail(error);
+	tree = url ? treeupdate_add(&uo, name, url, branches, &error) :
+		     treeupdate_fetch(&uo, name, &error);
+	if (!tree || !tree_head(tree, &head, &error))
 		return command_fail(error);
 	oid_hex(hex, &head);
 	printf("%s: %s at %s\n", tree->name, tree->head_branch, hex);
@@ -223,10 +232,6 @@ static int tree_add_cmd(struct armbot_context *ctx, int argc, char **argv)
 		  "B" },
 		G_OPTION_ENTRY_NULL
 	};
-	g_autoptr(GError) error = NULL;
-	g_autoptr(kernel_tree) tree = NULL;
-	g_autoptr(store) st = NULL;
-	struct treeupdate_options uo;
 
 	if (!command_parse_options("tree add", "NAME URL|PATH",
 				   "Add a kernel tree fetched from a git "
@@ -236,22 +241,11 @@ static int tree_add_cmd(struct armbot_context *ctx, int argc, char **argv)
 	if (argc != 3)
 		return command_usage_error("tree",
 					   "tree add needs NAME and URL|PATH");
-	if (!update_options(ctx, &uo, &st, &error))
-		return command_fail(error);
-	tree = treeupdate_add(&uo, argv[1], argv[2],
-			      (const char *const *)branches, &error);
-	if (!tree)
-		return command_fail(error);
-	return print_head(tree);
+	return fetch_tree(ctx, argv[1], argv[2], (const char *const *)branches);
 }
 
 static int tree_update_cmd(struct armbot_context *ctx, int argc, char **argv)
 {
-	g_autoptr(GError) error = NULL;
-	g_autoptr(kernel_tree) tree = NULL;
-	g_autoptr(store) st = NULL;
-	struct treeupdate_options uo;
-
 	if (!command_parse_options("tree update", "NAME",
 				   "Fetch a tree's branches again (the distro "
 				   "tree: import a newer installed package).",
@@ -259,12 +253,7 @@ static int tree_update_cmd(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	if (argc != 2)
 		return command_usage_error("tree", "tree update needs NAME");
-	if (!update_options(ctx, &uo, &st, &error))
-		return command_fail(error);
-	tree = treeupdate_fetch(&uo, argv[1], &error);
-	if (!tree)
-		return command_fail(error);
-	return print_head(tree);
+	return fetch_tree(ctx, argv[1], NULL, NULL);
 }
 
 static int tree_show_cmd(struct armbot_context *ctx, int argc, char **argv)
