@@ -547,10 +547,7 @@ static int tree_mail_cmd(struct armbot_context *ctx, int argc, char **argv)
 
 int cmd_tree(struct armbot_context *ctx, int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		int (*run)(struct armbot_context *, int, char **);
-	} subs[] = {
+	static const struct command_sub subs[] = {
 		{ "import", tree_import_cmd },
 		{ "list", tree_list_cmd },
 		{ "add", tree_add_cmd },
@@ -563,25 +560,18 @@ int cmd_tree(struct armbot_context *ctx, int argc, char **argv)
 		{ "mail", tree_mail_cmd },
 	};
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		FILE *out = argc < 2 ? stderr : stdout;
-
-		fprintf(out,
-			"usage: armbot tree import [--tarball FILE --version V]\n"
-			"       armbot tree list [--config FILE]\n"
-			"       armbot tree add NAME URL|PATH [--branch B]...\n"
-			"       armbot tree update NAME\n"
-			"       armbot tree show [NAME [REV]]\n"
-			"       armbot tree checkout NAME REV DIR\n"
-			"       armbot tree index [NAME]\n"
-			"       armbot tree guess-base [--tree NAME] FILE.mbox\n"
-			"       armbot tree pick [--config FILE] FILE.mbox\n"
-			"       armbot tree mail [--config FILE] [--maintainers "
-			"FILE] MAIL\n");
-		return argc < 2 ? COMMAND_USAGE_ERROR : 0;
-	}
-	for (guint i = 0; i < G_N_ELEMENTS(subs); i++)
-		if (!strcmp(argv[1], subs[i].name))
-			return subs[i].run(ctx, argc - 1, argv + 1);
-	return command_usage_error("tree", "unknown tree subcommand");
+	return command_run_sub(
+		ctx, "tree",
+		"usage: armbot tree import [--tarball FILE --version V]\n"
+		"       armbot tree list [--config FILE]\n"
+		"       armbot tree add NAME URL|PATH [--branch B]...\n"
+		"       armbot tree update NAME\n"
+		"       armbot tree show [NAME [REV]]\n"
+		"       armbot tree checkout NAME REV DIR\n"
+		"       armbot tree index [NAME]\n"
+		"       armbot tree guess-base [--tree NAME] FILE.mbox\n"
+		"       armbot tree pick [--config FILE] FILE.mbox\n"
+		"       armbot tree mail [--config FILE] [--maintainers "
+		"FILE] MAIL\n",
+		subs, G_N_ELEMENTS(subs), argc, argv);
 }

@@ -68,6 +68,20 @@ gboolean command_parse_options(const char *name, const char *parameters,
 
 #define COMMAND_USAGE_ERROR 129
 
+/* A subcommand of a command that has several (`armbot tree add`). */
+struct command_sub {
+	const char *name;
+	armbot_command_fn run; /* argv[0] is the subcommand's name */
+};
+
+/* Run the subcommand of command @name that argv[1] names, among the
+ * @n_subs of @subs.  Without one, or for -h and --help, print @usage:
+ * on standard error with COMMAND_USAGE_ERROR when none is given, else on
+ * standard output with 0.  An unknown one is a usage error. */
+int command_run_sub(struct armbot_context *ctx, const char *name,
+		    const char *usage, const struct command_sub *subs,
+		    guint n_subs, int argc, char **argv);
+
 /* A usage error of command @name: prints "error: MESSAGE" and the hint
  * "usage: see 'armbot help NAME'" on standard error and returns
  * COMMAND_USAGE_ERROR. */
