@@ -8,7 +8,6 @@
 
 #include "bot/cli/cmdline.h"
 #include "bot/cli/command.h"
-#include "config/datadir.h"
 #include "qemu/boardderive.h"
 #include "qemu/boards.h"
 
@@ -130,20 +129,15 @@ int cmd_boards(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	}
 	if (repo_path) {
-		g_autofree char *cache = NULL;
-		g_autofree char *dir = NULL;
+		g_autofree char *dir = no_cache ? NULL :
+						  command_cache_dir("boards");
 		struct boardderive_stats st;
 		struct gitoid commit;
 
-		repo = gitrepo_open(repo_path, &error);
-		if (!repo || !gitrepo_revparse(repo, rev ? rev : "HEAD",
-					       &commit, &error)) {
+		repo = command_repo_rev(repo_path, rev, &commit, &error);
+		if (!repo) {
 			fprintf(stderr, "armbot boards: %s\n", error->message);
 			return 1;
-		}
-		if (!no_cache) {
-			cache = datadir_cache_dir();
-			dir = g_build_filename(cache, "boards", NULL);
 		}
 		d = boardderive_new(repo, &commit, map, dir, &st, &error);
 		if (!d) {

@@ -65,13 +65,11 @@ report:
 
 int cmd_config(struct armbot_context *ctx, int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		FILE *out = argc < 2 ? stderr : stdout;
+	static const struct command_sub subs[] = {
+		{ "check", config_check_cmd },
+	};
 
-		fprintf(out, "usage: armbot config check [--config FILE]\n");
-		return argc < 2 ? COMMAND_USAGE_ERROR : 0;
-	}
-	if (!strcmp(argv[1], "check"))
-		return config_check_cmd(ctx, argc - 1, argv + 1);
-	return command_usage_error("config", "unknown config subcommand");
+	return command_run_sub(ctx, "config",
+			       "usage: armbot config check [--config FILE]\n",
+			       subs, G_N_ELEMENTS(subs), argc, argv);
 }

@@ -216,10 +216,8 @@ static int run_mbox(struct armbot_context *ctx, const char *mbox,
 	if (dirstat_opts.mode == DIRSTAT_CHANGES)
 		dirstat_opts.mode = DIRSTAT_LINES;
 	report = dirstat_report_from_filestats(fs, &dirstat_opts, &error);
-	if (!report) {
-		fprintf(stderr, "error: %s\n", error->message);
-		return 1;
-	}
+	if (!report)
+		return command_fail(error);
 	return print_report(report, req);
 }
 

@@ -63,8 +63,7 @@ static int watch(const char *path, GPtrArray *urls,
 		source_stop(sources->pdata[i]);
 	return 0;
 fail:
-	fprintf(stderr, "error: %s\n", error->message);
-	return 1;
+	return command_fail(error);
 }
 
 int cmd_ingest(struct armbot_context *ctx, int argc, char **argv)
@@ -179,6 +178,5 @@ int cmd_ingest(struct armbot_context *ctx, int argc, char **argv)
 	ingest_counts_print(&counts);
 	return 0;
 fail:
-	fprintf(stderr, "error: %s\n", error->message);
-	return 1;
+	return command_fail(error);
 }

@@ -73,6 +73,5 @@ int cmd_lists(struct armbot_context *ctx, int argc, char **argv)
 	}
 	return 0;
 fail:
-	fprintf(stderr, "error: %s\n", error->message);
-	return 1;
+	return command_fail(error);
 }

@@ -176,10 +176,8 @@ static int run_each(const char *src, const char *outdir, gboolean mboxrd,
 	g_autoptr(GError) error = NULL;
 	guint failed = 0;
 
-	if (!collect_mails(src, mboxrd, names, mails, &error)) {
-		fprintf(stderr, "error: %s\n", error->message);
-		return 1;
-	}
+	if (!collect_mails(src, mboxrd, names, mails, &error))
+		return command_fail(error);
 	/* "-": parse only, for timing the parser without the file system */
 	if (!strcmp(outdir, "-")) {
 		for (guint i = 0; i < mails->len; i++) {
@@ -219,10 +217,8 @@ static int run_each(const char *src, const char *outdir, gboolean mboxrd,
 		g_string_printf(status, "%d\n", rc);
 		if (!write_file(info_path, info, &error) ||
 		    !write_file(err_path, err, &error) ||
-		    !write_file(status_path, status, &error)) {
-			fprintf(stderr, "error: %s\n", error->message);
-			return 1;
-		}
+		    !write_file(status_path, status, &error))
+			return command_fail(error);
 		if (rc)
 			failed++;
 	}
@@ -316,10 +312,8 @@ int cmd_mailinfo(struct armbot_context *ctx, int argc, char **argv)
 	if (each)
 		return run_each(argv[1], argv[2], mboxrd, &opts);
 
-	if (!mailbox_read_stdin(&raw, &error)) {
-		fprintf(stderr, "error: %s\n", error->message);
-		return 1;
-	}
+	if (!mailbox_read_stdin(&raw, &error))
+		return command_fail(error);
 	info = g_string_new(NULL);
 	err = g_string_new(NULL);
 	rc = run_one(raw, &opts, argv[1], argv[2], argv[2], info, err);

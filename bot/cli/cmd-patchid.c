@@ -56,10 +56,8 @@ static int from_stdin(void)
 	size_t n;
 
 	while ((n = fread(buf, 1, 1 << 16, stdin)) > 0) {
-		if (!patchid_parser_feed(p, buf, n, results, &error)) {
-			fprintf(stderr, "error: %s\n", error->message);
-			return 1;
-		}
+		if (!patchid_parser_feed(p, buf, n, results, &error))
+			return command_fail(error);
 		print_results(results);
 	}
 	if (ferror(stdin)) {

@@ -66,10 +66,8 @@ int cmd_run(struct armbot_context *ctx, int argc, char **argv)
 	dir = datadir_ensure(config->data_dir ? config->data_dir :
 						command_data_dir(ctx),
 			     NULL, &error);
-	if (!dir) {
-		fprintf(stderr, "error: %s\n", error->message);
-		return 1;
-	}
+	if (!dir)
+		return command_fail(error);
 	dopts.data_dir = dir;
 	dopts.config = config;
 	dopts.max_attempts = max_attempts > 0 ? (guint)max_attempts : 3;

@@ -150,6 +150,5 @@ int cmd_series(struct armbot_context *ctx, int argc, char **argv)
 	fputs(out->str, stdout);
 	return 0;
 fail:
-	fprintf(stderr, "error: %s\n", error->message);
-	return 1;
+	return command_fail(error);
 }

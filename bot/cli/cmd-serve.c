@@ -61,18 +61,14 @@ int cmd_serve(struct armbot_context *ctx, int argc, char **argv)
 		return 1;
 	/* [web] archive-url: where Message-IDs link to */
 	config = command_config(file, NULL, &error);
-	if (!config) {
-		fprintf(stderr, "error: %s\n", error->message);
-		return 1;
-	}
+	if (!config)
+		return command_fail(error);
 	loop = g_main_loop_new(NULL, FALSE);
 	server = web_server_start(command_data_dir(ctx), listen, public_url,
 				  (const char *const *)config->web_archive_urls,
 				  g_main_context_default(), &error);
-	if (!server) {
-		fprintf(stderr, "error: %s\n", error->message);
-		return 1;
-	}
+	if (!server)
+		return command_fail(error);
 	printf("serving %s\n", web_server_url(server));
 	fflush(stdout);
 	sigint = g_unix_signal_add(SIGINT, on_signal, loop);

@@ -13,7 +13,6 @@
 
 #include "bot/cli/cmdline.h"
 #include "bot/cli/command.h"
-#include "config/datadir.h"
 #include "kernel/git/repo.h"
 #include "kernel/similar/simindex.h"
 #include "kernel/similar/similar.h"
@@ -94,26 +93,18 @@ int cmd_similar(struct armbot_context *ctx, int argc, char **argv)
 	repo_path = cmdline_repo();
 	t0 = g_get_monotonic_time();
 	if (repo_path) {
-		g_autoptr(gitrepo) repo = gitrepo_open(repo_path, &error);
-		g_autofree char *cache = NULL;
-		g_autofree char *dir = NULL;
-		struct simindex_stats st;
 		struct gitoid commit;
+		g_autoptr(gitrepo) repo =
+			command_repo_rev(repo_path, rev, &commit, &error);
+		g_autofree char *dir = no_cache ? NULL :
+						  command_cache_dir("similar");
+		struct simindex_stats st;
 
-		if (!repo || !gitrepo_revparse(repo, rev ? rev : "HEAD",
-					       &commit, &error)) {
-			fprintf(stderr, "error: %s\n", error->message);
-			return 1;
-		}
-		if (!no_cache) {
-			cache = datadir_cache_dir();
-			dir = g_build_filename(cache, "similar", NULL);
-		}
+		if (!repo)
+			return command_fail(error);
 		index = simindex_open(repo, &commit, NULL, dir, &st, &error);
-		if (!index) {
-			fprintf(stderr, "error: %s\n", error->message);
-			return 1;
-		}
+		if (!index)
+			return command_fail(error);
 		if (stats_wanted)
 			fprintf(stderr,
 				"index: %u files (%u reused), %u fingerprints, "
@@ -124,10 +115,8 @@ int cmd_similar(struct armbot_context *ctx, int argc, char **argv)
 				(g_get_monotonic_time() - t0) / 1e6);
 	}
 	patch = read_input(argc, argv, &error);
-	if (!patch) {
-		fprintf(stderr, "error: %s\n", error->message);
-		return 1;
-	}
+	if (!patch)
+		return command_fail(error);
 	t1 = g_get_monotonic_time();
 	f = similar_find(index, patch, strlen(patch), &opts);
 	t2 = g_get_monotonic_time();

@@ -16,12 +16,6 @@
 #include "bot/control/subscription.h"
 #include "config/config.h"
 
-static int fail(GError *error)
-{
-	fprintf(stderr, "error: %s\n", error->message);
-	return 1;
-}
-
 static int request(struct armbot_context *ctx, int argc, char **argv,
 		   gboolean join)
 {
@@ -77,10 +71,10 @@ static int request(struct armbot_context *ctx, int argc, char **argv,
 	if (!subscription_list_parse(argv[1], &local, &host, &error) ||
 	    !(config = command_config(file, NULL, &error)) ||
 	    !(st = command_store(ctx, &error)))
-		return fail(error);
+		return command_fail(error);
 	list = g_strdup_printf("%s@%s", local, host);
 	if (!store_list_get(st, list, &old, &error))
-		return fail(error);
+		return command_fail(error);
 	/* leaving goes the way joining went, unless told otherwise */
 	if (old && !via_name)
 		subscription_via_parse(old->via, &via);
@@ -98,7 +92,7 @@ static int request(struct armbot_context *ctx, int argc, char **argv,
 	raw = mail_compose(&m, "", &error);
 	if (!raw) {
 		subscription_request_clear(&req);
-		return fail(error);
+		return command_fail(error);
 	}
 	mail.message_id = id;
 	mail.sender = config->smtp_from ? config->smtp_from : config->address;
@@ -118,7 +112,7 @@ static int request(struct armbot_context *ctx, int argc, char **argv,
 	    !store_list_put(st, &l, &error) || !store_commit(st, &error)) {
 		store_rollback(st);
 		subscription_request_clear(&req);
-		return fail(error);
+		return command_fail(error);
 	}
 	printf("%s: %s request queued to %s (%s), from %s%s\n", list, name,
 	       req.to, subscription_via_name(via), config->address,

@@ -29,12 +29,6 @@
 #include "mailparse/mailbox.h"
 #include "mailparse/message.h"
 
-static int tree_fail(GError *error)
-{
-	fprintf(stderr, "error: %s\n", error->message);
-	return 1;
-}
-
 static void oid_hex(char out[GITOID_HEXSZ + 1], const struct gitoid *oid)
 {
 	gitoid_to_hex(oid, out);
@@ -92,10 +86,10 @@ static int tree_import_cmd(struct armbot_context *ctx, int argc, char **argv)
 	if (tarball && !version)
 		return command_usage_error("tree", "--tarball needs --version");
 	if (!update_options(ctx, &uo, &st, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	tree = treeupdate_import_distro(&uo, tarball, version, &result, &error);
 	if (!tree)
-		return tree_fail(error);
+		return command_fail(error);
 	oid_hex(commit, &result.commit);
 	oid_hex(tree_id, &result.tree);
 	if (result.unchanged)
@@ -130,9 +124,9 @@ static int tree_list_configured(struct armbot_context *ctx, const char *file)
 	g_autoptr(GPtrArray) changes = NULL;
 
 	if (!config)
-		return tree_fail(error);
+		return command_fail(error);
 	if (!treeset_open_store(command_data_dir(ctx), &st, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	for (guint i = 0; i < config->trees->len; i++) {
 		const struct treefile *tf = config->trees->pdata[i];
 		g_autofree char *checks =
@@ -146,7 +140,7 @@ static int tree_list_configured(struct armbot_context *ctx, const char *file)
 		return 0;
 	if (!(stored = store_trees_list(st, &error)) ||
 	    !(changes = store_tree_changes(st, NULL, &error)))
-		return tree_fail(error);
+		return command_fail(error);
 	for (guint i = 0; i < stored->len; i++) {
 		const struct store_tree *t = stored->pdata[i];
 
@@ -181,7 +175,7 @@ static int tree_list_cmd(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	names = tree_list(command_data_dir(ctx), &error);
 	if (!names)
-		return tree_fail(error);
+		return command_fail(error);
 	for (guint i = 0; names[i]; i++) {
 		g_autoptr(kernel_tree) tree = NULL;
 		g_autoptr(GError) local = NULL;
@@ -205,15 +199,24 @@ static int tree_list_cmd(struct armbot_context *ctx, int argc, char **argv)
 	return tree_list_configured(ctx, file);
 }
 
-/* "NAME: BRANCH at COMMIT" of @tree after an add or an update. */
-static int print_head(struct tree *tree)
+/* `tree add` (@url set, with @branches) and `tree update` of tree @name,
+ * recorded in the data dir's store: then "NAME: BRANCH at COMMIT". */
+static int fetch_tree(struct armbot_context *ctx, const char *name,
+		      const char *url, const char *const *branches)
 {
 	g_autoptr(GError) error = NULL;
+	g_autoptr(kernel_tree) tree = NULL;
+	g_autoptr(store) st = NULL;
+	struct treeupdate_options uo;
 	char hex[GITOID_HEXSZ + 1];
 	struct gitoid head;
 
-	if (!tree_head(tree, &head, &error))
-		return tree_fail(error);
+	if (!update_options(ctx, &uo, &st, &error))
+		return command_fail(error);
+	tree = url ? treeupdate_add(&uo, name, url, branches, &error) :
+		     treeupdate_fetch(&uo, name, &error);
+	if (!tree || !tree_head(tree, &head, &error))
+		return command_fail(error);
 	oid_hex(hex, &head);
 	printf("%s: %s at %s\n", tree->name, tree->head_branch, hex);
 	return 0;
@@ -229,10 +232,6 @@ static int tree_add_cmd(struct armbot_context *ctx, int argc, char **argv)
 		  "B" },
 		G_OPTION_ENTRY_NULL
 	};
-	g_autoptr(GError) error = NULL;
-	g_autoptr(kernel_tree) tree = NULL;
-	g_autoptr(store) st = NULL;
-	struct treeupdate_options uo;
 
 	if (!command_parse_options("tree add", "NAME URL|PATH",
 				   "Add a kernel tree fetched from a git "
@@ -242,22 +241,11 @@ static int tree_add_cmd(struct armbot_context *ctx, int argc, char **argv)
 	if (argc != 3)
 		return command_usage_error("tree",
 					   "tree add needs NAME and URL|PATH");
-	if (!update_options(ctx, &uo, &st, &error))
-		return tree_fail(error);
-	tree = treeupdate_add(&uo, argv[1], argv[2],
-			      (const char *const *)branches, &error);
-	if (!tree)
-		return tree_fail(error);
-	return print_head(tree);
+	return fetch_tree(ctx, argv[1], argv[2], (const char *const *)branches);
 }
 
 static int tree_update_cmd(struct armbot_context *ctx, int argc, char **argv)
 {
-	g_autoptr(GError) error = NULL;
-	g_autoptr(kernel_tree) tree = NULL;
-	g_autoptr(store) st = NULL;
-	struct treeupdate_options uo;
-
 	if (!command_parse_options("tree update", "NAME",
 				   "Fetch a tree's branches again (the distro "
 				   "tree: import a newer installed package).",
@@ -265,12 +253,7 @@ static int tree_update_cmd(struct armbot_context *ctx, int argc, char **argv)
 		return COMMAND_USAGE_ERROR;
 	if (argc != 2)
 		return command_usage_error("tree", "tree update needs NAME");
-	if (!update_options(ctx, &uo, &st, &error))
-		return tree_fail(error);
-	tree = treeupdate_fetch(&uo, argv[1], &error);
-	if (!tree)
-		return tree_fail(error);
-	return print_head(tree);
+	return fetch_tree(ctx, argv[1], NULL, NULL);
 }
 
 static int tree_show_cmd(struct armbot_context *ctx, int argc, char **argv)
@@ -293,10 +276,10 @@ static int tree_show_cmd(struct armbot_context *ctx, int argc, char **argv)
 				    argc > 1 ? argv[1] : NULL, &error);
 	if (!tree ||
 	    !tree_resolve(tree, argc > 2 ? argv[2] : NULL, &id, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	if (!lg2repo_commit_tree(tree->repo, &id, &root)) {
 		tree_set_git_error(&error, "cannot read the commit");
-		return tree_fail(error);
+		return command_fail(error);
 	}
 	oid_hex(hex, &id);
 	oid_hex(tree_hex, &root);
@@ -324,7 +307,7 @@ static int tree_checkout_cmd(struct armbot_context *ctx, int argc, char **argv)
 					   "tree checkout needs NAME REV DIR");
 	tree = tree_open_or_default(command_data_dir(ctx), argv[1], &error);
 	if (!tree || !tree_checkout(tree, argv[2], argv[3], &stats, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	printf("%s: %u written, %u removed, %u mode changes%s\n", argv[3],
 	       stats.written, stats.removed, stats.mode_changed,
 	       stats.full ? " (full checkout)" : "");
@@ -363,7 +346,7 @@ static int tree_index_cmd(struct armbot_context *ctx, int argc, char **argv)
 				    argc > 1 ? argv[1] : NULL, &error);
 	if (!tree ||
 	    !baseguess_index_tree(tree, print_index_stats, tree->name, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	return 0;
 }
 
@@ -395,10 +378,10 @@ static int tree_guess_base_cmd(struct armbot_context *ctx, int argc,
 					   "tree guess-base needs FILE.mbox");
 	tree = tree_open_or_default(command_data_dir(ctx), name, &error);
 	if (!tree)
-		return tree_fail(error);
+		return command_fail(error);
 	series = baseguess_series_from_mbox(argv[1], &error);
 	if (!series || !baseguess_run(tree, series, &res, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	if (res.how == BASEGUESS_UNKNOWN) {
 		printf("no base: %s\n", res.reason);
 	} else {
@@ -466,10 +449,10 @@ static int tree_pick_cmd(struct armbot_context *ctx, int argc, char **argv)
 		return command_usage_error("tree", "tree pick needs FILE.mbox");
 	config = command_config(file, NULL, &error);
 	if (!config || !treeset_open_store(command_data_dir(ctx), &st, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	ts = treeset_load(config, st, NULL, &error);
 	if (!ts || !(messages = read_messages(argv[1], &error)))
-		return tree_fail(error);
+		return command_fail(error);
 	if (!messages->len) {
 		fprintf(stderr, "error: %s: no message\n", argv[1]);
 		return 1;
@@ -540,7 +523,7 @@ static int tree_mail_cmd(struct armbot_context *ctx, int argc, char **argv)
 	if (!config || !(messages = read_messages(argv[1], &error)) ||
 	    !(m = load_maintainers(ctx, mfile, &error)) ||
 	    !(st = command_store(ctx, &error)))
-		return tree_fail(error);
+		return command_fail(error);
 	if (messages->len != 1) {
 		fprintf(stderr, "error: %s: %u messages, not one\n", argv[1],
 			messages->len);
@@ -551,7 +534,7 @@ static int tree_mail_cmd(struct armbot_context *ctx, int argc, char **argv)
 	octx.maintainers = m;
 	octx.now = now;
 	if (!optin_handle(&octx, messages->pdata[0], &reply, &error))
-		return tree_fail(error);
+		return command_fail(error);
 	printf("outcome: %s\n", optin_outcome_name(reply.outcome));
 	if (reply.outcome != OPTIN_NOT_FOR_US)
 		printf("reason: %s\nto: %s\nsubject: %s\nin-reply-to: "
@@ -564,10 +547,7 @@ static int tree_mail_cmd(struct armbot_context *ctx, int argc, char **argv)
 
 int cmd_tree(struct armbot_context *ctx, int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		int (*run)(struct armbot_context *, int, char **);
-	} subs[] = {
+	static const struct command_sub subs[] = {
 		{ "import", tree_import_cmd },
 		{ "list", tree_list_cmd },
 		{ "add", tree_add_cmd },
@@ -580,25 +560,18 @@ int cmd_tree(struct armbot_context *ctx, int argc, char **argv)
 		{ "mail", tree_mail_cmd },
 	};
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		FILE *out = argc < 2 ? stderr : stdout;
-
-		fprintf(out,
-			"usage: armbot tree import [--tarball FILE --version V]\n"
-			"       armbot tree list [--config FILE]\n"
-			"       armbot tree add NAME URL|PATH [--branch B]...\n"
-			"       armbot tree update NAME\n"
-			"       armbot tree show [NAME [REV]]\n"
-			"       armbot tree checkout NAME REV DIR\n"
-			"       armbot tree index [NAME]\n"
-			"       armbot tree guess-base [--tree NAME] FILE.mbox\n"
-			"       armbot tree pick [--config FILE] FILE.mbox\n"
-			"       armbot tree mail [--config FILE] [--maintainers "
-			"FILE] MAIL\n");
-		return argc < 2 ? COMMAND_USAGE_ERROR : 0;
-	}
-	for (guint i = 0; i < G_N_ELEMENTS(subs); i++)
-		if (!strcmp(argv[1], subs[i].name))
-			return subs[i].run(ctx, argc - 1, argv + 1);
-	return command_usage_error("tree", "unknown tree subcommand");
+	return command_run_sub(
+		ctx, "tree",
+		"usage: armbot tree import [--tarball FILE --version V]\n"
+		"       armbot tree list [--config FILE]\n"
+		"       armbot tree add NAME URL|PATH [--branch B]...\n"
+		"       armbot tree update NAME\n"
+		"       armbot tree show [NAME [REV]]\n"
+		"       armbot tree checkout NAME REV DIR\n"
+		"       armbot tree index [NAME]\n"
+		"       armbot tree guess-base [--tree NAME] FILE.mbox\n"
+		"       armbot tree pick [--config FILE] FILE.mbox\n"
+		"       armbot tree mail [--config FILE] [--maintainers "
+		"FILE] MAIL\n",
+		subs, G_N_ELEMENTS(subs), argc, argv);
 }

@@ -104,6 +104,5 @@ int cmd_weekly(struct armbot_context *ctx, int argc, char **argv)
 	fwrite(g_bytes_get_data(raw, NULL), 1, g_bytes_get_size(raw), stdout);
 	return 0;
 fail:
-	fprintf(stderr, "error: %s\n", error->message);
-	return 1;
+	return command_fail(error);
 }

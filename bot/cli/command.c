@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "bot/cli/cmdline.h"
@@ -34,6 +35,20 @@ gboolean command_parse_options(const char *name, const char *parameters,
 	return TRUE;
 }
 
+int command_run_sub(struct armbot_context *ctx, const char *name,
+		    const char *usage, const struct command_sub *subs,
+		    guint n_subs, int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? COMMAND_USAGE_ERROR : 0;
+	}
+	for (guint i = 0; i < n_subs; i++)
+		if (!strcmp(argv[1], subs[i].name))
+			return subs[i].run(ctx, argc - 1, argv + 1);
+	return command_usage_error(name, "unknown %s subcommand", name);
+}
+
 int command_usage_error(const char *name, const char *format, ...)
 {
 	va_list ap;
@@ -44,6 +59,12 @@ int command_usage_error(const char *name, const char *format, ...)
 	va_end(ap);
 	fprintf(stderr, "\nusage: see 'armbot help %s'\n", name);
 	return COMMAND_USAGE_ERROR;
+}
+
+int command_fail(const GError *error)
+{
+	fprintf(stderr, "error: %s\n", error->message);
+	return 1;
 }
 
 gboolean command_check_root(const char *name, const char *why,

@@ -68,11 +68,28 @@ gboolean command_parse_options(const char *name, const char *parameters,
 
 #define COMMAND_USAGE_ERROR 129
 
+/* A subcommand of a command that has several (`armbot tree add`). */
+struct command_sub {
+	const char *name;
+	armbot_command_fn run; /* argv[0] is the subcommand's name */
+};
+
+/* Run the subcommand of command @name that argv[1] names, among the
+ * @n_subs of @subs.  Without one, or for -h and --help, print @usage:
+ * on standard error with COMMAND_USAGE_ERROR when none is given, else on
+ * standard output with 0.  An unknown one is a usage error. */
+int command_run_sub(struct armbot_context *ctx, const char *name,
+		    const char *usage, const struct command_sub *subs,
+		    guint n_subs, int argc, char **argv);
+
 /* A usage error of command @name: prints "error: MESSAGE" and the hint
  * "usage: see 'armbot help NAME'" on standard error and returns
  * COMMAND_USAGE_ERROR. */
 int command_usage_error(const char *name, const char *format, ...)
 	G_GNUC_PRINTF(2, 3);
+/* A command that failed: prints "error: MESSAGE" of @error on standard
+ * error, as git's error() does, and returns 1, the exit status. */
+int command_fail(const GError *error);
 /* git's die(): a value git's own options refuse (`--dirstat=bogus`) */
 #define COMMAND_FATAL_ERROR 128
 /* Not an exit status: the command line needs what only armbot-core links
@@ -139,6 +156,19 @@ char *command_store_path(struct armbot_context *ctx, GError **error);
  * @allow_root, TRUE after a warning. */
 gboolean command_check_root(const char *name, const char *why,
 			    gboolean allow_root);
+
+struct gitrepo;
+struct gitoid;
+
+/* The repository at @path (-C REPO) and in *@out its revision @rev (HEAD
+ * when NULL), for the commands that derive something from a tree; NULL
+ * with @error when either cannot be read (in bot/cli/command-repo.c). */
+struct gitrepo *command_repo_rev(const char *path, const char *rev,
+				 struct gitoid *out, GError **error);
+
+/* $ARMBOT_CACHE_DIR/@name (config/datadir.h), where such a command keeps
+ * what it derived.  Newly allocated. */
+char *command_cache_dir(const char *name);
 
 struct am_series;
 

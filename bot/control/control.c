@@ -90,6 +90,27 @@ static gboolean queue(struct store *st, const struct control_options *o,
 	return store_outbox_add(st, kind, &mail, added, error);
 }
 
+/* The bot's automatic answer @id (RFC 3834) to @msg, dated @date, in
+ * reply to @in_reply_to when that is a usable Message-ID: the caller adds
+ * the recipient and the subject. */
+static struct mail_compose answer(const struct control_options *o,
+				  const struct message *msg, const char *id,
+				  const char *in_reply_to, gint64 date)
+{
+	const struct armbot_config *c = o->config;
+
+	return (struct mail_compose){
+		.from_name = c->name,
+		.from_address = c->address,
+		.date = date,
+		.message_id = id,
+		.in_reply_to =
+			mail_compose_token_ok(in_reply_to) ? in_reply_to : NULL,
+		.references = msg->references,
+		.auto_submitted = MAIL_COMPOSE_AUTO_REPLIED,
+	};
+}
+
 /* --- list confirmations --------------------------------------------- */
 
 /* Decide on @conf (a mail that looks like a list's confirmation request)
@@ -110,7 +131,7 @@ handle_confirmation(struct store *st, const struct control_options *o,
 	g_autoptr(GError) local = NULL;
 	gboolean join, fresh, added;
 	gint64 now = now_of(o);
-	struct mail_compose m = { 0 };
+	struct mail_compose m;
 
 	if (!conf->list) {
 		*what = g_strdup_printf("ignored: a list confirmation from "
@@ -162,16 +183,9 @@ handle_confirmation(struct store *st, const struct control_options *o,
 	}
 	key = g_strdup_printf("%s\n%s", conf->list, conf->token);
 	id = mail_compose_message_id("confirm", key, c->address);
-	m.from_name = c->name;
-	m.from_address = c->address;
+	m = answer(o, msg, id, msg->message_id, now);
 	m.to_address = conf->reply_to;
 	m.subject = conf->reply_subject;
-	m.date = now;
-	m.message_id = id;
-	m.in_reply_to =
-		mail_compose_token_ok(msg->message_id) ? msg->message_id : NULL;
-	m.references = msg->references;
-	m.auto_submitted = MAIL_COMPOSE_AUTO_REPLIED;
 	/* Mailman reads commands from the subject, the body and (Mailman
 	 * 3, 2.1 with VERP) the address: the body stays empty so that
 	 * nothing is read twice.  Its CommandRunner drops a command mail
@@ -219,7 +233,7 @@ static gboolean handle_optin(struct store *st, const struct control_options *o,
 	g_autoptr(GBytes) raw = NULL;
 	struct optin_context ctx = { 0 };
 	struct optin_reply reply;
-	struct mail_compose m = { 0 };
+	struct mail_compose m;
 	const char *env = g_getenv("ARMBOT_OPTIN_TOKEN_LIFETIME");
 	gboolean added;
 
@@ -261,18 +275,10 @@ static gboolean handle_optin(struct store *st, const struct control_options *o,
 	id = mail_compose_message_id("optin", msg->message_id, c->address);
 	body = g_strdup_printf("%s\n-- \n%s\n", reply.body,
 			       c->name && *c->name ? c->name : "armbot");
-	m.from_name = c->name;
-	m.from_address = c->address;
+	m = answer(o, msg, id, reply.in_reply_to, now_of(o));
 	m.to_name = msg->from_name;
 	m.to_address = reply.to;
 	m.subject = reply.subject;
-	m.date = now_of(o);
-	m.message_id = id;
-	m.in_reply_to = mail_compose_token_ok(reply.in_reply_to) ?
-				reply.in_reply_to :
-				NULL;
-	m.references = msg->references;
-	m.auto_submitted = MAIL_COMPOSE_AUTO_REPLIED;
 	raw = mail_compose(&m, body, &local);
 	if (!raw) {
 		*what = g_strdup_printf("%s (%s); cannot answer: %s",

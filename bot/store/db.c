@@ -234,6 +234,42 @@ gboolean store_read_text(struct store *st, sqlite3_stmt *s, char **out,
 	return read_first(st, s, STORE_TEXT, out, error);
 }
 
+/* statement_bound() of @sql, then read_first(). */
+static gboolean query_first(struct store *st, const char *sql,
+			    enum store_field_kind kind, gpointer out,
+			    GError **error, va_list ap)
+{
+	sqlite3_stmt *s = statement_bound(st, sql, error, ap);
+
+	return s && read_first(st, s, kind, out, error);
+}
+
+gboolean store_query_int64(struct store *st, const char *sql, gint64 *out,
+			   GError **error, ...)
+{
+	gboolean ok;
+	va_list ap;
+
+	*out = 0;
+	va_start(ap, error);
+	ok = query_first(st, sql, STORE_INT64, out, error, ap);
+	va_end(ap);
+	return ok;
+}
+
+gboolean store_query_text(struct store *st, const char *sql, char **out,
+			  GError **error, ...)
+{
+	gboolean ok;
+	va_list ap;
+
+	*out = NULL;
+	va_start(ap, error);
+	ok = query_first(st, sql, STORE_TEXT, out, error, ap);
+	va_end(ap);
+	return ok;
+}
+
 GArray *store_read_ids(struct store *st, sqlite3_stmt *s, GError **error)
 {
 	g_autoptr(GArray) out = g_array_new(FALSE, FALSE, sizeof(gint64));

@@ -122,6 +122,15 @@ gboolean store_read_int64(struct store *st, sqlite3_stmt *s, gint64 *out,
 gboolean store_read_text(struct store *st, sqlite3_stmt *s, char **out,
 			 GError **error);
 
+/* store_bind() of @sql with the parameters that follow, then
+ * store_read_int64() or store_read_text(): *@out the first column of its
+ * first row, 0 or NULL when there was none or on failure.  FALSE with
+ * @error on failure. */
+gboolean store_query_int64(struct store *st, const char *sql, gint64 *out,
+			   GError **error, ...);
+gboolean store_query_text(struct store *st, const char *sql, char **out,
+			  GError **error, ...);
+
 /* The first column of every row of @s (bindings made): as gint64s, and
  * as new strings (char *, owned; NULLs left out).  NULL with @error on
  * failure. */

@@ -92,43 +92,29 @@ gboolean store_list_token_use(struct store *st, const char *address,
 				  STORE_END);
 }
 
-static gboolean one_text(struct store *st, const char *sql, const char *arg,
-			 char **out, GError **error)
-{
-	sqlite3_stmt *s = store_bind(st, sql, error, STORE_T(arg), STORE_END);
-
-	*out = NULL;
-	if (!s)
-		return FALSE;
-	return store_read_text(st, s, out, error);
-}
-
 gboolean store_list_message_source(struct store *st, const char *message_id,
 				   char **out, GError **error)
 {
-	return one_text(st, sql_message_source, message_id, out, error);
+	return store_query_text(st, sql_message_source, out, error,
+				STORE_T(message_id), STORE_END);
 }
 
 gboolean store_list_traffic_source(struct store *st, const char *list_id,
 				   char **out, GError **error)
 {
-	return one_text(st, sql_traffic_source, list_id, out, error);
+	return store_query_text(st, sql_traffic_source, out, error,
+				STORE_T(list_id), STORE_END);
 }
 
 gboolean store_control_done(struct store *st, const char *message_id,
 			    gboolean *out, GError **error)
 {
-	sqlite3_stmt *s =
-		store_bind(st, sql_done, error, STORE_T(message_id), STORE_END);
 	gint64 one;
+	gboolean ok = store_query_int64(st, sql_done, &one, error,
+					STORE_T(message_id), STORE_END);
 
-	*out = FALSE;
-	if (!s)
-		return FALSE;
-	if (!store_read_int64(st, s, &one, error))
-		return FALSE;
 	*out = one != 0;
-	return TRUE;
+	return ok;
 }
 
 gboolean store_control_mark(struct store *st, const char *message_id,

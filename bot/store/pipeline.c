@@ -105,13 +105,8 @@ gboolean store_series_of_message(struct store *st, const char *message_id,
 	static const char sql[] =
 		"SELECT series_id FROM series_members WHERE message_id = ?1"
 		" ORDER BY series_id DESC LIMIT 1";
-	sqlite3_stmt *s =
-		store_bind(st, sql, error, STORE_T(message_id), STORE_END);
-
-	*series_id = 0;
-	if (!s)
-		return FALSE;
-	return store_read_int64(st, s, series_id, error);
+	return store_query_int64(st, sql, series_id, error, STORE_T(message_id),
+				 STORE_END);
 }
 
 GArray *store_series_ids_in_state(struct store *st, const char *state,
@@ -314,14 +309,13 @@ gboolean store_job_defer(struct store *st, gint64 job_id, const char *reason,
 		"UPDATE jobs SET state = 'queued', reason = ?2,"
 		" attempts = MAX(attempts - 1, 0), deferrals = deferrals + 1,"
 		" not_before = ?3 WHERE id = ?1";
-	sqlite3_stmt *s;
 	guint64 delay = first_s;
 	gint64 n;
 
 	if (!store_begin(st, error))
 		return FALSE;
-	s = store_bind(st, get_sql, error, STORE_I(job_id), STORE_END);
-	if (!s || !store_read_int64(st, s, &n, error))
+	if (!store_query_int64(st, get_sql, &n, error, STORE_I(job_id),
+			       STORE_END))
 		goto fail;
 	/* first_s, twice that, ... up to max_s */
 	for (gint64 i = 0; i < n && delay < max_s; i++)
@@ -453,17 +447,12 @@ gboolean store_outbox_sent_since(struct store *st, const char *list,
 	static const char sql[] =
 		"SELECT count(*) FROM outbox WHERE list = ?1 AND state IN"
 		" ('sent', 'sending') AND coalesce(sent, handed) >= ?2";
-	sqlite3_stmt *s = store_bind(st, sql, error, STORE_T(list),
-				     STORE_I(since), STORE_END);
 	gint64 n;
+	gboolean ok = store_query_int64(st, sql, &n, error, STORE_T(list),
+					STORE_I(since), STORE_END);
 
-	*count = 0;
-	if (!s)
-		return FALSE;
-	if (!store_read_int64(st, s, &n, error))
-		return FALSE;
 	*count = n;
-	return TRUE;
+	return ok;
 }
 
 gboolean store_outbox_has(struct store *st, const char *message_id,
@@ -471,15 +460,12 @@ gboolean store_outbox_has(struct store *st, const char *message_id,
 {
 	static const char sql[] =
 		"SELECT 1 FROM outbox WHERE message_id = ?1 LIMIT 1";
-	sqlite3_stmt *s =
-		store_bind(st, sql, error, STORE_T(message_id), STORE_END);
 	gint64 one;
+	gboolean ok = store_query_int64(st, sql, &one, error,
+					STORE_T(message_id), STORE_END);
 
-	*has = FALSE;
-	if (!s || !store_read_int64(st, s, &one, error))
-		return FALSE;
 	*has = one == 1;
-	return TRUE;
+	return ok;
 }
 
 gboolean store_pipeline_counts(struct store *st, GPtrArray *what,

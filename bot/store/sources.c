@@ -35,13 +35,8 @@ static const char sql_forget[] = "DELETE FROM source_done WHERE source = ?1";
 gboolean store_sources_get(struct store *st, const char *source,
 			   const char *key, char **out, GError **error)
 {
-	sqlite3_stmt *s = store_bind(st, sql_get, error, STORE_T(source),
-				     STORE_T(key), STORE_END);
-
-	*out = NULL;
-	if (!s)
-		return FALSE;
-	return store_read_text(st, s, out, error);
+	return store_query_text(st, sql_get, out, error, STORE_T(source),
+				STORE_T(key), STORE_END);
 }
 
 gboolean store_sources_get_int(struct store *st, const char *source,
@@ -81,15 +76,13 @@ gboolean store_sources_set_int(struct store *st, const char *source,
 gboolean store_sources_done(struct store *st, const char *source,
 			    const char *name, gboolean *out, GError **error)
 {
-	sqlite3_stmt *s = store_bind(st, sql_done, error, STORE_T(source),
-				     STORE_T(name), STORE_END);
+	gint64 one;
+	gboolean ok = store_query_int64(st, sql_done, &one, error,
+					STORE_T(source), STORE_T(name),
+					STORE_END);
 
-	if (!s)
-		return FALSE;
-	if (!store_step_row(st, s, out, error))
-		return FALSE;
-	sqlite3_reset(s);
-	return TRUE;
+	*out = one != 0;
+	return ok;
 }
 
 gboolean store_sources_mark_done(struct store *st, const char *source,

@@ -199,18 +199,13 @@ gboolean store_optin_request_find(struct store *st, const char *token_hash,
 gboolean store_optin_request_count(struct store *st, const char *sender,
 				   gint64 since, guint *out, GError **error)
 {
-	sqlite3_stmt *s = store_bind(st, sql_request_count, error,
-				     STORE_T(sender), STORE_I(since),
-				     STORE_END);
 	gint64 n;
+	gboolean ok = store_query_int64(st, sql_request_count, &n, error,
+					STORE_T(sender), STORE_I(since),
+					STORE_END);
 
-	*out = 0;
-	if (!s)
-		return FALSE;
-	if (!store_read_int64(st, s, &n, error))
-		return FALSE;
 	*out = (guint)n;
-	return TRUE;
+	return ok;
 }
 
 gboolean store_optin_request_use(struct store *st, gint64 id, gint64 now,
