@@ -4,9 +4,11 @@
  * chosen from the paths a series touches, on made-up paths and on real ARM
  * patches of ../shared/corpora (issue 21); the paths derived from a tree
  * (qemu/boardderive.c) on small synthetic trees and on the distro tree. */
-#include <string.h>
-
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
+#include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "config/datadir.h"
@@ -257,11 +259,29 @@ static char *distro_git_dir(void)
 	const char *cache = g_getenv("ARMBOT_CACHE_DIR");
 	g_autofree char *git_dir = NULL;
 
+	g_autofree char *complete = NULL;
+	g_autofree char *lock = NULL;
+	int fd;
+
 	git_dir = cache ? g_build_filename(cache, "distro-git", NULL) :
 			  g_build_filename(g_get_home_dir(), ".cache", "armbot",
 					   "distro-git", NULL);
-	if (!g_file_test(git_dir, G_FILE_TEST_IS_DIR)) {
-		g_test_skip("no imported distro tree (armbot tree import)");
+	complete = g_build_filename(git_dir, ".armbot-complete", NULL);
+	/* tests/lib/am-oracle.sh's am_distro_git() makes it under an
+	 * exclusive lock on DIR.lock, held until its test ends, and marks it
+	 * complete last: while a test beside this one makes it, wait for
+	 * that test; a tree without the mark is not read */
+	lock = g_strconcat(git_dir, ".lock", NULL);
+	if (!g_file_test(complete, G_FILE_TEST_EXISTS) &&
+	    (fd = open(lock, O_RDONLY | O_CLOEXEC)) >= 0) {
+		while (flock(fd, LOCK_SH) != 0 && errno == EINTR)
+			;
+		close(fd);
+	}
+	if (!g_file_test(complete, G_FILE_TEST_EXISTS)) {
+		g_test_skip(
+			"no distro tree in the cache (tests/e2e/am-distro.t "
+			"makes it)");
 		return NULL;
 	}
 	return g_steal_pointer(&git_dir);
