@@ -162,6 +162,14 @@ enum icecc_proxy_verdict icecc_proxy_check_frame(const guint8 *buf, gsize len,
 		if (!check_get_cs(&f, env_name, why))
 			return ICECC_PROXY_REFUSE;
 		break;
+	/* when the scheduler picks this machine, icecc 1.4's client sends
+	 * the job itself over the local socket (measured: type 'I'), as it
+	 * would to a node over TCP; the daemon compiles it in an environment
+	 * it already has installed (TRANFER_ENV, a new one, is refused),
+	 * then reports the job done ('M', measured) */
+	case ICECC_MSG_COMPILE_FILE:
+	case ICECC_MSG_FILE_CHUNK:
+	case ICECC_MSG_JOB_DONE:
 	case ICECC_MSG_END:
 	case ICECC_MSG_JOB_LOCAL_BEGIN:
 	case ICECC_MSG_JOB_LOCAL_DONE:

@@ -11,9 +11,10 @@
  * NEED_PROTO): the client's 8 bytes */
 #define ICECC_PROXY_HANDSHAKE_LEN 8
 /* a client->daemon message: a 4-byte big-endian length, then the message
- * (a 4-byte big-endian type and its fields); a compile's messages are a
- * few hundred bytes (GET_CS carries a file name and the environments) */
-#define ICECC_PROXY_MAX_MSG 65536u
+ * (a 4-byte big-endian type and its fields); the largest a compile sends
+ * is a FILE_CHUNK of preprocessed source (the client reads it 100 kB at a
+ * time and compresses it) */
+#define ICECC_PROXY_MAX_MSG (1u << 20)
 /* environments one GET_CS may name (one per target platform) */
 #define ICECC_PROXY_MAX_ENVS 8u
 
@@ -22,6 +23,9 @@ enum icecc_proxy_msg {
 	ICECC_MSG_END = 'C',
 	ICECC_MSG_GET_NATIVE_ENV = 'E',
 	ICECC_MSG_GET_CS = 'G',
+	ICECC_MSG_COMPILE_FILE = 'I',
+	ICECC_MSG_FILE_CHUNK = 'J',
+	ICECC_MSG_JOB_DONE = 'M',
 	ICECC_MSG_JOB_LOCAL_BEGIN = 'N',
 	ICECC_MSG_JOB_LOCAL_DONE = 'O',
 	ICECC_MSG_BLACKLIST_HOST_ENV = '_',

@@ -100,6 +100,7 @@ static void test_frames(void)
 	g_autoptr(GByteArray) native = get_native_env();
 	g_autoptr(GByteArray) end = frame(ICECC_MSG_END, NULL);
 	g_autoptr(GByteArray) unknown = frame('Y', NULL);
+	g_autoptr(GByteArray) transfer = frame('X', NULL);
 	g_autoptr(GByteArray) binary = frame(0xffffffffu, NULL);
 	g_autoptr(GByteArray) big = g_byte_array_new();
 	g_autoptr(GByteArray) tiny = g_byte_array_new();
@@ -141,11 +142,15 @@ static void test_frames(void)
 	g_clear_pointer(&why, g_free);
 	g_assert_cmpint(check(binary, &n, &why), ==, ICECC_PROXY_REFUSE);
 	g_clear_pointer(&why, g_free);
+	/* a new environment for the local daemon to install */
+	g_assert_cmpint(check(transfer, &n, &why), ==, ICECC_PROXY_REFUSE);
+	g_assert_cmpstr(why, ==, "message type 88 not needed to compile");
+	g_clear_pointer(&why, g_free);
 
 	/* oversize is refused from its length alone, before the body */
 	put_be32(big, ICECC_PROXY_MAX_MSG + 1);
 	g_assert_cmpint(check(big, &n, &why), ==, ICECC_PROXY_REFUSE);
-	g_assert_cmpstr(why, ==, "message of 65537 bytes");
+	g_assert_cmpstr(why, ==, "message of 1048577 bytes");
 	g_clear_pointer(&why, g_free);
 	put_be32(tiny, 3);
 	put_be32(tiny, 0);
