@@ -11,6 +11,7 @@
 
 #include "kernel/tree/rmtree.h"
 #include "kernel/build/buildcopy.h"
+#include "kernel/build/icecc-proxy.h"
 #include "kernel/build/icecc-watch.h"
 #include "kernel/build/icecc.h"
 
@@ -80,6 +81,32 @@ static gboolean icecc_on(const struct kbuild *kb)
 	       (kb->trust == KBUILD_TRUSTED || kb->icecc_netns >= 0);
 }
 
+/* The iceccd socket the sandbox shows: the host's to a trusted build; to
+ * a series', a proxy's (kernel/build/icecc-proxy.h), started here once
+ * per kbuild and stopped by kbuild_free(), which passes on only what a
+ * compile sends: a series' Makefile that asks iceccd for a native
+ * environment (ICECC_EXTRAFILES, host files packed outside the sandbox)
+ * or names another environment is cut off.  When the proxy cannot start,
+ * a path with no socket, where the client finds no daemon and compiles
+ * locally. */
+static const char *icecc_socket_shown(struct kbuild *kb)
+{
+	g_autoptr(GError) error = NULL;
+
+	if (kb->trust == KBUILD_TRUSTED)
+		return kb->icecc_socket;
+	if (!kb->icecc_proxy) {
+		kb->icecc_proxy = icecc_proxy_start(kb->icecc_socket,
+						    kb->icecc_env, &error);
+		if (!kb->icecc_proxy) {
+			g_warning("series builds without iceccd: %s",
+				  error->message);
+			return "/dev/null";
+		}
+	}
+	return icecc_proxy_socket(kb->icecc_proxy);
+}
+
 /* What the sandbox shows for kb->trust: the kernel tree read-only; the
  * build dir, or the series' copy at its path, read-write; the tree's
  * ccache read-write for a trusted build, else its store read-only and the
@@ -105,7 +132,7 @@ static void bind_dirs(struct kbuild *kb)
 				  kb->icecc_netns :
 				  -1);
 	if (icecc_on(kb)) {
-		sandbox_add_bind(kb->sandbox, kb->icecc_socket,
+		sandbox_add_bind(kb->sandbox, icecc_socket_shown(kb),
 				 ICECC_SANDBOX_SOCKET, FALSE);
 		sandbox_add_readonly(kb->sandbox, kb->icecc_env);
 	}
@@ -1017,6 +1044,7 @@ void kbuild_free(struct kbuild *kb)
 	g_free(kb->series_dir);
 	g_free(kb->series_build);
 	sandbox_free(kb->sandbox);
+	icecc_proxy_free(kb->icecc_proxy);
 	g_free(kb->icecc_socket);
 	g_free(kb->icecc_env);
 	g_free(kb->icecc_scheduler);

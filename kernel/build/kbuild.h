@@ -20,6 +20,8 @@
 
 #include <glib.h>
 
+#include "kernel/build/icecc-proxy.h"
+
 #include "kernel/build/arch.h"
 #include "kernel/build/buildcopy.h"
 #include "kernel/build/runner.h"
@@ -69,6 +71,9 @@ struct kbuild {
 	 * (kbuild_set_icecc_netns(), borrowed); -1: a series builds
 	 * locally */
 	int icecc_netns;
+	/* the series' iceccd socket, filtered (kernel/build/icecc-proxy.h);
+	 * NULL until a series' sandbox needs it; owned */
+	struct icecc_proxy *icecc_proxy;
 };
 
 /* How one make run ended: an outcome.  @ok is FALSE for a failed build,

@@ -269,11 +269,17 @@ done
 # another port of it, and the scheduler: inside the fenced namespace only
 # the daemon port answers
 export PROBE='$(shell for a in 10.197.0.2/10245 10.197.0.2/10246 10.198.0.1/8765; do timeout 10 bash -c "exec 3<>/dev/tcp/$$a" && echo "$$a connected" || echo "$$a failed"; done > netprobe 2>&1)'
+# and that asks the local iceccd, through the socket the sandbox shows
+# (armbot's proxy, kernel/build/icecc-proxy.c), for a native environment
+# that packs a host file user icecc can read (ICECC_EXTRAFILES, with
+# ICECC_VERSION unset: client/main.cpp sends GET_NATIVE_ENV)
+SECRET=/usr/share/common-licenses/GPL-3
+export NATIVE='$(shell echo "int armbot_native(void) { return 7; }" > native.c && env -u ICECC_VERSION ICECC_EXTRAFILES='$SECRET' icecc gcc -c native.c -o native.o > native.log 2>&1; echo "exit $$?" >> native.log)'
 # and another static variable in the 8 files: the base's objects come
 # from the ccache the local run filled, the series' are compiled, so the
 # second node's jobs in this run are the series' make's
 git -C "$G" checkout "$BASE" -- arch/arm/kernel/Makefile &&
-	perl -0pi -e 's/\A/$ENV{PROBE}\n/' "$G/arch/arm/kernel/Makefile" ||
+	perl -0pi -e 's/\A/$ENV{PROBE}\n$ENV{NATIVE}\n/' "$G/arch/arm/kernel/Makefile" ||
 	fail "edit the Makefile"
 EDITED="$EDITED arch/arm/kernel/Makefile"
 for f in $FILES; do
@@ -286,7 +292,9 @@ done
 gitc commit -q -m "ARM: a Makefile that connects, a variable in 8 files" \
 	-- arch/arm/kernel/Makefile $FILES &&
 	series_mbox 1 "$TMP/series.mbox" || fail "make the probing series"
-rm -f "$SB/netprobe"
+rm -f "$SB/netprobe" "$SB/native.log"
+runuser -u icecc -- test -r "$SECRET"
+ok $? "user icecc can read $SECRET (what iceccd would pack)"
 jobs3=$(remote_jobs)
 run "$TMP/conf"
 is "$status" 0 "probe: armbot sparse ran"
@@ -302,5 +310,20 @@ echo "$probe" | grep -q '^10.197.0.2/10246 failed$'
 ok $? "probe: the series' make does not reach another port of the second node"
 echo "$probe" | grep -q '^10.198.0.1/8765 failed$'
 ok $? "probe: the series' make does not reach the scheduler's address"
+
+
+# the native environment: refused by the proxy, so iceccd packed nothing
+sed 's/^/# native.log: /' "$SB/native.log" 2>/dev/null
+grep -q '^exit 0$' "$SB/native.log"
+ok $? "native: the series' icecc call still compiles (locally)"
+grep 'icecc proxy' "$TMP/err" | sed 's/^/# armbot: /'
+grep -q 'connection refused: GET_NATIVE_ENV' "$TMP/err"
+ok $? "native: armbot's proxy refused GET_NATIVE_ENV and said so"
+leaked=
+for t in $(find "$W/env1" "$W/env2" -name '*.tar*' 2>/dev/null); do
+	tar tf "$t" 2>/dev/null | grep -q 'common-licenses/GPL-3' && leaked="$leaked $t"
+done
+[ -z "$leaked" ]
+ok $? "native: no tarball of iceccd's holds $SECRET${leaked:+ (in$leaked)}"
 
 done_testing

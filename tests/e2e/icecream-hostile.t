@@ -9,9 +9,12 @@
 # ships to the nodes that compile.  Files only root can read stay out (the
 # create-env child runs as icecc); files user icecc can read do not.
 # This is iceccd's own behaviour (no option refuses native environments),
-# so armbot never gives a series' make the socket (kbuild_set_trust: only
-# the base's trusted builds get it); the leak stays a TODO test here, the
-# evidence for that rule, until iceccd runs confined.
+# so armbot never gives a series' make this socket: only the base's
+# trusted builds get it, a series' make (icecc-series-netns) gets the
+# socket of armbot's proxy, which refuses GET_NATIVE_ENV
+# (kernel/build/icecc-proxy.c; tests/e2e/icecream-cluster.t checks it
+# end to end).  The leak stays a TODO test here: iceccd's own behaviour,
+# the evidence for that rule.
 
 if [ -z "${ARMBOT_ICECC_NETNS:-}" ]; then
 	skip() { echo "1..0 # SKIP $*"; exit 0; }
