@@ -16,6 +16,14 @@
 #include "kernel/build/icecc.h"
 
 #define KBUILD_HOSTCC_CCACHE "HOSTCC=ccache gcc"
+/* On icecream: CCACHE_PREFIX=icecc sends every compile ccache runs to
+ * the cluster with the one environment armbot made, the cross compiler's
+ * (ICECC_VERSION), and a node then compiles the host programs
+ * (scripts/kconfig/conf, fixdep) as ARM objects that the host's ld
+ * refuses ("relocations in generic ELF (EM: 40)"), and ccache keeps
+ * them.  The host compiler stays on this machine: icecc with
+ * ICECC=disable runs the real compiler at once. */
+#define KBUILD_HOSTCC_CCACHE_LOCAL "HOSTCC=env ICECC=disable ccache gcc"
 /* the build dir as a reader names it, in the kernel tree: O=build */
 #define KBUILD_PRINTABLE_DIR "build"
 /* columns of a printable command line before it is continued */
@@ -342,7 +350,10 @@ static GPtrArray *make_argv(const struct kbuild *kb, const char *const *targets,
 	if (kb->ccache_dir) {
 		/* kbuild's CC and HOSTCC are command lines: a wrapper fits */
 		g_ptr_array_add(argv, cc_ccache(kb));
-		g_ptr_array_add(argv, g_strdup(KBUILD_HOSTCC_CCACHE));
+		g_ptr_array_add(argv,
+				g_strdup(icecc_on(kb) ?
+						 KBUILD_HOSTCC_CCACHE_LOCAL :
+						 KBUILD_HOSTCC_CCACHE));
 	}
 	g_ptr_array_add(argv, g_strconcat("O=", kb->build_dir, NULL));
 	g_ptr_array_add(argv, g_strdup_printf("-j%u", jobs));
@@ -604,7 +615,8 @@ char *kbuild_make_printable(const struct kbuild *kb, const char *const *targets,
 		/* ccache is armbot's cache, not part of the build: without
 		 * the wrapper kbuild runs the same compilers */
 		if (kb->ccache_dir &&
-		    (!strcmp(a, cc_var) || !strcmp(a, KBUILD_HOSTCC_CCACHE)))
+		    (!strcmp(a, cc_var) || !strcmp(a, KBUILD_HOSTCC_CCACHE) ||
+		     !strcmp(a, KBUILD_HOSTCC_CCACHE_LOCAL)))
 			continue;
 		if (!strcmp(a, o_var))
 			word = g_strdup("O=" KBUILD_PRINTABLE_DIR);
