@@ -147,7 +147,13 @@ am_distro_git() {
 		GIT_COMMITTER_DATE="2024-01-01 00:00:00 +0000" \
 		git -C "$1" -c user.name=armbot -c user.email=armbot@localhost \
 			commit -q -m "linux-source-6.1" &&
+		git -C "$1" gc -q &&
 		touch "$1/.armbot-complete"
 	fi
+	# no automatic gc: after the import's 80,000 loose objects, git am
+	# would start one in the background, whose reflog expiry takes
+	# HEAD.lock while the next case checks out (packed above instead)
+	git -C "$1" config gc.auto 0 &&
+	git -C "$1" config maintenance.auto false &&
 	[ -f "$1/.armbot-complete" ]
 }
