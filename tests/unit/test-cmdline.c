@@ -114,6 +114,35 @@ static char *parse(const char *line, enum cmdline_action *action, gboolean *ok,
 	return g_strjoinv(" ", args);
 }
 
+/* Command lines cmdline_parse_global() refuses, with the error each gets
+ * (@code -1: any error). */
+static void assert_refused(void)
+{
+	static const struct {
+		const char *line;
+		int code;
+	} cases[] = {
+		{ "armbot --no-such dirstat", G_OPTION_ERROR_UNKNOWN_OPTION },
+		{ "armbot --data-dir", -1 },
+		{ "armbot -- dirstat -X", G_OPTION_ERROR_UNKNOWN_OPTION },
+		{ "armbot --version=2", G_OPTION_ERROR_BAD_VALUE },
+	};
+
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		enum cmdline_action action;
+		g_autoptr(GError) error = NULL;
+		g_autofree char *rest = NULL;
+		gboolean ok;
+
+		g_test_message("%s", cases[i].line);
+		rest = parse(cases[i].line, &action, &ok, &error);
+		g_assert_false(ok);
+		g_assert_nonnull(error);
+		if (cases[i].code >= 0)
+			g_assert_error(error, G_OPTION_ERROR, cases[i].code);
+	}
+}
+
 static void test_global(void)
 {
 	enum cmdline_action action;
@@ -149,30 +178,8 @@ static void test_global(void)
 	g_assert_true(ok);
 	g_assert_cmpint(action, ==, CMDLINE_HELP);
 	g_assert_cmpstr(rest, ==, "armbot dirstat");
-	g_free(rest);
 
-	rest = parse("armbot --no-such dirstat", &action, &ok, &error);
-	g_assert_false(ok);
-	g_assert_error(error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION);
-	g_clear_error(&error);
-	g_free(rest);
-
-	rest = parse("armbot --data-dir", &action, &ok, &error);
-	g_assert_false(ok);
-	g_assert_nonnull(error);
-	g_clear_error(&error);
-	g_free(rest);
-
-	rest = parse("armbot -- dirstat -X", &action, &ok, &error);
-	g_assert_false(ok);
-	g_assert_error(error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION);
-	g_clear_error(&error);
-	g_free(rest);
-
-	rest = parse("armbot --version=2", &action, &ok, &error);
-	g_assert_false(ok);
-	g_assert_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
-	g_clear_error(&error);
+	assert_refused();
 }
 
 int main(int argc, char **argv)

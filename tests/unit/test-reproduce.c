@@ -124,6 +124,15 @@ static GPtrArray *boot_steps_of(const struct kbuild *kb)
 	return steps;
 }
 
+/* Step @i of @steps runs the shell command @want. */
+static void assert_command(GPtrArray *steps, guint i, const char *want)
+{
+	const struct kbuild_step *s = steps->pdata[i];
+
+	g_test_message("step %u", i);
+	g_assert_cmpstr(s->command, ==, want);
+}
+
 /* The steps of a boot of the rpm-virt kernel: the fragment, the makes,
  * the module's, qemu's; the shell gives qemu the arguments armbot's
  * virt_argv() gives it, paths aside. */
@@ -148,22 +157,19 @@ static void test_boot_steps(void)
 	g_assert_true(
 		g_file_get_contents("qemu/virt.config", &fragment, NULL, NULL));
 	g_assert_cmpstr(s->text, ==, fragment);
-	s = steps->pdata[2];
-	g_assert_cmpstr(s->command, ==,
-			"make ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- "
-			"O=build -j$(nproc) "
-			"KCONFIG_ALLCONFIG=$PWD/build/armbot.config "
-			"allnoconfig");
-	s = steps->pdata[3];
-	g_assert_cmpstr(s->command, ==,
-			"make ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- "
-			"O=build -j$(nproc)");
-	s = steps->pdata[4];
-	g_assert_cmpstr(s->command, ==,
-			"make ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- "
-			"O=build -j$(nproc) "
-			"M=$PWD/build/armbot-ext/rpm_test "
-			"CONFIG_PM_RUNTIME_KUNIT_TEST=m modules");
+	assert_command(steps, 2,
+		       "make ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- "
+		       "O=build -j$(nproc) "
+		       "KCONFIG_ALLCONFIG=$PWD/build/armbot.config "
+		       "allnoconfig");
+	assert_command(steps, 3,
+		       "make ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- "
+		       "O=build -j$(nproc)");
+	assert_command(steps, 4,
+		       "make ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- "
+		       "O=build -j$(nproc) "
+		       "M=$PWD/build/armbot-ext/rpm_test "
+		       "CONFIG_PM_RUNTIME_KUNIT_TEST=m modules");
 	s = steps->pdata[5];
 	/* continued before an option, never between it and its value */
 	g_assert_cmpstr(
@@ -197,10 +203,9 @@ static void test_boot_steps_arm64(void)
 	g_assert_nonnull(kb.arch);
 	g_assert_null(kbuild_arch_find("mips"));
 	steps = boot_steps_of(&kb);
-	s = steps->pdata[3];
-	g_assert_cmpstr(s->command, ==,
-			"make ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- "
-			"O=build -j$(nproc)");
+	assert_command(steps, 3,
+		       "make ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- "
+		       "O=build -j$(nproc)");
 	s = steps->pdata[4];
 	g_assert_true(g_str_has_prefix(
 		s->command, "make ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- "

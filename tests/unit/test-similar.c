@@ -137,6 +137,19 @@ static const char patch[] =
 	"+\tstruct gpio_chip member;\n"
 	"-- \n2.39.5\n";
 
+/* @p is the piece of @path, a new file or not, with @added lines added
+ * from @first to @last. */
+static void assert_piece(const struct simpatch_piece *p, const char *path,
+			 gboolean new_file, guint added, guint first,
+			 guint last)
+{
+	g_assert_cmpstr(p->path, ==, path);
+	g_assert_cmpint(!!p->new_file, ==, !!new_file);
+	g_assert_cmpuint(p->added, ==, added);
+	g_assert_cmpuint(p->first_line, ==, first);
+	g_assert_cmpuint(p->last_line, ==, last);
+}
+
 static void test_pieces(void)
 {
 	g_autoptr(GPtrArray) all = simpatch_pieces(patch, strlen(patch), 1);
@@ -144,18 +157,9 @@ static void test_pieces(void)
 	const struct simpatch_piece *p;
 
 	g_assert_cmpuint(all->len, ==, 4);
-	p = all->pdata[0];
-	g_assert_cmpstr(p->path, ==, "arch/arm/mach-foo/irq.c");
-	g_assert_true(p->new_file);
-	g_assert_cmpuint(p->added, ==, 6);
-	g_assert_cmpuint(p->first_line, ==, 1);
-	g_assert_cmpuint(p->last_line, ==, 6);
+	assert_piece(all->pdata[0], "arch/arm/mach-foo/irq.c", TRUE, 6, 1, 6);
 	p = all->pdata[1];
-	g_assert_cmpstr(p->path, ==, "drivers/x.c");
-	g_assert_false(p->new_file);
-	g_assert_cmpuint(p->added, ==, 3);
-	g_assert_cmpuint(p->first_line, ==, 11);
-	g_assert_cmpuint(p->last_line, ==, 14);
+	assert_piece(p, "drivers/x.c", FALSE, 3, 11, 14);
 	g_assert_cmpstr(p->text->str, ==, "c\nd\nf\n");
 	p = all->pdata[2];
 	g_assert_cmpuint(p->first_line, ==, 43);
