@@ -507,6 +507,16 @@ static void test_revparse(void)
 	check_all_specs(sub);
 }
 
+/* The main repository, opened: it must open. */
+static gitrepo *open_repo(void)
+{
+	g_autoptr(GError) error = NULL;
+	gitrepo *repo = gitrepo_open(repo_dir, &error);
+
+	g_assert_no_error(error);
+	return repo;
+}
+
 static void test_revparse_unsupported(void)
 {
 	static const char *const unsupported[] = {
@@ -522,12 +532,10 @@ static void test_revparse_unsupported(void)
 		"main@{upstream}",
 		"HEAD@{yesterday}",
 	};
-	g_autoptr(gitrepo) repo = NULL;
+	g_autoptr(gitrepo) repo = open_repo();
 	g_autoptr(GError) error = NULL;
 	gsize i;
 
-	repo = gitrepo_open(repo_dir, &error);
-	g_assert_no_error(error);
 	for (i = 0; i < G_N_ELEMENTS(unsupported); i++) {
 		struct gitoid oid;
 
@@ -541,12 +549,10 @@ static void test_revparse_unsupported(void)
 
 static void test_revparse_errors(void)
 {
-	g_autoptr(gitrepo) repo = NULL;
+	g_autoptr(gitrepo) repo = open_repo();
 	g_autoptr(GError) error = NULL;
 	struct gitoid oid;
 
-	repo = gitrepo_open(repo_dir, &error);
-	g_assert_no_error(error);
 	g_assert_false(gitrepo_revparse(repo, "nosuch", &oid, &error));
 	g_assert_error(error, GITREPO_ERROR, GITREPO_ERROR_BAD_REVISION);
 	g_assert_cmpstr(error->message, ==,
@@ -604,12 +610,10 @@ static const char *const pairs[][2] = {
 
 static void test_merge_base(void)
 {
-	g_autoptr(gitrepo) repo = NULL;
+	g_autoptr(gitrepo) repo = open_repo();
 	g_autoptr(GError) error = NULL;
 	gsize i;
 
-	repo = gitrepo_open(repo_dir, &error);
-	g_assert_no_error(error);
 	for (i = 0; i < G_N_ELEMENTS(pairs); i++) {
 		g_autofree char *want = NULL;
 		struct gitoid a, b, base;
@@ -697,12 +701,10 @@ static void check_ranges(struct gitrepo *repo, const char *dir)
 
 static void test_range(void)
 {
-	g_autoptr(gitrepo) repo = NULL;
+	g_autoptr(gitrepo) repo = open_repo();
 	g_autoptr(GError) error = NULL;
 	g_autofree char *copy = g_build_filename(scratch, "graph", NULL);
 
-	repo = gitrepo_open(repo_dir, &error);
-	g_assert_no_error(error);
 	check_ranges(repo, repo_dir);
 
 	/* with a commit-graph git walks --topo-order incrementally */
