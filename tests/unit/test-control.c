@@ -8,7 +8,7 @@
 #include "bot/sources/ingest.h"
 #include "bot/store/lists.h"
 #include "bot/store/pipeline.h"
-#include "tests/unit/scratch-store.h"
+#include "tests/unit/scratch-bot.h"
 
 static const char maintainers_text[] = "OMAP2+ SUPPORT\n"
 				       "M:\tTony Lindgren <tony@atomide.com>\n"
@@ -17,33 +17,22 @@ static const char maintainers_text[] = "OMAP2+ SUPPORT\n"
 #define TOKEN "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"
 
 struct fixture {
-	char *dir;
-	struct store *st;
-	struct armbot_config *config;
-	struct maintainers *m;
+	struct scratch_bot bot;
 	struct control_options o;
 };
 
 static void set_up(struct fixture *f, gconstpointer data)
 {
-	g_autoptr(GError) error = NULL;
-
-	f->st = scratch_store_new("armbot-control-XXXXXX", &f->dir, NULL);
-	f->config = config_new_default();
-	f->m = maintainers_parse(maintainers_text, strlen(maintainers_text),
-				 NULL, NULL, &error);
-	g_assert_no_error(error);
-	f->o.config = f->config;
-	f->o.maintainers = f->m;
+	scratch_bot_init(&f->bot, "armbot-control-XXXXXX", maintainers_text);
+	f->o.config = f->bot.config;
+	f->o.maintainers = f->bot.m;
 	f->o.now = 1764756000;
 	f->o.source = "maildir:/test";
 }
 
 static void tear_down(struct fixture *f, gconstpointer data)
 {
-	scratch_store_free(f->st, f->dir, NULL);
-	config_free(f->config);
-	maintainers_free(f->m);
+	scratch_bot_clear(&f->bot);
 }
 
 /* Store @text as a source would and handle it; the mails queued. */
@@ -55,11 +44,11 @@ static guint deliver(struct fixture *f, const char *text)
 	struct ingest_counts counts = { 0 };
 	guint queued = 0;
 
-	g_assert_true(
-		ingest_message(f->st, raw, "test", &counts, ids, NULL, &error));
+	g_assert_true(ingest_message(f->bot.st, raw, "test", &counts, ids, NULL,
+				     &error));
 	g_assert_no_error(error);
 	g_assert_cmpuint(ids->len, ==, 1);
-	g_assert_true(control_handle_message(f->st, &f->o, ids->pdata[0],
+	g_assert_true(control_handle_message(f->bot.st, &f->o, ids->pdata[0],
 					     &queued, &error));
 	g_assert_no_error(error);
 	return queued;
@@ -68,7 +57,7 @@ static guint deliver(struct fixture *f, const char *text)
 static GPtrArray *outbox(struct fixture *f)
 {
 	g_autoptr(GError) error = NULL;
-	GPtrArray *rows = store_outbox_in_state(f->st, "pending", &error);
+	GPtrArray *rows = store_outbox_in_state(f->bot.st, "pending", &error);
 
 	g_assert_no_error(error);
 	return rows;
@@ -136,7 +125,7 @@ static void pend(struct fixture *f, const char *state)
 	};
 	g_autoptr(GError) error = NULL;
 
-	g_assert_true(store_list_put(f->st, &l, &error));
+	g_assert_true(store_list_put(f->bot.st, &l, &error));
 	g_assert_no_error(error);
 }
 
@@ -145,7 +134,7 @@ static char *state(struct fixture *f)
 	g_autoptr(store_list) l = NULL;
 	g_autoptr(GError) error = NULL;
 
-	g_assert_true(store_list_get(f->st, "arm@lists.test", &l, &error));
+	g_assert_true(store_list_get(f->bot.st, "arm@lists.test", &l, &error));
 	g_assert_nonnull(l);
 	return g_strdup(l->state);
 }
@@ -198,7 +187,7 @@ static void test_list_confirmation(struct fixture *f, gconstpointer data)
 	g_assert_cmpstr(o->recipients, ==, robot);
 	g_assert_nonnull(strstr(g_bytes_get_data(o->raw, NULL),
 				"\nTo: arm-confirm+" TOKEN "@lists.test\n"));
-	g_assert_true(store_list_get(f->st, "arm@lists.test", &l, NULL));
+	g_assert_true(store_list_get(f->bot.st, "arm@lists.test", &l, NULL));
 	g_assert_cmpstr(l->state, ==, "subscribe-pending");
 }
 

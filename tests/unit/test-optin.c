@@ -7,7 +7,7 @@
 #include "bot/control/optin.h"
 #include "bot/store/trees.h"
 #include "config/treefile.h"
-#include "tests/unit/scratch-store.h"
+#include "tests/unit/scratch-bot.h"
 
 static const char maintainers_text[] =
 	"ARM PORT\n"
@@ -23,35 +23,24 @@ static const char maintainers_text[] =
 	"F:\tdrivers/bus/ti-sysc.c\n";
 
 struct fixture {
-	char *dir;
-	struct store *st;
-	struct armbot_config *config;
-	struct maintainers *m;
+	struct scratch_bot bot;
 	struct optin_context ctx;
 	guint serial;
 };
 
 static void fixture_set_up(struct fixture *f, gconstpointer data)
 {
-	g_autoptr(GError) error = NULL;
-
-	f->st = scratch_store_new("armbot-optin-XXXXXX", &f->dir, NULL);
-	f->config = config_new_default();
-	f->m = maintainers_parse(maintainers_text, strlen(maintainers_text),
-				 NULL, NULL, &error);
-	g_assert_no_error(error);
-	f->ctx.store = f->st;
-	f->ctx.config = f->config;
-	f->ctx.maintainers = f->m;
+	scratch_bot_init(&f->bot, "armbot-optin-XXXXXX", maintainers_text);
+	f->ctx.store = f->bot.st;
+	f->ctx.config = f->bot.config;
+	f->ctx.maintainers = f->bot.m;
 	f->ctx.now = 1700000000;
 	f->ctx.token_lifetime = 3600;
 }
 
 static void fixture_tear_down(struct fixture *f, gconstpointer data)
 {
-	scratch_store_free(f->st, f->dir, NULL);
-	config_free(f->config);
-	maintainers_free(f->m);
+	scratch_bot_clear(&f->bot);
 }
 
 /* Handle a mail from @from with @subject and @body; returns the reply's
@@ -86,7 +75,7 @@ static char *token_of(const struct optin_reply *r)
 
 static guint count_changes(struct fixture *f)
 {
-	g_autoptr(GPtrArray) c = store_tree_changes(f->st, NULL, NULL);
+	g_autoptr(GPtrArray) c = store_tree_changes(f->bot.st, NULL, NULL);
 
 	return c->len;
 }
@@ -96,7 +85,7 @@ static int tree_state(struct fixture *f, const char *name, char **data)
 {
 	g_autoptr(store_tree) t = NULL;
 
-	g_assert_true(store_tree_get(f->st, name, &t, NULL));
+	g_assert_true(store_tree_get(f->bot.st, name, &t, NULL));
 	if (data)
 		*data = t ? g_strdup(t->data) : NULL;
 	return t ? t->active : -1;
@@ -148,8 +137,8 @@ static void test_opt_in(struct fixture *f, gconstpointer data)
 
 	opt_in(f);
 	g_assert_cmpint(tree_state(f, "omap-next", &text), ==, 1);
-	tf = treefile_parse("omap-next", "t", text, &f->config->defaults, NULL,
-			    NULL);
+	tf = treefile_parse("omap-next", "t", text, &f->bot.config->defaults,
+			    NULL, NULL);
 	g_assert_nonnull(tf);
 	g_assert_cmpstr(tf->url, ==,
 			"https://git.kernel.org/pub/scm/linux/kernel/git/"
@@ -161,7 +150,7 @@ static void test_opt_in(struct fixture *f, gconstpointer data)
 	g_assert_cmpint(tf->policy.reply, ==, CONFIG_REPLY_PROBLEMS);
 	g_assert_cmpint(tf->policy.reply_to, ==, CONFIG_REPLY_TO_AUTHOR);
 	g_assert_cmpuint(tf->paths->patterns->len, ==, 2);
-	changes = store_tree_changes(f->st, "omap-next", NULL);
+	changes = store_tree_changes(f->bot.st, "omap-next", NULL);
 	g_assert_cmpuint(changes->len, ==, 1);
 	ch = changes->pdata[0];
 	g_assert_cmpstr(ch->who, ==, "tony@atomide.com");
@@ -427,7 +416,7 @@ static void test_set_and_opt_out(struct fixture *f, gconstpointer data)
 			==, OPTIN_APPLIED);
 	optin_reply_clear(&c);
 	g_assert_cmpint(tree_state(f, "omap-next", NULL), ==, 0);
-	changes = store_tree_changes(f->st, "omap-next", NULL);
+	changes = store_tree_changes(f->bot.st, "omap-next", NULL);
 	g_assert_cmpuint(changes->len, ==, 2);
 	g_assert_cmpstr(((struct store_tree_change *)changes->pdata[1])->what,
 			==, "opt-out");
@@ -463,8 +452,8 @@ static void test_rate_limit(struct fixture *f, gconstpointer data)
 	}
 	g_assert_cmpint(request(f, "Tony <TONY@atomide.com>"), ==,
 			OPTIN_LIMITED);
-	g_assert_true(store_optin_request_count(f->st, "tony@atomide.com", 0,
-						&n, NULL));
+	g_assert_true(store_optin_request_count(f->bot.st, "tony@atomide.com",
+						0, &n, NULL));
 	g_assert_cmpuint(n, ==, OPTIN_LIMIT_SENDER_DAY);
 	/* another maintainer is not limited by Tony's count */
 	g_assert_cmpint(request(f, "linux@armlinux.org.uk"), ==,
@@ -488,7 +477,7 @@ static void test_rate_limit(struct fixture *f, gconstpointer data)
 			.expires = f->ctx.now + 3600,
 		};
 
-		g_assert_true(store_optin_request_add(f->st, &r, NULL));
+		g_assert_true(store_optin_request_add(f->bot.st, &r, NULL));
 	}
 	g_assert_cmpint(request(f, "tony@atomide.com"), ==, OPTIN_LIMITED);
 	f->ctx.now += 3600;
