@@ -122,25 +122,34 @@ static const char sample_patch[] =
 	"2.39.5\n"
 	"\n";
 
+/* An empty array of struct dirstat_filestat, which it owns. */
+static GPtrArray *filestats_new(void)
+{
+	return g_ptr_array_new_with_free_func(
+		(GDestroyNotify)dirstat_filestat_free);
+}
+
+/* @f is the change of @status to @path, @added and @deleted lines. */
+static void assert_filestat(const struct dirstat_filestat *f, const char *path,
+			    char status, guint added, guint deleted)
+{
+	g_assert_cmpstr(f->path, ==, path);
+	g_assert_cmpint(f->status, ==, status);
+	g_assert_cmpuint(f->added, ==, added);
+	g_assert_cmpuint(f->deleted, ==, deleted);
+}
+
 static void test_patchstat(void)
 {
-	g_autoptr(GPtrArray) fs = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)dirstat_filestat_free);
+	g_autoptr(GPtrArray) fs = filestats_new();
 	const struct dirstat_filestat *f;
 
 	g_assert_cmpuint(
 		patchstat_parse(sample_patch, strlen(sample_patch), fs), ==, 4);
-	f = fs->pdata[0];
-	g_assert_cmpstr(f->path, ==, "arch/arm/mach-x/a.c");
-	g_assert_cmpint(f->status, ==, 'M');
-	g_assert_cmpuint(f->added, ==, 1);
-	g_assert_cmpuint(f->deleted, ==, 2);
+	assert_filestat(fs->pdata[0], "arch/arm/mach-x/a.c", 'M', 1, 2);
 	f = fs->pdata[1];
-	g_assert_cmpstr(f->path, ==, "drivers/new.c");
+	assert_filestat(f, "drivers/new.c", 'R', 1, 0);
 	g_assert_cmpstr(f->old_path, ==, "arch/arm/plat-y/name.c");
-	g_assert_cmpint(f->status, ==, 'R');
-	g_assert_cmpuint(f->added, ==, 1);
-	g_assert_cmpuint(f->deleted, ==, 0);
 	f = fs->pdata[2];
 	g_assert_cmpstr(f->path, ==, "fw.bin");
 	g_assert_true(f->binary);
@@ -180,17 +189,24 @@ static struct dirstat_report *report_of(GPtrArray *fs, const char *params,
 	return report;
 }
 
-static char *format(GPtrArray *fs, const char *params, gboolean is_signed)
+/* The report of @fs with @params written by @write (the text or the
+ * JSON). */
+static char *written(char *(*write)(const struct dirstat_report *),
+		     GPtrArray *fs, const char *params, gboolean is_signed)
 {
 	g_autoptr(dirstat_report) report = report_of(fs, params, is_signed);
 
-	return dirstat_report_format(report);
+	return write(report);
+}
+
+static char *format(GPtrArray *fs, const char *params, gboolean is_signed)
+{
+	return written(dirstat_report_format, fs, params, is_signed);
 }
 
 static void test_report(void)
 {
-	g_autoptr(GPtrArray) fs = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)dirstat_filestat_free);
+	g_autoptr(GPtrArray) fs = filestats_new();
 	g_autofree char *unsigned_out = NULL;
 	g_autofree char *signed_out = NULL;
 	g_autofree char *tiny = NULL;
@@ -232,8 +248,7 @@ static struct dirstat_verdict *assert_verdict(GPtrArray *fs, const char *path,
 
 static void test_verdict(void)
 {
-	g_autoptr(GPtrArray) fs = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)dirstat_filestat_free);
+	g_autoptr(GPtrArray) fs = filestats_new();
 	g_autoptr(dirstat_verdict) v = NULL;
 
 	dirstat_verdict_free(assert_verdict(
@@ -264,9 +279,7 @@ static void test_verdict(void)
 
 static char *report_json(GPtrArray *fs, const char *params, gboolean is_signed)
 {
-	g_autoptr(dirstat_report) report = report_of(fs, params, is_signed);
-
-	return dirstat_json_report(report);
+	return written(dirstat_json_report, fs, params, is_signed);
 }
 
 /* The JSON of the report and the verdict, byte for byte what the
@@ -274,10 +287,8 @@ static char *report_json(GPtrArray *fs, const char *params, gboolean is_signed)
  * percentage as a string), escapes included (RFC 8259 7). */
 static void test_json(void)
 {
-	g_autoptr(GPtrArray) fs = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)dirstat_filestat_free);
-	g_autoptr(GPtrArray) balanced = g_ptr_array_new_with_free_func(
-		(GDestroyNotify)dirstat_filestat_free);
+	g_autoptr(GPtrArray) fs = filestats_new();
+	g_autoptr(GPtrArray) balanced = filestats_new();
 	g_autoptr(dirstat_verdict) v = NULL;
 	g_autofree char *s = NULL;
 
