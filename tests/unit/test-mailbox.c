@@ -4,7 +4,9 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "kernel/tree/rmtree.h"
 #include "mailparse/mailbox.h"
+#include "tests/unit/scratch.h"
 
 static GPtrArray *split(const char *text, gboolean mboxrd, gboolean keep_cr)
 {
@@ -21,6 +23,30 @@ static void assert_message(GPtrArray *msgs, guint i, const char *expected)
 	g_assert_cmpuint(i, <, msgs->len);
 	got = g_bytes_get_data(msgs->pdata[i], &len);
 	g_assert_cmpmem(got, len, expected, strlen(expected));
+}
+
+/* The next mail of @mb is @want. */
+static void assert_next(mailbox *mb, const char *want)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GBytes) msg = NULL;
+
+	g_assert_true(mailbox_next(mb, &msg, &error));
+	g_assert_no_error(error);
+	g_assert_nonnull(msg);
+	g_assert_cmpmem(g_bytes_get_data(msg, NULL), g_bytes_get_size(msg),
+			want, strlen(want));
+}
+
+/* @mb has no mail left. */
+static void assert_end(mailbox *mb)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GBytes) msg = NULL;
+
+	g_assert_true(mailbox_next(mb, &msg, &error));
+	g_assert_no_error(error);
+	g_assert_null(msg);
 }
 
 static void test_from_line(void)
@@ -67,45 +93,27 @@ static void test_split_mboxrd_keep_cr(void)
 static void test_open_maildir_and_single(void)
 {
 	g_autoptr(GError) error = NULL;
-	g_autofree char *dir = g_dir_make_tmp("armbot-mailbox-XXXXXX", &error);
-	g_autofree char *cur = g_build_filename(dir, "cur", NULL);
-	g_autofree char *f1 = g_build_filename(cur, "1.a", NULL);
-	g_autofree char *f2 = g_build_filename(cur, "2.b", NULL);
+	g_autofree char *dir = scratch_dir_new("armbot-mailbox-XXXXXX");
+	g_autofree char *f1 = g_build_filename(dir, "cur", "1.a", NULL);
 	g_autoptr(mailbox) mb = NULL;
 	g_autoptr(mailbox) single = NULL;
-	GBytes *msg = NULL;
 
-	g_assert_no_error(error);
-	g_assert_cmpint(g_mkdir(cur, 0755), ==, 0);
-	g_assert_true(g_file_set_contents(f2, "Subject: 2\r\n", -1, NULL));
-	g_assert_true(g_file_set_contents(f1, "Subject: 1\n", -1, NULL));
+	scratch_write_file(dir, "cur/2.b", "Subject: 2\r\n");
+	scratch_write_file(dir, "cur/1.a", "Subject: 1\n");
 	mb = mailbox_open(dir, NULL, &error);
 	g_assert_no_error(error);
-	g_assert_true(mailbox_next(mb, &msg, &error));
-	g_assert_cmpmem(g_bytes_get_data(msg, NULL), g_bytes_get_size(msg),
-			"Subject: 1\n", 11);
-	g_bytes_unref(msg);
-	g_assert_true(mailbox_next(mb, &msg, &error));
-	g_assert_cmpmem(g_bytes_get_data(msg, NULL), g_bytes_get_size(msg),
-			"Subject: 2\n", 11);
+	assert_next(mb, "Subject: 1\n");
+	assert_next(mb, "Subject: 2\n");
 	g_assert_true(g_str_has_suffix(mailbox_position(mb), "2.b"));
-	g_bytes_unref(msg);
-	g_assert_true(mailbox_next(mb, &msg, &error));
-	g_assert_null(msg);
+	assert_end(mb);
 
 	single = mailbox_open(f1, NULL, &error);
 	g_assert_no_error(error);
-	g_assert_true(mailbox_next(single, &msg, &error));
-	g_assert_nonnull(msg);
-	g_bytes_unref(msg);
+	assert_next(single, "Subject: 1\n");
 
 	g_assert_null(mailbox_open("/nonexistent/mbox", NULL, &error));
 	g_assert_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
-
-	g_unlink(f1);
-	g_unlink(f2);
-	g_rmdir(cur);
-	g_rmdir(dir);
+	g_assert_true(rmtree(dir, NULL));
 }
 
 /* A symlink out of the maildir ("new/1.evil -> canary") and a FIFO in
@@ -113,19 +121,14 @@ static void test_open_maildir_and_single(void)
 static void test_maildir_not_mail(void)
 {
 	g_autoptr(GError) error = NULL;
-	g_autofree char *dir = g_dir_make_tmp("armbot-mailbox-XXXXXX", &error);
-	g_autofree char *new_dir = g_build_filename(dir, "new", NULL);
+	g_autofree char *dir = scratch_dir_new("armbot-mailbox-XXXXXX");
 	g_autofree char *canary = g_build_filename(dir, "canary", NULL);
-	g_autofree char *evil = g_build_filename(new_dir, "1.evil", NULL);
-	g_autofree char *fifo = g_build_filename(new_dir, "2.fifo", NULL);
-	g_autofree char *good = g_build_filename(new_dir, "3.good", NULL);
+	g_autofree char *evil = g_build_filename(dir, "new", "1.evil", NULL);
+	g_autofree char *fifo = g_build_filename(dir, "new", "2.fifo", NULL);
 	g_autoptr(mailbox) mb = NULL;
-	GBytes *msg = NULL;
 
-	g_assert_no_error(error);
-	g_assert_cmpint(g_mkdir(new_dir, 0755), ==, 0);
-	g_assert_true(g_file_set_contents(canary, "SECRET\n", -1, NULL));
-	g_assert_true(g_file_set_contents(good, "Subject: 3\n", -1, NULL));
+	scratch_write_file(dir, "canary", "SECRET\n");
+	scratch_write_file(dir, "new/3.good", "Subject: 3\n");
 	g_assert_cmpint(symlink(canary, evil), ==, 0);
 	g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
 	mb = mailbox_open(dir, NULL, &error);
@@ -134,23 +137,11 @@ static void test_maildir_not_mail(void)
 			      "cannot open '*1.evil': a symbolic link");
 	g_test_expect_message(G_LOG_DOMAIN, G_LOG_LEVEL_WARNING,
 			      "cannot read '*2.fifo': not a regular file");
-	g_assert_true(mailbox_next(mb, &msg, &error));
+	assert_next(mb, "Subject: 3\n");
 	g_test_assert_expected_messages();
-	g_assert_no_error(error);
-	g_assert_nonnull(msg);
-	g_assert_cmpmem(g_bytes_get_data(msg, NULL), g_bytes_get_size(msg),
-			"Subject: 3\n", 11);
-	g_bytes_unref(msg);
-	g_assert_true(mailbox_next(mb, &msg, &error));
-	g_assert_null(msg);
+	assert_end(mb);
 	g_assert_true(g_file_test(evil, G_FILE_TEST_IS_SYMLINK));
-
-	g_unlink(evil);
-	g_unlink(fifo);
-	g_unlink(good);
-	g_unlink(canary);
-	g_rmdir(new_dir);
-	g_rmdir(dir);
+	g_assert_true(rmtree(dir, NULL));
 }
 
 int main(int argc, char **argv)
