@@ -206,6 +206,25 @@ static void test_boot_runner(void)
  * kernel/build/icecc.c reads the scheduler's listcs. */
 static void test_icecream(void)
 {
+	/* tree files config_load() refuses, and why */
+	static const struct {
+		const char *text;
+		const char *why;
+	} refused[] = {
+		{ "[tree]\nurl = https://e.org/p.git\n"
+		  "build-distribute = distcc\n",
+		  "not local or icecream" },
+		{ "[tree]\nurl = https://e.org/p.git\n"
+		  "build-distribute = icecream\n"
+		  "icecc-scheduler = a b:99999\n",
+		  "not HOST or HOST:PORT" },
+		{ "[tree]\nurl = https://e.org/p.git\n"
+		  "icecc-socket = relative.sock\n",
+		  "not an absolute path" },
+		{ "[tree]\nurl = https://e.org/p.git\n"
+		  "icecc-series-netns = /run/netns/x\n",
+		  "set without build-distribute = icecream" },
+	};
 	g_autofree char *dir = scratch_dir_new("armbot-config-XXXXXX");
 	g_autofree char *conf = g_build_filename(dir, "armbot.conf", NULL);
 	g_autoptr(GError) error = NULL;
@@ -252,36 +271,15 @@ static void test_icecream(void)
 	g_assert_nonnull(strstr(error->message, "for trees.d files only"));
 	g_clear_error(&error);
 
-	scratch_write_file(dir, "trees.d/plain.conf",
-			   "[tree]\nurl = https://e.org/p.git\n"
-			   "build-distribute = distcc\n");
 	g_clear_pointer(&c, config_free);
-	c = config_load(conf, &error);
-	g_assert_null(c);
-	g_assert_nonnull(strstr(error->message, "not local or icecream"));
-	g_clear_error(&error);
-	scratch_write_file(dir, "trees.d/plain.conf",
-			   "[tree]\nurl = https://e.org/p.git\n"
-			   "build-distribute = icecream\n"
-			   "icecc-scheduler = a b:99999\n");
-	c = config_load(conf, &error);
-	g_assert_null(c);
-	g_assert_nonnull(strstr(error->message, "not HOST or HOST:PORT"));
-	g_clear_error(&error);
-	scratch_write_file(dir, "trees.d/plain.conf",
-			   "[tree]\nurl = https://e.org/p.git\n"
-			   "icecc-socket = relative.sock\n");
-	c = config_load(conf, &error);
-	g_assert_null(c);
-	g_assert_nonnull(strstr(error->message, "not an absolute path"));
-	g_clear_error(&error);
-	scratch_write_file(dir, "trees.d/plain.conf",
-			   "[tree]\nurl = https://e.org/p.git\n"
-			   "icecc-series-netns = /run/netns/x\n");
-	c = config_load(conf, &error);
-	g_assert_null(c);
-	g_assert_nonnull(strstr(error->message,
-				"set without build-distribute = icecream"));
+	for (gsize i = 0; i < G_N_ELEMENTS(refused); i++) {
+		g_test_message("%s", refused[i].text);
+		scratch_write_file(dir, "trees.d/plain.conf", refused[i].text);
+		c = config_load(conf, &error);
+		g_assert_null(c);
+		g_assert_nonnull(strstr(error->message, refused[i].why));
+		g_clear_error(&error);
+	}
 	rmtree(dir, NULL);
 
 	/* the answer of icecc-scheduler 1.4 to listcs */
