@@ -18,54 +18,69 @@ static gboolean match(enum maintainers_pattern_kind kind, const char *text,
 	return maintainers_section_match(s, file, depth, NULL);
 }
 
+/* A row of test_patterns() whose depth is not checked. */
+#define ANY_DEPTH G_MININT
+
 static void test_patterns(void)
 {
-	int d = 0;
+	static const struct {
+		enum maintainers_pattern_kind kind;
+		const char *pattern;
+		const char *file;
+		gboolean matches;
+		int depth;
+	} cases[] = {
+		/* a directory pattern covers everything below, at any
+		 * depth; depth is the number of '/' */
+		{ MAINTAINERS_F, "arch/arm/mach-omap2/",
+		  "arch/arm/mach-omap2/pm.c", TRUE, 3 },
+		{ MAINTAINERS_F, "arch/arm/", "arch/arm/mach-omap2/sub/dir/x.c",
+		  TRUE, 2 },
+		{ MAINTAINERS_F, "arch/arm/mach-omap2/",
+		  "arch/arm/mach-omap1/pm.c", FALSE, ANY_DEPTH },
+		/* a file pattern: one more than its '/', same depth as the
+		 * file */
+		{ MAINTAINERS_F, "drivers/bus/ti-sysc.c",
+		  "drivers/bus/ti-sysc.c", TRUE, 3 },
+		{ MAINTAINERS_F, "drivers/mfd/*omap*.c",
+		  "drivers/mfd/omap-usb-host.c", TRUE, ANY_DEPTH },
+		{ MAINTAINERS_F, "drivers/mfd/*omap*.c",
+		  "drivers/mfd/sub/omap.c", FALSE, ANY_DEPTH },
+		/* '*' crosses '/' inside a directory pattern: arch/arm/mach-* /
+		 * covers every machine directory */
+		{ MAINTAINERS_F, "arch/arm/mach-*/", "arch/arm/mach-omap2/pm.c",
+		  TRUE, 3 },
+		/* '?' is one character, [ch] a class, '.' a dot */
+		{ MAINTAINERS_F, "drivers/input/misc/da72??.[ch]",
+		  "drivers/input/misc/da7280.c", TRUE, ANY_DEPTH },
+		{ MAINTAINERS_F, "drivers/input/misc/da72??.[ch]",
+		  "drivers/input/misc/da7280.o", FALSE, ANY_DEPTH },
+		{ MAINTAINERS_F, "sound/arm/aaci.h", "sound/arm/aacixh", FALSE,
+		  ANY_DEPTH },
+		/* anchored at the start only, as m@^$pattern@: a file pattern
+		 * matches a longer name at the same depth */
+		{ MAINTAINERS_F, "sound/arm/aaci.", "sound/arm/aaci.c", TRUE,
+		  ANY_DEPTH },
+		{ MAINTAINERS_F, "arm/", "arch/arm/x.c", FALSE, ANY_DEPTH },
+		/* a pattern starting with '*' has depth -1 */
+		{ MAINTAINERS_F, "*/", "fs/ext4/inode.c", TRUE, -1 },
+		/* N: anywhere in the path, depth 0 */
+		{ MAINTAINERS_N, "omap[0-9]", "drivers/clk/ti/clk-omap4.c",
+		  TRUE, 0 },
+		{ MAINTAINERS_N, "omap[0-9]", "drivers/clk/ti/clk-omap.c",
+		  FALSE, ANY_DEPTH },
+	};
 
-	/* a directory pattern covers everything below, at any depth;
-	 * depth is the number of '/' */
-	g_assert_true(match(MAINTAINERS_F, "arch/arm/mach-omap2/",
-			    "arch/arm/mach-omap2/pm.c", &d));
-	g_assert_cmpint(d, ==, 3);
-	g_assert_true(match(MAINTAINERS_F, "arch/arm/",
-			    "arch/arm/mach-omap2/sub/dir/x.c", &d));
-	g_assert_cmpint(d, ==, 2);
-	g_assert_false(match(MAINTAINERS_F, "arch/arm/mach-omap2/",
-			     "arch/arm/mach-omap1/pm.c", &d));
-	/* a file pattern: one more than its '/', same depth as the file */
-	g_assert_true(match(MAINTAINERS_F, "drivers/bus/ti-sysc.c",
-			    "drivers/bus/ti-sysc.c", &d));
-	g_assert_cmpint(d, ==, 3);
-	g_assert_true(match(MAINTAINERS_F, "drivers/mfd/*omap*.c",
-			    "drivers/mfd/omap-usb-host.c", &d));
-	g_assert_false(match(MAINTAINERS_F, "drivers/mfd/*omap*.c",
-			     "drivers/mfd/sub/omap.c", &d));
-	/* '*' crosses '/' inside a directory pattern: arch/arm/mach-* /
-	 * covers every machine directory */
-	g_assert_true(match(MAINTAINERS_F, "arch/arm/mach-*/",
-			    "arch/arm/mach-omap2/pm.c", &d));
-	g_assert_cmpint(d, ==, 3);
-	/* '?' is one character, [ch] a class, '.' a dot */
-	g_assert_true(match(MAINTAINERS_F, "drivers/input/misc/da72??.[ch]",
-			    "drivers/input/misc/da7280.c", &d));
-	g_assert_false(match(MAINTAINERS_F, "drivers/input/misc/da72??.[ch]",
-			     "drivers/input/misc/da7280.o", &d));
-	g_assert_false(match(MAINTAINERS_F, "sound/arm/aaci.h",
-			     "sound/arm/aacixh", &d));
-	/* anchored at the start only, as m@^$pattern@: a file pattern
-	 * matches a longer name at the same depth */
-	g_assert_true(match(MAINTAINERS_F, "sound/arm/aaci.",
-			    "sound/arm/aaci.c", &d));
-	g_assert_false(match(MAINTAINERS_F, "arm/", "arch/arm/x.c", &d));
-	/* a pattern starting with '*' has depth -1 */
-	g_assert_true(match(MAINTAINERS_F, "*/", "fs/ext4/inode.c", &d));
-	g_assert_cmpint(d, ==, -1);
-	/* N: anywhere in the path, depth 0 */
-	g_assert_true(match(MAINTAINERS_N, "omap[0-9]",
-			    "drivers/clk/ti/clk-omap4.c", &d));
-	g_assert_cmpint(d, ==, 0);
-	g_assert_false(match(MAINTAINERS_N, "omap[0-9]",
-			     "drivers/clk/ti/clk-omap.c", &d));
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		int d = 0;
+
+		g_test_message("%s ~ %s", cases[i].pattern, cases[i].file);
+		g_assert_cmpint(match(cases[i].kind, cases[i].pattern,
+				      cases[i].file, &d),
+				==, cases[i].matches);
+		if (cases[i].depth != ANY_DEPTH)
+			g_assert_cmpint(d, ==, cases[i].depth);
+	}
 }
 
 static void test_exclude(void)
