@@ -443,6 +443,34 @@ static char *derived_chosen(struct boardderive *d, const struct board_map *map,
 	return choice_names(c, reasons);
 }
 
+/* The boards @d chooses for some paths, and a substring of its reasons
+ * (unless NULL). */
+struct derive_case {
+	const char *paths;
+	const char *boards;
+	const char *reason;
+};
+
+/* @d chooses the boards of each of the @n cases of @table, for their
+ * reasons. */
+static void check_derived(struct boardderive *d, const struct board_map *map,
+			  const struct derive_case *table, gsize n)
+{
+	for (gsize i = 0; i < n; i++) {
+		g_autoptr(GString) reasons = g_string_new(NULL);
+		g_autofree char *got =
+			derived_chosen(d, map, table[i].paths, reasons);
+
+		if (strcmp(got, table[i].boards))
+			g_error("'%s': boards '%s', expected '%s'\n%s",
+				table[i].paths, got, table[i].boards,
+				reasons->str);
+		if (table[i].reason && !strstr(reasons->str, table[i].reason))
+			g_error("'%s': reasons\n%s do not say '%s'",
+				table[i].paths, reasons->str, table[i].reason);
+	}
+}
+
 static void git_run(const char *dir, const char *const *args)
 {
 	g_autoptr(GPtrArray) argv = g_ptr_array_new();
@@ -572,11 +600,7 @@ static const char synthetic_map[] =
 
 static void test_derive_synthetic(void)
 {
-	static const struct {
-		const char *paths;
-		const char *boards;
-		const char *reason; /* a substring of the reasons */
-	} table[] = {
+	static const struct derive_case table[] = {
 		{ DTS "a-soc.dtsi", "a",
 		  "touches " DTS "a-soc.dtsi (in a-board.dtb, included by "
 		  "a-board.dts) → a" },
@@ -680,20 +704,7 @@ static void test_derive_synthetic(void)
 			g_hash_table_contains(a->compatibles, "acme,hidden"));
 		/* mach-b's ACME_X is a module in a's config: not enabled */
 		g_assert_cmpuint(g_hash_table_size(a->machs), ==, 1);
-		for (guint i = 0; i < G_N_ELEMENTS(table); i++) {
-			g_autoptr(GString) reasons = g_string_new(NULL);
-			g_autofree char *got =
-				derived_chosen(d, map, table[i].paths, reasons);
-
-			if (strcmp(got, table[i].boards))
-				g_error("'%s': boards '%s', expected '%s'",
-					table[i].paths, got, table[i].boards);
-			if (table[i].reason &&
-			    !strstr(reasons->str, table[i].reason))
-				g_error("'%s': reasons\n%s do not say '%s'",
-					table[i].paths, reasons->str,
-					table[i].reason);
-		}
+		check_derived(d, map, table, G_N_ELEMENTS(table));
 	}
 	/* a broken cache file is derived again */
 	{
@@ -749,11 +760,7 @@ static void test_derive_synthetic(void)
  * boards whose hardware they are. */
 static void test_derive_distro(void)
 {
-	static const struct {
-		const char *paths;
-		const char *boards;
-		const char *reason; /* a substring of the reasons */
-	} table[] = {
+	static const struct derive_case table[] = {
 		{ "arch/arm/boot/dts/imx6ul.dtsi", "mcimx6ul-evk", NULL },
 		{ "drivers/tty/serial/imx.c", "sabrelite mcimx6ul-evk",
 		  "touches drivers/tty/serial/imx.c (driver of fsl,imx6q-uart "
@@ -800,19 +807,7 @@ static void test_derive_distro(void)
 	g_test_message("derived in %.3f s: %u .dts, %u files parsed",
 		       st.seconds, st.dts_read, st.files_parsed);
 	g_assert_cmpuint(st.dts_read, >, 1000);
-	for (guint i = 0; i < G_N_ELEMENTS(table); i++) {
-		g_autoptr(GString) reasons = g_string_new(NULL);
-		g_autofree char *got =
-			derived_chosen(d, map, table[i].paths, reasons);
-
-		if (strcmp(got, table[i].boards))
-			g_error("'%s': boards '%s', expected '%s'\n%s",
-				table[i].paths, got, table[i].boards,
-				reasons->str);
-		if (table[i].reason && !strstr(reasons->str, table[i].reason))
-			g_error("'%s': reasons\n%s do not say '%s'",
-				table[i].paths, reasons->str, table[i].reason);
-	}
+	check_derived(d, map, table, G_N_ELEMENTS(table));
 	/* the platform code the boards' configs enable (their globs say
 	 * the same, so it is checked here, not through the selection) */
 	{
