@@ -18,15 +18,7 @@ static void member(JsonBuilder *b, const char *name, const char *s)
 
 static const char *check_status(enum report_status s)
 {
-	switch (s) {
-	case REPORT_STATUS_OK:
-		return "PASS";
-	case REPORT_STATUS_WARN:
-	case REPORT_STATUS_FAIL:
-		return "FAIL";
-	default:
-		return "SKIP";
-	}
+	return report_status_pick(s, "SKIP", "PASS", "FAIL", "FAIL");
 }
 
 static const char *case_status(enum ktap_status s)

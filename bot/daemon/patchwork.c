@@ -15,16 +15,7 @@
 
 static const char *state_of(enum report_status s)
 {
-	switch (s) {
-	case REPORT_STATUS_OK:
-		return "success";
-	case REPORT_STATUS_WARN:
-		return "warning";
-	case REPORT_STATUS_FAIL:
-		return "fail";
-	default:
-		return NULL;
-	}
+	return report_status_pick(s, NULL, "success", "warning", "fail");
 }
 
 gboolean patchwork_queue(const struct armbot_config *config, struct store *st,

@@ -20,19 +20,26 @@ const char *report_check_name(enum report_check_kind kind)
 	return kind < REPORT_N_CHECKS ? names[kind] : "?";
 }
 
-const char *report_status_name(enum report_status status)
+const char *report_status_pick(enum report_status status, const char *skipped,
+			       const char *ok, const char *warn,
+			       const char *fail)
 {
 	switch (status) {
 	case REPORT_STATUS_OK:
-		return "ok";
+		return ok;
 	case REPORT_STATUS_WARN:
-		return "WARN";
+		return warn;
 	case REPORT_STATUS_FAIL:
-		return "FAIL";
+		return fail;
 	case REPORT_STATUS_SKIPPED:
 		break;
 	}
-	return "skipped";
+	return skipped;
+}
+
+const char *report_status_name(enum report_status status)
+{
+	return report_status_pick(status, "skipped", "ok", "WARN", "FAIL");
 }
 
 char *report_message_id(const char *series_message_id, guint version,

@@ -202,6 +202,13 @@ const char *report_check_name(enum report_check_kind kind);
  * userspace at 0.52 s (touches ... → vexpress-a9)".  Newly allocated. */
 char *report_board_line(const struct report_board *b);
 
+/* Of the words given for each status, the one of @status (@skipped for a
+ * value outside the enum): one place for the vocabularies other programs
+ * want (KCIDB, patchwork, the store).  Returns the argument. */
+const char *report_status_pick(enum report_status status, const char *skipped,
+			       const char *ok, const char *warn,
+			       const char *fail);
+
 /* "ok", "WARN", "FAIL", "skipped".  Static. */
 const char *report_status_name(enum report_status status);
 

@@ -121,16 +121,7 @@ static void on_progress(enum pipeline_stage stage, const char *detail,
 
 static const char *status_word(enum report_status s)
 {
-	switch (s) {
-	case REPORT_STATUS_OK:
-		return "ok";
-	case REPORT_STATUS_WARN:
-		return "warn";
-	case REPORT_STATUS_FAIL:
-		return "fail";
-	default:
-		return "skipped";
-	}
+	return report_status_pick(s, "skipped", "ok", "warn", "fail");
 }
 
 /* Does @policy want a reply to @out, and if not, why not? */

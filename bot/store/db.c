@@ -244,31 +244,25 @@ static gboolean query_first(struct store *st, const char *sql,
 	return s && read_first(st, s, kind, out, error);
 }
 
-gboolean store_query_int64(struct store *st, const char *sql, gint64 *out,
-			   GError **error, ...)
-{
-	gboolean ok;
-	va_list ap;
+/* store_query_int64() and store_query_text(): one body, the type of *@out
+ * and its value without a row aside. */
+#define STORE_QUERY_FIRST(fn, type, kind, none)                   \
+	gboolean fn(struct store *st, const char *sql, type *out, \
+		    GError **error, ...)                          \
+	{                                                         \
+		gboolean ok;                                      \
+		va_list ap;                                       \
+                                                                  \
+		*out = none;                                      \
+		va_start(ap, error);                              \
+		ok = query_first(st, sql, kind, out, error, ap);  \
+		va_end(ap);                                       \
+		return ok;                                        \
+	}
 
-	*out = 0;
-	va_start(ap, error);
-	ok = query_first(st, sql, STORE_INT64, out, error, ap);
-	va_end(ap);
-	return ok;
-}
-
-gboolean store_query_text(struct store *st, const char *sql, char **out,
-			  GError **error, ...)
-{
-	gboolean ok;
-	va_list ap;
-
-	*out = NULL;
-	va_start(ap, error);
-	ok = query_first(st, sql, STORE_TEXT, out, error, ap);
-	va_end(ap);
-	return ok;
-}
+STORE_QUERY_FIRST(store_query_int64, gint64, STORE_INT64, 0)
+STORE_QUERY_FIRST(store_query_text, char *, STORE_TEXT, NULL)
+#undef STORE_QUERY_FIRST
 
 GArray *store_read_ids(struct store *st, sqlite3_stmt *s, GError **error)
 {
