@@ -163,6 +163,27 @@ done
 ok $? "hostile: no file the series named is in iceccd's environments${leak:+:$leak}"
 cp "$TMP/global0.mbox" "$TMP/global.mbox"
 
+# the boot's kernel build: `armbot check` with the same tree file builds
+# the rpm-virt kernel of the base through the cluster (its make runs with
+# icecc, so it rewrites the last-build record) and the series' locally,
+# boots both and runs the runtime-PM suite; the reply says where each
+# compiled.  Its objects mostly come from the tree's ccache (warm from the
+# boot tests), so the cluster may get no job: the record, not the job
+# count, says the make went through icecream.
+REC=$ARMBOT_CACHE_DIR/icecc/last-build-distro-6.1
+rec0=$(cat "$REC" 2>/dev/null)
+"$ARMBOT" --data-dir "$D" check --no-sparse --no-boards --jobs 2 --body \
+	--config "$TMP/conf/armbot.conf" "$TMP/global.mbox" \
+	> "$TMP/body" 2> "$TMP/err"
+is "$?" 0 "boot: armbot check on the icecream tree finds no problem"
+[ -s "$TMP/err" ] && sed 's/^/# stderr: /' "$TMP/err" | tail -20
+sed 's/^/# /' "$TMP/body" | head -40
+grep -q 'rpm-virt, [0-9]* s (the base on icecream, the series locally)' "$TMP/body"
+ok $? "boot: the reply says the base's kernel was built on icecream"
+rec1=$(cat "$REC" 2>/dev/null)
+[ -n "$rec1" ] && [ "$rec1" != "$rec0" ]
+ok $? "boot: the kernel's make went through icecream (last build: ${rec1:-none})"
+
 # fallback: iceccd stopped (its socket gone): the series is still
 # checked, built locally, and the output says why
 kill $DAEMON 2>/dev/null; wait $DAEMON 2>/dev/null
