@@ -118,6 +118,9 @@ grep -q 'armbot-local .*jobs 0/2' "$TMP/status"
 ok $? "status: the node and its job slots"
 grep -q 'last build: .* s at -j[0-9]* (-j[0-9]* locally), [1-9][0-9]* jobs through the cluster' "$TMP/status"
 ok $? "status: the last build"
+# one node, this machine's: no compile ran elsewhere, so no speed-up
+grep -q '^    speed-up: 1\.00x against this machine alone, estimated from the compile time seen: 0\.0 s on other nodes (0\.0 s more here at -j[0-9]*), [0-9.]* s on this one$' "$TMP/status"
+ok $? "status: the speed-up of a one-node cluster is 1.00x"
 
 # the same series compiled locally: the same object
 mkdir -p "$TMP/lconf/trees.d" && cp "$TMP/conf/armbot.conf" "$TMP/lconf/" &&
@@ -180,6 +183,11 @@ is "$?" 0 "boot: armbot check on the icecream tree finds no problem"
 sed 's/^/# /' "$TMP/body" | head -40
 grep -q 'rpm-virt, [0-9]* s (the base on icecream, the series locally)' "$TMP/body"
 ok $? "boot: the reply says the base's kernel was built on icecream"
+# the local runner passes every case of the suite on this series' tree
+# (tests/e2e/boot-distro.t): the kernel built through the cluster too
+n=$(grep -c '^	KUNIT_CASE(' "$TOP/qemu/guest/rpm-test/rpm_test.c")
+grep -q "^  runtime-PM  ok    $n passed\$" "$TMP/body"
+ok $? "boot: all $n runtime-PM cases pass, as with the local build"
 rec1=$(cat "$REC" 2>/dev/null)
 [ -n "$rec1" ] && [ "$rec1" != "$rec0" ]
 ok $? "boot: the kernel's make went through icecream (last build: ${rec1:-none})"
