@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config/datadir.h"
+#include "kernel/build/icecc-netns.h"
 #include "kernel/build/sandbox.h"
 #include "kernel/tree/checkout.h"
 #include "qemu/initramfs.h"
@@ -29,6 +30,8 @@ struct boot_session {
 	struct boot_runner *runner;
 	const struct boot_options *opts; /* the job hooks: borrowed */
 	const struct board *board; /* borrowed; NULL: virt */
+	int icecc_netns; /* the series' fenced namespace; -1: none */
+	char *build_note; /* boot_session_build_note() */
 };
 
 void boot_run_clear(struct boot_run *run)
@@ -104,6 +107,48 @@ static char *board_config(const struct board *board, const char *src,
 	return g_build_filename(src, board->fragment[0], NULL);
 }
 
+/* The build on icecream when @opts ask for it, as the sparse check does
+ * (kernel/build/sparse-check.c): the base through the host's iceccd, a
+ * series' make too when its network namespace can be fenced; an
+ * unreachable cluster is the infrastructure's failure, never the
+ * series': the build is then local and the note says why. */
+static void use_icecc(struct boot_session *bs, const struct boot_options *opts,
+		      const char *cache)
+{
+	g_autoptr(GError) error = NULL;
+
+	if (!kbuild_use_icecc(bs->kb, opts->icecc_socket, opts->icecc_scheduler,
+			      cache, opts->tree->name, &error)) {
+		bs->build_note = g_strdup_printf(
+			"built locally (icecream unavailable: %s)",
+			error->message);
+		return;
+	}
+	if (!opts->icecc_series_netns) {
+		bs->build_note =
+			g_strdup("the base on icecream, the series locally");
+		return;
+	}
+	bs->icecc_netns = icecc_netns_fence(opts->icecc_series_netns,
+					    opts->icecc_scheduler, &error);
+	if (bs->icecc_netns < 0) {
+		bs->build_note = g_strdup_printf(
+			"the base on icecream, the series locally (its "
+			"network namespace cannot be fenced: %s)",
+			error->message);
+		return;
+	}
+	kbuild_set_icecc_netns(bs->kb, bs->icecc_netns);
+	bs->build_note = g_strdup("the base and the series on icecream (the "
+				  "series in a network namespace fenced to "
+				  "the nodes)");
+}
+
+const char *boot_session_build_note(const struct boot_session *bs)
+{
+	return bs->build_note;
+}
+
 struct boot_session *boot_session_open(const struct boot_options *opts,
 				       void (*on_wait)(void), GError **error)
 {
@@ -120,6 +165,7 @@ struct boot_session *boot_session_open(const struct boot_options *opts,
 	const struct kbuild_arch *arch = kbuild_arch_default();
 
 	bs->lock_fd = -1;
+	bs->icecc_netns = -1;
 	bs->tree = opts->tree;
 	bs->timeout_s = opts->timeout_s ? opts->timeout_s :
 					  BOOT_TIMEOUT_DEFAULT;
@@ -170,6 +216,8 @@ struct boot_session *boot_session_open(const struct boot_options *opts,
 		return NULL;
 	bs->kb->arch = arch;
 	bs->kb->jobs = opts->jobs;
+	if (opts->icecc_socket)
+		use_icecc(bs, opts, cache);
 	bs->vm_sandbox = sandbox_new(error);
 	if (!bs->vm_sandbox)
 		return NULL;
@@ -455,6 +503,9 @@ void boot_session_free(struct boot_session *bs)
 	boot_runner_free(bs->runner);
 	kbuild_free(bs->kb);
 	sandbox_free(bs->vm_sandbox);
+	if (bs->icecc_netns >= 0)
+		close(bs->icecc_netns);
+	g_free(bs->build_note);
 	if (bs->lock_fd >= 0)
 		close(bs->lock_fd);
 	g_free(bs->worktree);

@@ -34,6 +34,13 @@ struct boot_options {
 	const char *init_src; /* NULL: qemu/guest/init.c */
 	guint timeout_s; /* 0: BOOT_TIMEOUT_DEFAULT */
 	guint jobs; /* 0: the number of cores */
+	/* compiles through icecream (kbuild_use_icecc()): the host's iceccd
+	 * socket, NULL: local; the scheduler, may be NULL; a series' make
+	 * inside this network namespace, fenced to the nodes
+	 * (icecc_netns_fence()), NULL: a series builds locally */
+	const char *icecc_socket;
+	const char *icecc_scheduler;
+	const char *icecc_series_netns;
 	/* where the kernels boot (qemu/runner.h); NULL: here */
 	const struct boot_runner_config *runner;
 	/* remembering LAVA jobs across a restart (struct boot_input) */
@@ -61,6 +68,11 @@ struct boot_run {
 };
 
 struct boot_session;
+
+/* Where the session's builds compile when the tree is on icecream
+ * ("the base on icecream, the series locally (...)"); NULL: locally, as
+ * asked. */
+const char *boot_session_build_note(const struct boot_session *bs);
 
 /* Lock the tree's worktree (waiting for another run; @on_wait is called
  * once if it has to) and prepare the build and the sandbox.  NULL with

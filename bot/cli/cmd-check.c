@@ -21,6 +21,9 @@
 #include "bot/daemon/pipeline.h"
 #include "bot/store/pipeline.h"
 #include "bot/store/store.h"
+#include "config/config.h"
+#include "config/treefile.h"
+#include "kernel/tree/tree.h"
 #include "mailparse/mailbox.h"
 
 enum { CHECK_CLEAN = 0, CHECK_PROBLEMS = 1, CHECK_ERROR = 2 };
@@ -115,6 +118,9 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 {
 	g_autofree char *tree_name = NULL;
 	g_autofree char *bot_address = NULL;
+	g_autofree char *config_file = NULL;
+	g_autoptr(armbot_config) config = NULL;
+	const struct treefile *tf;
 	gboolean no_sparse = FALSE, no_boot = FALSE, no_boards = FALSE;
 	gboolean per_patch = FALSE;
 	gboolean body_only = FALSE;
@@ -138,6 +144,7 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 		  "the bot's address in the reply (default armbot@localhost)",
 		  "ADDRESS" },
 		COMMAND_OPTION_JOBS(jobs),
+		COMMAND_OPTION_CONFIG(config_file),
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GError) error = NULL;
@@ -201,6 +208,17 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 	popts.boards = !no_boards;
 	popts.per_patch = per_patch;
 	popts.jobs = jobs > 0 ? (guint)jobs : 0;
+	/* the tree file's build-distribute, as `armbot run` reads it: the
+	 * builds of sparse and of the boot through icecream */
+	config = command_config(config_file, NULL, &error);
+	if (!config)
+		goto fail;
+	tf = config_tree(config, tree_name ? tree_name : TREE_DISTRO_NAME);
+	if (tf && tf->icecream) {
+		popts.icecc_socket = tf->icecc_socket;
+		popts.icecc_scheduler = tf->icecc_scheduler;
+		popts.icecc_series_netns = tf->icecc_series_netns;
+	}
 	popts.bot_name = "armbot";
 	popts.bot_address = bot_address ? bot_address : "armbot@localhost";
 	popts.progress = on_progress;

@@ -56,6 +56,22 @@ static char *cache_dir(void)
 	return g_build_filename(g_get_user_cache_dir(), "armbot", NULL);
 }
 
+/* The last build's speed-up over this machine alone and what it is
+ * estimated from (kernel/build/icecc.h). */
+static void print_speedup(const struct icecc_last_build *lb)
+{
+	double s = icecc_last_build_speedup(lb);
+
+	if (!(s > 0))
+		return;
+	printf("    speed-up: %.2fx against this machine alone, estimated "
+	       "from the compile time seen: %.1f s on other nodes (%.1f s "
+	       "more here at -j%u), %.1f s on this one\n",
+	       s, lb->elsewhere_seconds,
+	       lb->elsewhere_seconds / (lb->local_jobs ? lb->local_jobs : 1),
+	       lb->local_jobs, lb->here_seconds);
+}
+
 /* "icecream:" and, per tree that compiles on it, its scheduler's nodes
  * (job slots in use, load) and the tree's last build. */
 static void print_icecream(const struct armbot_config *config)
@@ -112,6 +128,7 @@ static void print_icecream(const struct armbot_config *config)
 				       " of them\n",
 				       nj->name, nj->jobs);
 			}
+			print_speedup(&lb);
 			icecc_last_build_clear(&lb);
 		} else {
 			printf("    last build: none yet\n");

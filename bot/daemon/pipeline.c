@@ -887,6 +887,9 @@ static gboolean boot(struct run *r, GError **error)
 	bo.tree = r->tree;
 	bo.timeout_s = r->opts->boot_timeout_s;
 	bo.jobs = r->opts->jobs;
+	bo.icecc_socket = r->opts->icecc_socket;
+	bo.icecc_scheduler = r->opts->icecc_scheduler;
+	bo.icecc_series_netns = r->opts->icecc_series_netns;
 	bo.runner = r->opts->boot_runner;
 	bo.find_job = r->opts->find_job;
 	bo.save_job = r->opts->save_job;
@@ -938,10 +941,16 @@ static gboolean boot(struct run *r, GError **error)
 		goto out;
 	}
 	r->out->compiler = cc_version_text(boot_session_kbuild(bs)->build_dir);
-	set_check(build, REPORT_STATUS_OK, NULL,
-		  g_strdup_printf("%s, %.0f s", BOOT_CONFIG_NAME,
-				  build->seconds),
-		  NULL);
+	{
+		/* where it compiled, when the tree is on icecream */
+		const char *note = boot_session_build_note(bs);
+
+		set_check(build, REPORT_STATUS_OK, NULL,
+			  g_strdup_printf("%s, %.0f s%s%s%s", BOOT_CONFIG_NAME,
+					  build->seconds, note ? " (" : "",
+					  note ? note : "", note ? ")" : ""),
+			  NULL);
+	}
 
 	bootc->seconds = head.vm.seconds;
 	if (head.vm.canceled) {

@@ -12,19 +12,36 @@ struct icecc_watch {
 	GMutex lock;
 	GCond cond;
 	gboolean stop;
-	GHashTable *on; /* job id -> node name; the thread's until joined */
+	/* the thread's until joined: job id -> node name, and the
+	 * compile-seconds seen on the submitting node and elsewhere */
+	GHashTable *on;
+	double here_s;
+	double elsewhere_s;
 };
 
 static gpointer watch_thread(gpointer data)
 {
 	struct icecc_watch *w = data;
 
+	gint64 last = g_get_monotonic_time();
+
 	g_mutex_lock(&w->lock);
 	while (!w->stop) {
+		struct icecc_jobs_now now;
 		gint64 until;
+		gint64 t;
+		double span;
 
 		g_mutex_unlock(&w->lock);
-		icecc_listjobs(w->scheduler, w->on, NULL);
+		/* the jobs compiling now are taken to have compiled since
+		 * the last look */
+		t = g_get_monotonic_time();
+		span = (double)(t - last) / G_USEC_PER_SEC;
+		last = t;
+		if (icecc_listjobs(w->scheduler, w->on, &now, NULL)) {
+			w->here_s += now.here * span;
+			w->elsewhere_s += now.elsewhere * span;
+		}
 		g_mutex_lock(&w->lock);
 		until = g_get_monotonic_time() +
 			ICECC_WATCH_INTERVAL_MS * G_TIME_SPAN_MILLISECOND;
@@ -58,7 +75,8 @@ static gint most_first(gconstpointer a, gconstpointer b)
 	return strcmp(x->name, y->name);
 }
 
-GPtrArray *icecc_watch_stop(struct icecc_watch *w)
+GPtrArray *icecc_watch_stop(struct icecc_watch *w, double *here_s,
+			    double *elsewhere_s)
 {
 	GPtrArray *nodes = g_ptr_array_new_with_free_func(
 		(GDestroyNotify)icecc_node_jobs_free);
@@ -85,6 +103,8 @@ GPtrArray *icecc_watch_stop(struct icecc_watch *w)
 		nj->jobs++;
 	}
 	g_ptr_array_sort(nodes, most_first);
+	*here_s = w->here_s;
+	*elsewhere_s = w->elsewhere_s;
 
 	g_hash_table_unref(w->on);
 	g_mutex_clear(&w->lock);

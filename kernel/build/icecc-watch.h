@@ -19,5 +19,11 @@ struct icecc_watch;
 struct icecc_watch *icecc_watch_start(const char *scheduler);
 
 /* Stop and free @w.  Returns the jobs each node was seen compiling
- * (struct icecc_node_jobs of kernel/build/icecc.h, most first). */
-GPtrArray *icecc_watch_stop(struct icecc_watch *w);
+ * (struct icecc_node_jobs of kernel/build/icecc.h, most first), and sets
+ * @here_s and @elsewhere_s to the compile-seconds seen on the node that
+ * submitted the jobs and on the others: at each look, the jobs then
+ * compiling times the time since the look before (so within one
+ * interval of the truth per job; a job shorter than an interval may be
+ * missed or counted whole). */
+GPtrArray *icecc_watch_stop(struct icecc_watch *w, double *here_s,
+			    double *elsewhere_s);

@@ -182,25 +182,42 @@ gboolean icecc_listcs(const char *scheduler, struct icecc_cluster *out,
 }
 
 /* " ID STATE sub:NODE on:NODE FILE" (scheduler.cpp, dump_job()) */
-guint icecc_listjobs_parse(const char *text, GHashTable *on)
+guint icecc_listjobs_parse(const char *text, GHashTable *on,
+			   struct icecc_jobs_now *now)
 {
-	g_autoptr(GRegex) re = g_regex_new(
-		"^ ?([0-9]{1,9}) [A-Za-z?]{1,8} sub:\\S* on:(\\S{1,64}) ", 0, 0,
-		NULL);
+	g_autoptr(GRegex) re =
+		g_regex_new("^ ?([0-9]{1,9}) ([A-Za-z?]{1,8}) sub:(\\S{0,64}) "
+			    "on:(\\S{1,64}) ",
+			    0, 0, NULL);
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
 	guint n = 0;
 
+	if (now)
+		memset(now, 0, sizeof(*now));
 	for (guint i = 0; lines[i]; i++) {
 		g_autoptr(GMatchInfo) m = NULL;
 		g_autofree char *id = NULL;
+		g_autofree char *state = NULL;
+		g_autofree char *submitter = NULL;
 		char *node;
 
 		if (!g_regex_match(re, lines[i], 0, &m))
 			continue;
-		node = g_match_info_fetch(m, 2);
+		node = g_match_info_fetch(m, 4);
 		/* not yet given to a node */
-		if (!strcmp(node, "<unknown>") ||
-		    g_hash_table_size(on) >= ICECC_MAX_JOBS_SEEN) {
+		if (!strcmp(node, "<unknown>")) {
+			g_free(node);
+			continue;
+		}
+		state = g_match_info_fetch(m, 2);
+		submitter = g_match_info_fetch(m, 3);
+		if (now && !strcmp(state, "COMP")) {
+			if (!strcmp(submitter, node))
+				now->here++;
+			else
+				now->elsewhere++;
+		}
+		if (g_hash_table_size(on) >= ICECC_MAX_JOBS_SEEN) {
 			g_free(node);
 			continue;
 		}
@@ -213,13 +230,14 @@ guint icecc_listjobs_parse(const char *text, GHashTable *on)
 	return n;
 }
 
-gboolean icecc_listjobs(const char *scheduler, GHashTable *on, GError **error)
+gboolean icecc_listjobs(const char *scheduler, GHashTable *on,
+			struct icecc_jobs_now *now, GError **error)
 {
 	g_autoptr(GString) answer = query(scheduler, "listjobs", error);
 
 	if (!answer)
 		return FALSE;
-	icecc_listjobs_parse(answer->str, on);
+	icecc_listjobs_parse(answer->str, on, now);
 	return TRUE;
 }
 
@@ -381,7 +399,8 @@ void icecc_last_build_clear(struct icecc_last_build *lb)
 	memset(lb, 0, sizeof(*lb));
 }
 
-/* "when seconds -j local-j cluster-jobs", then "node NAME JOBS" a node */
+/* "when seconds -j local-j cluster-jobs here-s elsewhere-s", then
+ * "node NAME JOBS" a node */
 gboolean icecc_last_build_write(const char *path,
 				const struct icecc_last_build *lb,
 				GError **error)
@@ -391,9 +410,10 @@ gboolean icecc_last_build_write(const char *path,
 
 	g_string_printf(text,
 			"%" G_GINT64_FORMAT " %.3f %u %u %" G_GUINT64_FORMAT
-			"\n",
+			" %.3f %.3f\n",
 			lb->when, lb->seconds, lb->jobs, lb->local_jobs,
-			lb->cluster_jobs);
+			lb->cluster_jobs, lb->here_seconds,
+			lb->elsewhere_seconds);
 	for (guint i = 0;
 	     lb->nodes && i < lb->nodes->len && i < ICECC_RECORD_MAX_NODES;
 	     i++) {
@@ -414,13 +434,18 @@ gboolean icecc_last_build_read(const char *path, struct icecc_last_build *lb,
 	gsize len;
 	long long when;
 	unsigned long long cj;
+	int fields = 0;
 
 	memset(lb, 0, sizeof(*lb));
 	if (!g_file_get_contents(path, &text, &len, error))
 		return FALSE;
-	if (len > 64 * 1024 ||
-	    sscanf(text, "%lld %lf %u %u %llu", &when, &lb->seconds, &lb->jobs,
-		   &lb->local_jobs, &cj) != 5) {
+	if (len <= 64 * 1024)
+		fields = sscanf(text, "%lld %lf %u %u %llu %lf %lf", &when,
+				&lb->seconds, &lb->jobs, &lb->local_jobs, &cj,
+				&lb->here_seconds, &lb->elsewhere_seconds);
+	if (len > 64 * 1024 || (fields != 5 && fields != 7) ||
+	    !(lb->seconds >= 0) || !(lb->here_seconds >= 0) ||
+	    !(lb->elsewhere_seconds >= 0)) {
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
 			    "%s: not a build record", path);
 		return FALSE;
@@ -444,4 +469,13 @@ gboolean icecc_last_build_read(const char *path, struct icecc_last_build *lb,
 		g_ptr_array_add(lb->nodes, nj);
 	}
 	return TRUE;
+}
+
+double icecc_last_build_speedup(const struct icecc_last_build *lb)
+{
+	guint slots = lb->local_jobs ? lb->local_jobs : 1;
+
+	if (!(lb->seconds > 0))
+		return 0;
+	return (lb->seconds + lb->elsewhere_seconds / slots) / lb->seconds;
 }

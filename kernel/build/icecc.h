@@ -52,16 +52,26 @@ gboolean icecc_listcs(const char *scheduler, struct icecc_cluster *out,
 /* At most this many jobs are told apart by icecc_listjobs_parse(). */
 #define ICECC_MAX_JOBS_SEEN 100000u
 
+/* The jobs of one answer to `listjobs` that were compiling (state COMP)
+ * at that moment: on the node that submitted them, or on another. */
+struct icecc_jobs_now {
+	guint here;
+	guint elsewhere;
+};
+
 /* Parse the answer to `listjobs` (" ID STATE sub:NODE on:NODE FILE" a
  * line) into @on, the job id (GUINT_TO_POINTER) -> the node compiling it
  * (a newly allocated name, at most 64 bytes; @on frees its values): the
- * jobs given to a node so far, at most ICECC_MAX_JOBS_SEEN.  Returns how
- * many lines named a node. */
-guint icecc_listjobs_parse(const char *text, GHashTable *on);
+ * jobs given to a node so far, at most ICECC_MAX_JOBS_SEEN.  @now (may
+ * be NULL) is set to the jobs compiling in this answer.  Returns how many
+ * lines named a node. */
+guint icecc_listjobs_parse(const char *text, GHashTable *on,
+			   struct icecc_jobs_now *now);
 
 /* Ask the scheduler for `listjobs` (see icecc_listcs()) and add what it
- * says to @on (icecc_listjobs_parse()). */
-gboolean icecc_listjobs(const char *scheduler, GHashTable *on, GError **error);
+ * says to @on and @now (icecc_listjobs_parse()). */
+gboolean icecc_listjobs(const char *scheduler, GHashTable *on,
+			struct icecc_jobs_now *now, GError **error);
 
 /* The sum of the nodes' job slots. */
 guint icecc_cluster_slots(const struct icecc_cluster *cl);
@@ -98,6 +108,11 @@ struct icecc_last_build {
 	 * (`listjobs` asked while the make ran, icecc-watch.h), most first;
 	 * NULL or empty when none was seen.  At most 256 nodes. */
 	GPtrArray *nodes;
+	/* compile-seconds seen (icecc-watch.h): on the node that submitted
+	 * the jobs (this machine's iceccd), and on the others; both 0 in a
+	 * record written before they were kept */
+	double here_seconds;
+	double elsewhere_seconds;
 };
 
 void icecc_last_build_clear(struct icecc_last_build *lb);
@@ -107,3 +122,10 @@ gboolean icecc_last_build_write(const char *path,
 				GError **error);
 gboolean icecc_last_build_read(const char *path, struct icecc_last_build *lb,
 			       GError **error);
+
+/* How much faster @lb's make was than the same make on this machine
+ * alone, estimated from what was seen: the compile-seconds the other
+ * nodes did would have run here on -j(local_jobs) slots, adding
+ * elsewhere_seconds / local_jobs to the wall time.  1.0 when no node but
+ * this one compiled; 0 when the record cannot say (no wall time). */
+double icecc_last_build_speedup(const struct icecc_last_build *lb);

@@ -380,7 +380,8 @@ static guint64 cluster_total(const struct kbuild *kb)
 
 /* What a make through icecream took, for `armbot status`. */
 static void record_icecc(const struct kbuild *kb, const GPtrArray *argv,
-			 double seconds, guint64 before, GPtrArray *nodes)
+			 double seconds, guint64 before, GPtrArray *nodes,
+			 double here_s, double elsewhere_s)
 {
 	g_autoptr(GError) error = NULL;
 	struct icecc_last_build lb = { 0 };
@@ -395,6 +396,8 @@ static void record_icecc(const struct kbuild *kb, const GPtrArray *argv,
 				(char *)argv->pdata[i] + 2, NULL, 10);
 	lb.cluster_jobs = after > before ? after - before : 0;
 	lb.nodes = nodes;
+	lb.here_seconds = here_s;
+	lb.elsewhere_seconds = elsewhere_s;
 	if (!icecc_last_build_write(kb->icecc_record, &lb, &error))
 		g_message("kbuild: %s", error->message);
 }
@@ -453,6 +456,7 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 	guint64 icecc_before = 0;
 	struct icecc_watch *watch = NULL;
 	g_autoptr(GPtrArray) nodes = NULL;
+	double here_s = 0, elsewhere_s = 0;
 	gboolean ran;
 
 	memset(out, 0, sizeof(*out));
@@ -504,7 +508,7 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 	ran = sandbox_run(kb->sandbox, (const char *const *)argv->pdata, &o, &r,
 			  error);
 	if (watch)
-		nodes = icecc_watch_stop(watch);
+		nodes = icecc_watch_stop(watch, &here_s, &elsewhere_s);
 	if (!ran) {
 		g_prefix_error(error, "make in '%s': ", kb->build_dir);
 		return FALSE;
@@ -517,7 +521,8 @@ gboolean kbuild_make(struct kbuild *kb, const char *const *targets,
 	if (kb->ccache_dir && kb->trust == KBUILD_TRUSTED)
 		trim_ccache(kb);
 	if (icecc_on(kb))
-		record_icecc(kb, argv, out->seconds, icecc_before, nodes);
+		record_icecc(kb, argv, out->seconds, icecc_before, nodes,
+			     here_s, elsewhere_s);
 	return TRUE;
 }
 

@@ -118,6 +118,9 @@ grep -q 'armbot-local .*jobs 0/2' "$TMP/status"
 ok $? "status: the node and its job slots"
 grep -q 'last build: .* s at -j[0-9]* (-j[0-9]* locally), [1-9][0-9]* jobs through the cluster' "$TMP/status"
 ok $? "status: the last build"
+# one node, this machine's: no compile ran elsewhere, so no speed-up
+grep -q '^    speed-up: 1\.00x against this machine alone, estimated from the compile time seen: 0\.0 s on other nodes (0\.0 s more here at -j[0-9]*), [0-9.]* s on this one$' "$TMP/status"
+ok $? "status: the speed-up of a one-node cluster is 1.00x"
 
 # the same series compiled locally: the same object
 mkdir -p "$TMP/lconf/trees.d" && cp "$TMP/conf/armbot.conf" "$TMP/lconf/" &&
@@ -162,6 +165,32 @@ done
 [ -z "$leak" ]
 ok $? "hostile: no file the series named is in iceccd's environments${leak:+:$leak}"
 cp "$TMP/global0.mbox" "$TMP/global.mbox"
+
+# the boot's kernel build: `armbot check` with the same tree file builds
+# the rpm-virt kernel of the base through the cluster (its make runs with
+# icecc, so it rewrites the last-build record) and the series' locally,
+# boots both and runs the runtime-PM suite; the reply says where each
+# compiled.  Its objects mostly come from the tree's ccache (warm from the
+# boot tests), so the cluster may get no job: the record, not the job
+# count, says the make went through icecream.
+REC=$ARMBOT_CACHE_DIR/icecc/last-build-distro-6.1
+rec0=$(cat "$REC" 2>/dev/null)
+"$ARMBOT" --data-dir "$D" check --no-sparse --no-boards --jobs 2 --body \
+	--config "$TMP/conf/armbot.conf" "$TMP/global.mbox" \
+	> "$TMP/body" 2> "$TMP/err"
+is "$?" 0 "boot: armbot check on the icecream tree finds no problem"
+[ -s "$TMP/err" ] && sed 's/^/# stderr: /' "$TMP/err" | tail -20
+sed 's/^/# /' "$TMP/body" | head -40
+grep -q 'rpm-virt, [0-9]* s (the base on icecream, the series locally)' "$TMP/body"
+ok $? "boot: the reply says the base's kernel was built on icecream"
+# the local runner passes every case of the suite on this series' tree
+# (tests/e2e/boot-distro.t): the kernel built through the cluster too
+n=$(grep -c '^	KUNIT_CASE(' "$TOP/qemu/guest/rpm-test/rpm_test.c")
+grep -q "^  runtime-PM  ok    $n passed\$" "$TMP/body"
+ok $? "boot: all $n runtime-PM cases pass, as with the local build"
+rec1=$(cat "$REC" 2>/dev/null)
+[ -n "$rec1" ] && [ "$rec1" != "$rec0" ]
+ok $? "boot: the kernel's make went through icecream (last build: ${rec1:-none})"
 
 # fallback: iceccd stopped (its socket gone): the series is still
 # checked, built locally, and the output says why

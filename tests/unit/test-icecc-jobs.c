@@ -20,6 +20,7 @@ static void test_listjobs(void)
 	g_autoptr(GHashTable) on = jobs_new();
 	g_autofree char *long_name = g_strnfill(65, 'n');
 	g_autofree char *hostile = NULL;
+	struct icecc_jobs_now now;
 
 	/* the answer of icecc-scheduler 1.4 (dump_job(): "ID STATE
 	 * sub:NODE on:NODE FILE", after a space) */
@@ -31,10 +32,15 @@ static void test_listjobs(void)
 			"arch/arm/kernel/setup.c\r\n"
 			" 13 COMP sub:armbot-local on:armbot-local traps.c\r\n"
 			" 14 PEND sub:armbot-local on:<unknown> time.c\r\n"
+			" 15 WAIT sub:armbot-local on:armbot-node2 irq.c\r\n"
 			" garbage\r\n200 done\r\n",
-			on),
-		==, 2);
-	g_assert_cmpuint(g_hash_table_size(on), ==, 2);
+			on, &now),
+		==, 3);
+	/* compiling now: one on its submitter, one elsewhere (a job given
+	 * to a node but still waiting for it does not count) */
+	g_assert_cmpuint(now.here, ==, 1);
+	g_assert_cmpuint(now.elsewhere, ==, 1);
+	g_assert_cmpuint(g_hash_table_size(on), ==, 3);
 	g_assert_cmpstr(g_hash_table_lookup(on, GUINT_TO_POINTER(12)), ==,
 			"armbot-node2");
 	g_assert_cmpstr(g_hash_table_lookup(on, GUINT_TO_POINTER(13)), ==,
@@ -42,20 +48,24 @@ static void test_listjobs(void)
 	/* asked again: the same job counts once, its node as last seen */
 	g_assert_cmpuint(
 		icecc_listjobs_parse(" 12 COMP sub:a on:armbot-node2 x.c\n"
-				     " 15 COMP sub:a on:armbot-node2 y.c\n",
-				     on),
+				     " 16 COMP sub:a on:armbot-node2 y.c\n",
+				     on, &now),
 		==, 2);
-	g_assert_cmpuint(g_hash_table_size(on), ==, 3);
+	g_assert_cmpuint(g_hash_table_size(on), ==, 4);
+	g_assert_cmpuint(now.here, ==, 0);
+	g_assert_cmpuint(now.elsewhere, ==, 2);
 
 	/* a node name over 64 bytes, an id over 9 digits, no node: skipped */
-	hostile = g_strdup_printf(" 16 COMP sub:a on:%s x.c\n"
+	hostile = g_strdup_printf(" 17 COMP sub:a on:%s x.c\n"
+				  " 18 COMP sub:%s on:b x.c\n"
 				  " 1234567890 COMP sub:a on:b x.c\n"
-				  " 17 COMP sub:a on: x.c\n"
-				  " 18 COMP sub:a on:b\n",
-				  long_name);
-	g_assert_cmpuint(icecc_listjobs_parse(hostile, on), ==, 0);
-	g_assert_cmpuint(g_hash_table_size(on), ==, 3);
-	g_assert_cmpuint(icecc_listjobs_parse("", on), ==, 0);
+				  " 19 COMP sub:a on: x.c\n"
+				  " 20 COMP sub:a on:b\n",
+				  long_name, long_name);
+	g_assert_cmpuint(icecc_listjobs_parse(hostile, on, &now), ==, 0);
+	g_assert_cmpuint(g_hash_table_size(on), ==, 4);
+	g_assert_cmpuint(now.here + now.elsewhere, ==, 0);
+	g_assert_cmpuint(icecc_listjobs_parse("", on, NULL), ==, 0);
 }
 
 static void test_last_build(void)
@@ -78,6 +88,8 @@ static void test_last_build(void)
 	lb.jobs = 3;
 	lb.local_jobs = 2;
 	lb.cluster_jobs = 62;
+	lb.here_seconds = 20.5;
+	lb.elsewhere_seconds = 31.25;
 	lb.nodes = g_ptr_array_new();
 	g_ptr_array_add(lb.nodes, &n2);
 	g_ptr_array_add(lb.nodes, &n1);
@@ -90,6 +102,11 @@ static void test_last_build(void)
 	g_assert_cmpint(back.when, ==, 1796419983);
 	g_assert_cmpuint(back.jobs, ==, 3);
 	g_assert_cmpuint(back.cluster_jobs, ==, 62);
+	g_assert_cmpfloat_with_epsilon(back.here_seconds, 20.5, 1e-9);
+	g_assert_cmpfloat_with_epsilon(back.elsewhere_seconds, 31.25, 1e-9);
+	/* 31.25 s elsewhere would have taken 15.625 s more at -j2 here */
+	g_assert_cmpfloat_with_epsilon(icecc_last_build_speedup(&back),
+				       (26.849 + 15.625) / 26.849, 1e-6);
 	g_assert_cmpuint(back.nodes->len, ==, 2);
 	g_assert_cmpstr(((struct icecc_node_jobs *)back.nodes->pdata[0])->name,
 			==, "armbot-node2");
@@ -104,7 +121,23 @@ static void test_last_build(void)
 	g_assert_true(icecc_last_build_read(path, &back, &error));
 	g_assert_cmpuint(back.cluster_jobs, ==, 14);
 	g_assert_cmpuint(back.nodes->len, ==, 0);
+	/* nothing seen elsewhere: no faster than this machine */
+	g_assert_cmpfloat(icecc_last_build_speedup(&back), ==, 1.0);
 	icecc_last_build_clear(&back);
+
+	/* six numbers, a negative time, no wall time */
+	for (guint i = 0; i < 3; i++) {
+		const char *text[] = { "1 5.2 2 2 14 3.0\n",
+				       "1 5.2 2 2 14 -1 0\n",
+				       "1 nan 2 2 14 0 0\n" };
+
+		g_assert_true(g_file_set_contents(path, text[i], -1, NULL));
+		g_assert_false(icecc_last_build_read(path, &back, &error));
+		g_assert_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+		g_clear_error(&error);
+	}
+	lb.seconds = 0;
+	g_assert_cmpfloat(icecc_last_build_speedup(&lb), ==, 0);
 
 	/* an over-long name and a line without a count are skipped */
 	g_assert_true(g_file_set_contents(path, bad, -1, NULL));
