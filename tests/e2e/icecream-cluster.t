@@ -218,7 +218,7 @@ ok $? "no node refused the environment"
 grep -m 20 '10\.198\.0\.2\|10\.197\.0\.1' "$W/node2.log" | sed 's/^/# node2 peer: /'
 grep 'remote compile for file\|Remote compilation completed' "$W/node2.log" |
 	head -n 20 | sed 's/^/# node2: /'
-read -r _when csecs cj _local cjobs < "$C/icecc/last-build-distro-6.1"
+read -r _when csecs cj _local cjobs _rest < "$C/icecc/last-build-distro-6.1"
 diag "the last build through the cluster: ${csecs:-?} s at -j${cj:-?}, ${cjobs:-?} jobs handed out"
 [ "${cj:-0}" -eq 3 ]
 ok $? "make's -j is the cluster's job slots (1 + 2)"

@@ -106,7 +106,7 @@ total1=$(sed -n 's/.*jobs in queue (\([0-9]*\) total).*/\1/p' "$TMP/listcs1")
 ok $? "the scheduler handed out the base's jobs (${total0:-?} -> ${total1:-?})"
 ls "$ARMBOT_CACHE_DIR"/icecc/arm-linux-gnueabihf-gcc-*.tar.gz > /dev/null 2>&1
 ok $? "the compiler tarball is cached under \$ARMBOT_CACHE_DIR/icecc"
-read -r _when _secs jobs _local cjobs < "$ARMBOT_CACHE_DIR/icecc/last-build-distro-6.1"
+read -r _when _secs jobs _local cjobs _rest < "$ARMBOT_CACHE_DIR/icecc/last-build-distro-6.1"
 [ "${cjobs:-0}" -gt 0 ]
 ok $? "the last build is recorded: ${_secs:-?} s at -j${jobs:-?}, ${cjobs:-?} cluster jobs"
 
