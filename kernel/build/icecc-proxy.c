@@ -104,8 +104,8 @@ static gboolean read_string(struct fields *f, const char **out, gsize *len)
 }
 
 /* GET_CS begins with the environments (comm.cpp write_environments():
- * a count, then platform and version name per environment); every
- * version name must be @env_name.  The rest (file name, language,
+ * a count, then platform and version name per environment); there is at
+ * least one, and every version name must be @env_name.  The rest (file name, language,
  * target, flags) only concerns the scheduler. */
 static gboolean check_get_cs(struct fields *f, const char *env_name, char **why)
 {
@@ -113,6 +113,12 @@ static gboolean check_get_cs(struct fields *f, const char *env_name, char **why)
 
 	if (!read_u32(f, &n)) {
 		*why = g_strdup("GET_CS without environments");
+		return FALSE;
+	}
+	/* none: the scheduler would pick a node by what it has, and the
+	 * client send it whatever it likes to compile with */
+	if (n == 0) {
+		*why = g_strdup("GET_CS names no environment");
 		return FALSE;
 	}
 	if (n > ICECC_PROXY_MAX_ENVS) {

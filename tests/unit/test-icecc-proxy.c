@@ -182,6 +182,13 @@ static void test_frames(void)
 	g_assert_cmpint(check(many, &n, &why), ==, ICECC_PROXY_REFUSE);
 	g_assert_cmpstr(why, ==, "GET_CS without environments");
 	g_clear_pointer(&why, g_free);
+	/* a count of none */
+	put_be32(envs, 0);
+	g_byte_array_unref(many);
+	many = frame(ICECC_MSG_GET_CS, envs);
+	g_assert_cmpint(check(many, &n, &why), ==, ICECC_PROXY_REFUSE);
+	g_assert_cmpstr(why, ==, "GET_CS names no environment");
+	g_clear_pointer(&why, g_free);
 }
 
 static void test_env_name(void)
