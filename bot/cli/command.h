@@ -127,6 +127,27 @@ int command_fail(const GError *error);
 			"N"                                                  \
 	}
 
+/* --tree NAME of the commands that work on one of the kernel trees
+ * (am, boot, check, sparse), into @name (a char *, NULL by default: the
+ * distro tree); @what the tree is for, a string literal ("apply to"). */
+#define COMMAND_OPTION_TREE(name, what)                                    \
+	{                                                                  \
+		"tree", 0, 0, G_OPTION_ARG_STRING, &(name),                \
+			"the tree to " what " (default: the distro tree)", \
+			"NAME"                                             \
+	}
+
+/* --allow-root of the daemons, into @allow (a gboolean) for
+ * command_check_root(); @verb what the command does, a string literal
+ * ("run", "serve"). */
+#define COMMAND_OPTION_ALLOW_ROOT(allow, verb)                               \
+	{                                                                    \
+		"allow-root", 0, 0, G_OPTION_ARG_NONE, &(allow),             \
+			verb " even as root (by default it refuses: run it " \
+			     "as a service user)",                           \
+			NULL                                                 \
+	}
+
 struct armbot_config;
 
 /* The configuration of --config @file (NULL: config_find()'s choice,
