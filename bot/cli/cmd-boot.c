@@ -345,8 +345,7 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	goto out;
 
 error:
-	fprintf(stderr, "error: %s\n", error->message);
-	status = BOOT_ERROR;
+	status = command_fail_status(error, BOOT_ERROR);
 out:
 	boot_run_clear(&base);
 	boot_run_clear(&run);

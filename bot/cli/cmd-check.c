@@ -242,6 +242,5 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 	pipeline_outcome_clear(&out);
 	return status;
 fail:
-	fprintf(stderr, "error: %s\n", error->message);
-	return CHECK_ERROR;
+	return command_fail_status(error, CHECK_ERROR);
 }

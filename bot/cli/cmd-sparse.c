@@ -167,8 +167,7 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 	goto out;
 
 error:
-	fprintf(stderr, "error: %s\n", error->message);
-	status = SPARSE_ERROR;
+	status = command_fail_status(error, SPARSE_ERROR);
 out:
 	sparse_check_result_clear(&res);
 	return status;

@@ -90,6 +90,9 @@ int command_usage_error(const char *name, const char *format, ...)
 /* A command that failed: prints "error: MESSAGE" of @error on standard
  * error, as git's error() does, and returns 1, the exit status. */
 int command_fail(const GError *error);
+/* The same with the command's own exit status @status (EX_TEMPFAIL, 2),
+ * which it returns. */
+int command_fail_status(const GError *error, int status);
 /* git's die(): a value git's own options refuse (`--dirstat=bogus`) */
 #define COMMAND_FATAL_ERROR 128
 /* Not an exit status: the command line needs what only armbot-core links
