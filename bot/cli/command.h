@@ -194,6 +194,24 @@ struct gitrepo *command_repo_rev(const char *path, const char *rev,
  * what it derived.  Newly allocated. */
 char *command_cache_dir(const char *name);
 
+/* --no-cache of such a command, into @no_cache (a gboolean): @what it
+ * derives, a string literal ("derive", "build the index"), it then
+ * derives in memory, without command_cache_dir(). */
+#define COMMAND_OPTION_NO_CACHE(no_cache, what)                              \
+	{                                                                    \
+		"no-cache", 0, 0, G_OPTION_ARG_NONE, &(no_cache),            \
+			what " in memory, neither read nor write the cache", \
+			NULL                                                 \
+	}
+
+/* --stats of such a command, into @wanted (a gboolean): print @what
+ * (a string literal) the derivation took on standard error. */
+#define COMMAND_OPTION_STATS(wanted, what)                       \
+	{                                                        \
+		"stats", 0, 0, G_OPTION_ARG_NONE, &(wanted),     \
+			"print " what " on standard error", NULL \
+	}
+
 struct am_series;
 
 /* Print what `armbot boot` and `armbot sparse` say of series @s that
