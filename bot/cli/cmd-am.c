@@ -54,8 +54,7 @@ int cmd_am(struct armbot_context *ctx, int argc, char **argv)
 	g_autofree char *committer_email = NULL;
 	struct am_options opts = AM_OPTIONS_INIT;
 	GOptionEntry options[] = {
-		{ "tree", 0, 0, G_OPTION_ARG_STRING, &tree_name,
-		  "the tree to apply to (default: the distro tree)", "NAME" },
+		COMMAND_OPTION_TREE(tree_name, "apply to"),
 		{ "base", 0, 0, G_OPTION_ARG_STRING, &base,
 		  "apply on this revision (default: the series' base-commit "
 		  "if the tree has it, else the tree's head)",

@@ -94,10 +94,8 @@ int cmd_boards(struct armbot_context *ctx, int argc, char **argv)
 		  "with -C REPO: list the paths the tree derives for each "
 		  "board (BOARD, PATH, why)",
 		  NULL },
-		{ "no-cache", 0, 0, G_OPTION_ARG_NONE, &no_cache,
-		  "derive in memory, neither read nor write the cache", NULL },
-		{ "stats", 0, 0, G_OPTION_ARG_NONE, &stats_wanted,
-		  "print the derivation's time on standard error", NULL },
+		COMMAND_OPTION_NO_CACHE(no_cache, "derive"),
+		COMMAND_OPTION_STATS(stats_wanted, "the derivation's time"),
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GError) error = NULL;

@@ -161,8 +161,7 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 		  "build and boot this board of the map (qemu/boards.conf) "
 		  "instead of qemu -M virt",
 		  "NAME" },
-		{ "tree", 0, 0, G_OPTION_ARG_STRING, &tree_name,
-		  "the tree to build (default: the distro tree)", "NAME" },
+		COMMAND_OPTION_TREE(tree_name, "build"),
 		{ "rev", 0, 0, G_OPTION_ARG_STRING, &rev,
 		  "the revision to boot, or with FILE.mbox the base to apply "
 		  "it on (default: the tree's head, or the series' "
@@ -346,8 +345,7 @@ int cmd_boot(struct armbot_context *ctx, int argc, char **argv)
 	goto out;
 
 error:
-	fprintf(stderr, "error: %s\n", error->message);
-	status = BOOT_ERROR;
+	status = command_fail_status(error, BOOT_ERROR);
 out:
 	boot_run_clear(&base);
 	boot_run_clear(&run);

@@ -126,8 +126,7 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 	gboolean body_only = FALSE;
 	gint jobs = 0;
 	GOptionEntry options[] = {
-		{ "tree", 0, 0, G_OPTION_ARG_STRING, &tree_name,
-		  "the tree to test on (default: the distro tree)", "NAME" },
+		COMMAND_OPTION_TREE(tree_name, "test on"),
 		{ "no-sparse", 0, 0, G_OPTION_ARG_NONE, &no_sparse,
 		  "do not run sparse", NULL },
 		{ "no-boot", 0, 0, G_OPTION_ARG_NONE, &no_boot,
@@ -243,6 +242,5 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 	pipeline_outcome_clear(&out);
 	return status;
 fail:
-	fprintf(stderr, "error: %s\n", error->message);
-	return CHECK_ERROR;
+	return command_fail_status(error, CHECK_ERROR);
 }

@@ -59,6 +59,5 @@ int cmd_deliver(struct armbot_context *ctx, int argc, char **argv)
 	}
 	return 0;
 tempfail:
-	fprintf(stderr, "error: %s\n", error->message);
-	return EX_TEMPFAIL;
+	return command_fail_status(error, EX_TEMPFAIL);
 }

@@ -26,10 +26,7 @@ int cmd_run(struct armbot_context *ctx, int argc, char **argv)
 		  "up to an hour; default 60)",
 		  "S" },
 		COMMAND_OPTION_CONFIG(config_path),
-		{ "allow-root", 0, 0, G_OPTION_ARG_NONE, &allow_root,
-		  "run even as root (by default it refuses: run it as a "
-		  "service user)",
-		  NULL },
+		COMMAND_OPTION_ALLOW_ROOT(allow_root, "run"),
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(armbot_config) config = NULL;

@@ -130,10 +130,8 @@ int cmd_sendmail(struct armbot_context *ctx, int argc, char **argv)
 	if (maildir) {
 		g_autofree char *name = NULL;
 
-		if (!maildir_out_deliver(maildir, raw, &name, &error)) {
-			fprintf(stderr, "error: %s\n", error->message);
-			return EX_TEMPFAIL;
-		}
+		if (!maildir_out_deliver(maildir, raw, &name, &error))
+			return command_fail_status(error, EX_TEMPFAIL);
 		printf("new/%s\n", name);
 		return 0;
 	}
@@ -161,10 +159,11 @@ int cmd_sendmail(struct armbot_context *ctx, int argc, char **argv)
 	opts.timeout = timeout;
 	if (!smtp_send(&opts, from ? from : msg->from_email, rcpt, raw,
 		       &error)) {
-		fprintf(stderr, "error: %s\n", error->message);
-		return error->code == SMTP_ERROR_TEMPORARY ? EX_TEMPFAIL :
-		       error->code == SMTP_ERROR_PERMANENT ? EX_UNAVAILABLE :
-							     EX_CONFIG;
+		return command_fail_status(
+			error,
+			error->code == SMTP_ERROR_TEMPORARY ? EX_TEMPFAIL :
+			error->code == SMTP_ERROR_PERMANENT ? EX_UNAVAILABLE :
+							      EX_CONFIG);
 	}
 	return 0;
 }

@@ -31,10 +31,7 @@ int cmd_serve(struct armbot_context *ctx, int argc, char **argv)
 		  "base URL of the links in the Atom feed (default: the "
 		  "address listened on)",
 		  "URL" },
-		{ "allow-root", 0, 0, G_OPTION_ARG_NONE, &allow_root,
-		  "serve even as root (by default it refuses: run it as a "
-		  "service user)",
-		  NULL },
+		COMMAND_OPTION_ALLOW_ROOT(allow_root, "serve"),
 		COMMAND_OPTION_CONFIG(file),
 		G_OPTION_ENTRY_NULL
 	};

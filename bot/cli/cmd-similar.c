@@ -60,11 +60,9 @@ int cmd_similar(struct armbot_context *ctx, int argc, char **argv)
 		{ "threshold", 0, 0, G_OPTION_ARG_INT, &threshold,
 		  "report a near-copy from P percent similar (default 60)",
 		  "P" },
-		{ "no-cache", 0, 0, G_OPTION_ARG_NONE, &no_cache,
-		  "build the index in memory, neither read nor write the cache",
-		  NULL },
-		{ "stats", 0, 0, G_OPTION_ARG_NONE, &stats_wanted,
-		  "print the index's size and times on standard error", NULL },
+		COMMAND_OPTION_NO_CACHE(no_cache, "build the index"),
+		COMMAND_OPTION_STATS(stats_wanted,
+				     "the index's size and times"),
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GError) error = NULL;

@@ -46,8 +46,7 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 	gboolean per_patch = FALSE, quiet = FALSE, no_cache = FALSE;
 	gint jobs = 0, timeout_s = 0;
 	GOptionEntry options[] = {
-		{ "tree", 0, 0, G_OPTION_ARG_STRING, &tree_name,
-		  "the tree to apply to (default: the distro tree)", "NAME" },
+		COMMAND_OPTION_TREE(tree_name, "apply to"),
 		{ "base", 0, 0, G_OPTION_ARG_STRING, &rev,
 		  "the base to apply the series on (default: the series' "
 		  "base-commit, else the tree's head)",
@@ -168,8 +167,7 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 	goto out;
 
 error:
-	fprintf(stderr, "error: %s\n", error->message);
-	status = SPARSE_ERROR;
+	status = command_fail_status(error, SPARSE_ERROR);
 out:
 	sparse_check_result_clear(&res);
 	return status;

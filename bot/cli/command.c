@@ -63,8 +63,13 @@ int command_usage_error(const char *name, const char *format, ...)
 
 int command_fail(const GError *error)
 {
+	return command_fail_status(error, 1);
+}
+
+int command_fail_status(const GError *error, int status)
+{
 	fprintf(stderr, "error: %s\n", error->message);
-	return 1;
+	return status;
 }
 
 gboolean command_check_root(const char *name, const char *why,

@@ -90,6 +90,9 @@ int command_usage_error(const char *name, const char *format, ...)
 /* A command that failed: prints "error: MESSAGE" of @error on standard
  * error, as git's error() does, and returns 1, the exit status. */
 int command_fail(const GError *error);
+/* The same with the command's own exit status @status (EX_TEMPFAIL, 2),
+ * which it returns. */
+int command_fail_status(const GError *error, int status);
 /* git's die(): a value git's own options refuse (`--dirstat=bogus`) */
 #define COMMAND_FATAL_ERROR 128
 /* Not an exit status: the command line needs what only armbot-core links
@@ -125,6 +128,27 @@ int command_fail(const GError *error);
 		"jobs", 'j', 0, G_OPTION_ARG_INT, &(jobs),                   \
 			"parallel make jobs (default: the number of cores)", \
 			"N"                                                  \
+	}
+
+/* --tree NAME of the commands that work on one of the kernel trees
+ * (am, boot, check, sparse), into @name (a char *, NULL by default: the
+ * distro tree); @what the tree is for, a string literal ("apply to"). */
+#define COMMAND_OPTION_TREE(name, what)                                    \
+	{                                                                  \
+		"tree", 0, 0, G_OPTION_ARG_STRING, &(name),                \
+			"the tree to " what " (default: the distro tree)", \
+			"NAME"                                             \
+	}
+
+/* --allow-root of the daemons, into @allow (a gboolean) for
+ * command_check_root(); @verb what the command does, a string literal
+ * ("run", "serve"). */
+#define COMMAND_OPTION_ALLOW_ROOT(allow, verb)                               \
+	{                                                                    \
+		"allow-root", 0, 0, G_OPTION_ARG_NONE, &(allow),             \
+			verb " even as root (by default it refuses: run it " \
+			     "as a service user)",                           \
+			NULL                                                 \
 	}
 
 struct armbot_config;
@@ -169,6 +193,24 @@ struct gitrepo *command_repo_rev(const char *path, const char *rev,
 /* $ARMBOT_CACHE_DIR/@name (config/datadir.h), where such a command keeps
  * what it derived.  Newly allocated. */
 char *command_cache_dir(const char *name);
+
+/* --no-cache of such a command, into @no_cache (a gboolean): @what it
+ * derives, a string literal ("derive", "build the index"), it then
+ * derives in memory, without command_cache_dir(). */
+#define COMMAND_OPTION_NO_CACHE(no_cache, what)                              \
+	{                                                                    \
+		"no-cache", 0, 0, G_OPTION_ARG_NONE, &(no_cache),            \
+			what " in memory, neither read nor write the cache", \
+			NULL                                                 \
+	}
+
+/* --stats of such a command, into @wanted (a gboolean): print @what
+ * (a string literal) the derivation took on standard error. */
+#define COMMAND_OPTION_STATS(wanted, what)                       \
+	{                                                        \
+		"stats", 0, 0, G_OPTION_ARG_NONE, &(wanted),     \
+			"print " what " on standard error", NULL \
+	}
 
 struct am_series;
 

@@ -77,9 +77,12 @@ static void net_figure(JsonBuilder *b, const char *name, gboolean has, gint64 v)
 		jsonout_null(b, name);
 }
 
-/* A board the job booted besides virt (bot/store/boards.h). */
-static void board(JsonBuilder *b, const struct store_board *x)
+/* A board the job booted besides virt (bot/store/boards.h), the same in
+ * either form. */
+static void board(JsonBuilder *b, gconstpointer item, gboolean full)
 {
+	const struct store_board *x = item;
+
 	json_builder_begin_object(b);
 	jsonout_string(b, "board", x->board);
 	jsonout_string(b, "status", x->status);
@@ -128,12 +131,8 @@ static void job(JsonBuilder *b, const struct store_web_job *j, gboolean full,
 			jsonout_null(b, "reply");
 	}
 	array(b, "checks", j->checks, check, full);
-	if (boards) {
-		jsonout_begin_array(b, "boards");
-		for (guint i = 0; i < boards->len; i++)
-			board(b, boards->pdata[i]);
-		json_builder_end_array(b);
-	}
+	if (boards)
+		array(b, "boards", boards, board, full);
 	json_builder_end_object(b);
 }
 
@@ -190,6 +189,12 @@ static void series(JsonBuilder *b, const struct store_web_series *x,
 	json_builder_end_object(b);
 }
 
+/* A series of the list: the short form, without boards. */
+static void series_item(JsonBuilder *b, gconstpointer item, gboolean full)
+{
+	series(b, item, full, NULL);
+}
+
 /* Append the document @b built to @out. */
 static void finish(GString *out, JsonBuilder *b)
 {
@@ -216,10 +221,7 @@ guint web_api_series_list(struct store *st,
 	jsonout_int(b, "total", total);
 	jsonout_int(b, "pages",
 		    MAX(1, (total + filter->per_page - 1) / filter->per_page));
-	jsonout_begin_array(b, "series");
-	for (guint i = 0; i < rows->len; i++)
-		series(b, rows->pdata[i], FALSE, NULL);
-	json_builder_end_array(b);
+	array(b, "series", rows, series_item, FALSE);
 	json_builder_end_object(b);
 	finish(out, b);
 	return 200;
