@@ -286,10 +286,14 @@ void lava_log_parse(const char *text, gsize len, gsize max_console,
 			read_result(json_node_get_object(msg), out);
 		} else if (JSON_NODE_HOLDS_VALUE(msg) &&
 			   json_node_get_value_type(msg) == G_TYPE_STRING &&
-			   (!strcmp(lvl, "error") || !strcmp(lvl, "info")) &&
-			   strstr(json_node_get_string(msg),
-				  "timed out after")) {
-			out->timed_out = TRUE;
+			   (!strcmp(lvl, "error") || !strcmp(lvl, "info"))) {
+			const char *m = json_node_get_string(msg);
+
+			if (strstr(m, "timed out after"))
+				out->timed_out = TRUE;
+			if (!strcmp(lvl, "info") &&
+			    g_str_has_prefix(m, "ok: end string found"))
+				out->monitor_end = TRUE;
 		}
 	}
 }

@@ -69,6 +69,10 @@ struct lava_log {
 	char *error_type;
 	char *error_msg;
 	gboolean timed_out; /* a LAVA timeout ("... timed out after") */
+	/* the test monitor found its end string, armbot's init's last line
+	 * ("ok: end string found"): the line itself may be missing from
+	 * the target's lines when the match cut it off */
+	gboolean monitor_end;
 	/* the cases LAVA's monitor parsed from KTAP's result lines,
 	 * "name=pass|fail|skip|unknown" (LAVA's own "lava" suite left
 	 * out) */

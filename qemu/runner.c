@@ -232,6 +232,9 @@ static gboolean boot_lava_once(struct boot_runner *r,
 				     id, st.device ? st.device : "none");
 	out->lava_cases = log.cases->len;
 	virt_result_from_console(&out->vm, g_steal_pointer(&log.console));
+	/* the monitor ends on init's "done": seen there, init finished even
+	 * when the line did not reach the target's log */
+	out->vm.init_done = out->vm.init_done || log.monitor_end;
 	out->vm.uptime = out->vm.userspace ? out->vm.uptime : -1;
 	out->vm.exited_ok = outcome == LAVA_JOB_COMPLETE;
 	out->vm.timed_out = outcome == LAVA_JOB_TIMEOUT;

@@ -81,6 +81,7 @@ static void test_complete_job(void)
 	lava_log_parse(text, len, 16u << 20, &log);
 	g_assert_null(log.error_type);
 	g_assert_false(log.timed_out);
+	g_assert_true(log.monitor_end);
 	g_assert_cmpint(lava_job_outcome(&st, &log), ==, LAVA_JOB_COMPLETE);
 	/* the console is the target's lines: the KTAP parser reads it as
 	 * it reads a local boot's */
@@ -183,6 +184,28 @@ static void test_bad_answers(void)
 		lava_log_parse(logs[i], strlen(logs[i]), 1 << 20, &l);
 		g_assert_cmpuint(l.console->len, ==, 0);
 		g_assert_null(l.error_type);
+		g_assert_false(l.monitor_end);
+		lava_log_clear(&l);
+	}
+	/* the monitor's end found, init's "done" cut from the target's
+	 * lines (seen in CI): init finished; the same words from the
+	 * target are not the monitor's */
+	{
+		static const char cut[] =
+			"- {\"lvl\": \"target\", \"msg\": \"armbot-init: "
+			"userspace up uptime=0.61\"}\n"
+			"- {\"lvl\": \"info\", \"msg\": \"ok: end string found, "
+			"lava test monitoring stopped\"}\n";
+		static const char target[] =
+			"- {\"lvl\": \"target\", \"msg\": \"ok: end string "
+			"found\"}\n";
+
+		lava_log_parse(cut, strlen(cut), 1 << 20, &l);
+		g_assert_true(l.monitor_end);
+		g_assert_null(strstr(l.console->str, "armbot-init: done"));
+		lava_log_clear(&l);
+		lava_log_parse(target, strlen(target), 1 << 20, &l);
+		g_assert_false(l.monitor_end);
 		lava_log_clear(&l);
 	}
 	/* the console is capped */
