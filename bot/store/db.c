@@ -96,30 +96,25 @@ static sqlite3_stmt *statement_bound(struct store *st, const char *sql,
 	return s;
 }
 
-/* In a function whose parameters end in `GError **error, ...`: @s =
- * @bound, an expression that reads the bindings from the va_list `ap`. */
-#define WITH_BINDINGS(s, bound)      \
-	do {                         \
-		va_list ap;          \
-                                     \
-		va_start(ap, error); \
-		(s) = (bound);       \
-		va_end(ap);          \
-	} while (0)
-
 sqlite3_stmt *store_bind(struct store *st, const char *sql, GError **error, ...)
 {
 	sqlite3_stmt *s;
+	va_list ap;
 
-	WITH_BINDINGS(s, statement_bound(st, sql, error, ap));
+	va_start(ap, error);
+	s = statement_bound(st, sql, error, ap);
+	va_end(ap);
 	return s;
 }
 
 gboolean store_exec(struct store *st, const char *sql, GError **error, ...)
 {
 	sqlite3_stmt *s;
+	va_list ap;
 
-	WITH_BINDINGS(s, statement_bound(st, sql, error, ap));
+	va_start(ap, error);
+	s = statement_bound(st, sql, error, ap);
+	va_end(ap);
 	return s && store_step_done(st, s, error);
 }
 
@@ -127,9 +122,12 @@ gboolean store_exec_changed(struct store *st, const char *sql,
 			    gboolean *changed, GError **error, ...)
 {
 	sqlite3_stmt *s;
+	va_list ap;
 
 	*changed = FALSE;
-	WITH_BINDINGS(s, statement_bound(st, sql, error, ap));
+	va_start(ap, error);
+	s = statement_bound(st, sql, error, ap);
+	va_end(ap);
 	if (!s || !store_step_done(st, s, error))
 		return FALSE;
 	*changed = sqlite3_changes(st->db) > 0;
@@ -248,15 +246,18 @@ static gboolean query_first(struct store *st, const char *sql,
 
 /* store_query_int64() and store_query_text(): one body, the type of *@out
  * and its value without a row aside. */
-#define STORE_QUERY_FIRST(fn, type, kind, none)                                \
-	gboolean fn(struct store *st, const char *sql, type *out,              \
-		    GError **error, ...)                                       \
-	{                                                                      \
-		gboolean ok;                                                   \
-                                                                               \
-		*out = none;                                                   \
-		WITH_BINDINGS(ok, query_first(st, sql, kind, out, error, ap)); \
-		return ok;                                                     \
+#define STORE_QUERY_FIRST(fn, type, kind, none)                   \
+	gboolean fn(struct store *st, const char *sql, type *out, \
+		    GError **error, ...)                          \
+	{                                                         \
+		gboolean ok;                                      \
+		va_list ap;                                       \
+                                                                  \
+		*out = none;                                      \
+		va_start(ap, error);                              \
+		ok = query_first(st, sql, kind, out, error, ap);  \
+		va_end(ap);                                       \
+		return ok;                                        \
 	}
 
 STORE_QUERY_FIRST(store_query_int64, gint64, STORE_INT64, 0)
@@ -366,8 +367,11 @@ sqlite3_stmt *store_select(struct store *st, const struct store_row *row,
 			   const char *tail, GError **error, ...)
 {
 	sqlite3_stmt *s;
+	va_list ap;
 
-	WITH_BINDINGS(s, select_bound(st, row, tail, error, ap));
+	va_start(ap, error);
+	s = select_bound(st, row, tail, error, ap);
+	va_end(ap);
 	return s;
 }
 
@@ -375,8 +379,11 @@ GPtrArray *store_select_rows(struct store *st, const struct store_row *row,
 			     const char *tail, GError **error, ...)
 {
 	sqlite3_stmt *s;
+	va_list ap;
 
-	WITH_BINDINGS(s, select_bound(st, row, tail, error, ap));
+	va_start(ap, error);
+	s = select_bound(st, row, tail, error, ap);
+	va_end(ap);
 	return s ? store_read_rows(st, s, row, error) : NULL;
 }
 
@@ -384,9 +391,12 @@ gboolean store_select_row(struct store *st, const struct store_row *row,
 			  const char *tail, gpointer *out, GError **error, ...)
 {
 	sqlite3_stmt *s;
+	va_list ap;
 
 	*out = NULL;
-	WITH_BINDINGS(s, select_bound(st, row, tail, error, ap));
+	va_start(ap, error);
+	s = select_bound(st, row, tail, error, ap);
+	va_end(ap);
 	return s && store_read_row(st, s, row, out, error);
 }
 
