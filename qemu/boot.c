@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "config/datadir.h"
-#include "kernel/build/icecc-netns.h"
 #include "kernel/build/sandbox.h"
 #include "kernel/tree/checkout.h"
 #include "qemu/initramfs.h"
@@ -107,41 +106,17 @@ static char *board_config(const struct board *board, const char *src,
 	return g_build_filename(src, board->fragment[0], NULL);
 }
 
-/* The build on icecream when @opts ask for it, as the sparse check does
- * (kernel/build/sparse-check.c): the base through the host's iceccd, a
- * series' make too when its network namespace can be fenced; an
- * unreachable cluster is the infrastructure's failure, never the
- * series': the build is then local and the note says why. */
+/* The build on icecream when @opts ask for it, as the sparse check's
+ * (kbuild_use_icecc_for_check()). */
 static void use_icecc(struct boot_session *bs, const struct boot_options *opts,
 		      const char *cache)
 {
-	g_autoptr(GError) error = NULL;
+	g_autoptr(GError) netns_error = NULL;
 
-	if (!kbuild_use_icecc(bs->kb, opts->icecc_socket, opts->icecc_scheduler,
-			      cache, opts->tree->name, &error)) {
-		bs->build_note = g_strdup_printf(
-			"built locally (icecream unavailable: %s)",
-			error->message);
-		return;
-	}
-	if (!opts->icecc_series_netns) {
-		bs->build_note =
-			g_strdup("the base on icecream, the series locally");
-		return;
-	}
-	bs->icecc_netns = icecc_netns_fence(opts->icecc_series_netns,
-					    opts->icecc_scheduler, &error);
-	if (bs->icecc_netns < 0) {
-		bs->build_note = g_strdup_printf(
-			"the base on icecream, the series locally (its "
-			"network namespace cannot be fenced: %s)",
-			error->message);
-		return;
-	}
-	kbuild_set_icecc_netns(bs->kb, bs->icecc_netns);
-	bs->build_note = g_strdup("the base and the series on icecream (the "
-				  "series in a network namespace fenced to "
-				  "the nodes)");
+	bs->build_note = kbuild_use_icecc_for_check(
+		bs->kb, opts->icecc_socket, opts->icecc_scheduler,
+		opts->icecc_series_netns, cache, opts->tree->name,
+		&bs->icecc_netns, &netns_error);
 }
 
 const char *boot_session_build_note(const struct boot_session *bs)

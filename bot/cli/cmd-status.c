@@ -67,9 +67,8 @@ static void print_speedup(const struct icecc_last_build *lb)
 	printf("    speed-up: %.2fx against this machine alone, estimated "
 	       "from the compile time seen: %.1f s on other nodes (%.1f s "
 	       "more here at -j%u), %.1f s on this one\n",
-	       s, lb->elsewhere_seconds,
-	       lb->elsewhere_seconds / (lb->local_jobs ? lb->local_jobs : 1),
-	       lb->local_jobs, lb->here_seconds);
+	       s, lb->elsewhere_seconds, (s - 1) * lb->seconds, lb->local_jobs,
+	       lb->here_seconds);
 }
 
 /* "icecream:" and, per tree that compiles on it, its scheduler's nodes

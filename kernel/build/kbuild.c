@@ -11,6 +11,7 @@
 
 #include "kernel/tree/rmtree.h"
 #include "kernel/build/buildcopy.h"
+#include "kernel/build/icecc-netns.h"
 #include "kernel/build/icecc-proxy.h"
 #include "kernel/build/icecc-watch.h"
 #include "kernel/build/icecc.h"
@@ -442,6 +443,33 @@ void kbuild_set_icecc_netns(struct kbuild *kb, int fd)
 {
 	kb->icecc_netns = fd;
 	bind_dirs(kb);
+}
+
+char *kbuild_use_icecc_for_check(struct kbuild *kb, const char *socket,
+				 const char *scheduler,
+				 const char *series_netns,
+				 const char *cache_dir, const char *tree,
+				 int *netns, GError **netns_error)
+{
+	g_autoptr(GError) error = NULL;
+
+	if (!kbuild_use_icecc(kb, socket, scheduler, cache_dir, tree, &error))
+		return g_strdup_printf(
+			"built locally (icecream unavailable: %s)",
+			error->message);
+	if (!series_netns)
+		return g_strdup("the base on icecream, the series locally");
+	if (*netns < 0 && !*netns_error)
+		*netns =
+			icecc_netns_fence(series_netns, scheduler, netns_error);
+	if (*netns < 0)
+		return g_strdup_printf(
+			"the base on icecream, the series locally (its network "
+			"namespace cannot be fenced: %s)",
+			(*netns_error)->message);
+	kbuild_set_icecc_netns(kb, *netns);
+	return g_strdup("the base and the series on icecream (the series in a "
+			"network namespace fenced to the nodes)");
 }
 
 gboolean kbuild_make(struct kbuild *kb, const char *const *targets,

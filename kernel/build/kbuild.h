@@ -126,6 +126,21 @@ gboolean kbuild_use_icecc(struct kbuild *kb, const char *socket,
  * it stays open while @kb builds. */
 void kbuild_set_icecc_netns(struct kbuild *kb, int fd);
 
+/* A check's builds on icecream (the sparse check's and the boot's):
+ * kbuild_use_icecc(), and with @series_netns a series' make too, in that
+ * namespace fenced once per check: *@netns (-1 the first time) and
+ * *@netns_error (NULL the first time) keep the fence or why it failed
+ * for the check's next kbuild.  An unreachable cluster is the
+ * infrastructure's failure, never the series': the build is then local.
+ * Returns where the makes compile ("the base on icecream, the series
+ * locally", "built locally (icecream unavailable: WHY)", ...), newly
+ * allocated. */
+char *kbuild_use_icecc_for_check(struct kbuild *kb, const char *socket,
+				 const char *scheduler,
+				 const char *series_netns,
+				 const char *cache_dir, const char *tree,
+				 int *netns, GError **netns_error);
+
 /* Build what follows as @trust.  The first switch to KBUILD_SERIES in a
  * kbuild's life brings the series' copy back to what the build dir holds
  * (buildcopy_sync()) and empties the series' ccache; later ones in the

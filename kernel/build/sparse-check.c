@@ -1501,43 +1501,14 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 		cb->kb->jobs = opts->jobs;
 		cb->kb->timeout_s = opts->timeout_s ? opts->timeout_s : 3600;
 		if (opts->icecc_socket) {
-			g_autoptr(GError) ierr = NULL;
+			g_autofree char *note = kbuild_use_icecc_for_check(
+				cb->kb, opts->icecc_socket,
+				opts->icecc_scheduler, opts->icecc_series_netns,
+				cache, opts->tree->name, &c->icecc_netns,
+				&c->icecc_netns_error);
 
-			/* an unreachable iceccd is the infrastructure's
-			 * failure, not the series': build locally */
-			if (!kbuild_use_icecc(cb->kb, opts->icecc_socket,
-					      opts->icecc_scheduler, cache,
-					      opts->tree->name, &ierr)) {
-				if (!out->build_note)
-					out->build_note = g_strdup_printf(
-						"built locally (icecream "
-						"unavailable: %s)",
-						ierr->message);
-			} else if (opts->icecc_series_netns) {
-				if (c->icecc_netns < 0 && !c->icecc_netns_error)
-					c->icecc_netns = icecc_netns_fence(
-						opts->icecc_series_netns,
-						opts->icecc_scheduler,
-						&c->icecc_netns_error);
-				kbuild_set_icecc_netns(cb->kb, c->icecc_netns);
-				if (!out->build_note && c->icecc_netns >= 0)
-					out->build_note = g_strdup(
-						"the base and the series on "
-						"icecream (the series in a "
-						"network namespace fenced to "
-						"the nodes)");
-				else if (!out->build_note)
-					out->build_note = g_strdup_printf(
-						"the base on icecream, the "
-						"series locally (its network "
-						"namespace cannot be fenced: "
-						"%s)",
-						c->icecc_netns_error->message);
-			} else if (!out->build_note) {
-				out->build_note = g_strdup(
-					"the base on icecream, the series "
-					"locally");
-			}
+			if (!out->build_note)
+				out->build_note = g_steal_pointer(&note);
 		}
 	}
 
