@@ -1516,6 +1516,8 @@ struct check_op {
 	gboolean needs_apply;
 	/* is it turned off by @opts?  The option that did it, or NULL */
 	const char *(*off)(const struct pipeline_options *opts);
+	/* it gives the verdict: runs in a verdict_only run too */
+	gboolean verdict;
 	/* a row that may run beside the rows after it (overlap_wanted()):
 	 * started instead of run, joined after the last row; it writes
 	 * its lines when joined */
@@ -1545,6 +1547,7 @@ static const struct check_op check_ops[] = {
 		.name = "apply",
 		.run = apply,
 		.fills = { REPORT_CHECK_APPLY, REPORT_N_CHECKS },
+		.verdict = TRUE,
 	},
 	{
 		/* the dirstat of what applied, also of a partial apply: no
@@ -1552,6 +1555,7 @@ static const struct check_op check_ops[] = {
 		.name = "dirstat",
 		.run = dirstat,
 		.fills = { REPORT_N_CHECKS },
+		.verdict = TRUE,
 	},
 	{
 		/* near-copies, drivers in the wrong place: after the dirstat
@@ -1690,8 +1694,11 @@ static gboolean run_checks(struct run *r, GError **error)
 
 	for (gsize i = 0; ok && i < G_N_ELEMENTS(check_ops); i++) {
 		const struct check_op *op = &check_ops[i];
-		const char *why = op_skipped(r, op, &not_applied);
+		const char *why;
 
+		if (r->opts->verdict_only && !op->verdict)
+			break;
+		why = op_skipped(r, op, &not_applied);
 		if (why) {
 			skip_op(r, op, why);
 			continue;
@@ -1738,6 +1745,11 @@ gboolean pipeline_check(struct store *st, gint64 series_id,
 	progress(&r, PIPELINE_STAGE_SERIES, NULL);
 	if (!load_series(&r, st, series_id, error))
 		goto out;
+	if (opts->verdict_only && opts->verdict_wanted &&
+	    !opts->verdict_wanted(out->list, opts->verdict_data)) {
+		ok = TRUE;
+		goto out;
+	}
 	progress(&r, PIPELINE_STAGE_TREE, opts->tree_name);
 	r.tree = tree_open_or_default(opts->data_dir, opts->tree_name, error);
 	if (!r.tree)
@@ -1753,6 +1765,10 @@ gboolean pipeline_check(struct store *st, gint64 series_id,
 	if (r.guess.how == BASEGUESS_APPLIED ? !already_applied(&r, error) :
 					       !run_checks(&r, error))
 		goto out;
+	if (opts->verdict_only) {
+		ok = TRUE;
+		goto out;
+	}
 	t_render = g_get_monotonic_time();
 	ok = render(&r, error);
 	timing_add(&out->timing, TIMING_COMPOSE,

@@ -91,7 +91,14 @@ struct pipeline_options {
 	 * early-verdict); may be NULL */
 	void (*verdict_known)(const struct pipeline_outcome *out,
 			      gpointer data);
+	/* does the series' list (NULL: none known) want its verdict early?
+	 * Asked by a verdict_only run before it applies; may be NULL (yes) */
+	gboolean (*verdict_wanted)(const char *list, gpointer data);
 	gpointer verdict_data;
+	/* find the base, apply and take the dirstat, for verdict_known,
+	 * and nothing else: no other check, no reply (the verdict of a
+	 * queued series, bot/daemon/ahead.h) */
+	gboolean verdict_only;
 };
 
 /* One board's boot (owned strings, unlike struct report_board). */

@@ -42,6 +42,25 @@ const char *report_status_name(enum report_status status)
 	return report_status_pick(status, "skipped", "ok", "WARN", "FAIL");
 }
 
+const char *report_base_name(enum report_base how)
+{
+	switch (how) {
+	case REPORT_BASE_COMMIT:
+		return "base-commit";
+	case REPORT_BASE_COMMIT_MISSING:
+		return "base-commit not in the tree: branch head";
+	case REPORT_BASE_GUESSED:
+		return "blob ids";
+	case REPORT_BASE_UNKNOWN:
+		return "unknown: branch head tried";
+	case REPORT_BASE_APPLIED:
+		return "already applied";
+	case REPORT_BASE_TREE_HEAD:
+		break;
+	}
+	return "branch head";
+}
+
 char *report_message_id(const char *series_message_id, guint version,
 			const char *tree, const char *bot_address)
 {

@@ -212,6 +212,10 @@ const char *report_status_pick(enum report_status status, const char *skipped,
 /* "ok", "WARN", "FAIL", "skipped".  Static. */
 const char *report_status_name(enum report_status status);
 
+/* How the base was found, as the store and the web say it ("base-commit",
+ * "blob ids", "branch head", ...).  Static. */
+const char *report_base_name(enum report_base how);
+
 /* The Message-ID of the reply to the series whose cover (or first patch)
  * is @series_message_id, at @version, tested on @tree: the same on every
  * attempt, different for every (series, version, tree).  The domain is

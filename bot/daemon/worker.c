@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "bot/daemon/ahead.h"
 #include "bot/daemon/crashpoint.h"
 #include "bot/daemon/kcidb.h"
 #include "bot/daemon/patchwork.h"
@@ -86,6 +87,7 @@ struct worker {
 	GThread *thread;
 	GCancellable *cancellable; /* cancelled by worker_stop(): ends a
 				    * fetch early */
+	GHashTable *ahead_tried; /* jobs looked at ahead (bot/daemon/ahead.h) */
 	gint stop;
 };
 
@@ -146,62 +148,6 @@ static const char *no_reply_reason(const struct config_policy *policy,
 	return NULL;
 }
 
-static const char *base_how_name(enum report_base how)
-{
-	switch (how) {
-	case REPORT_BASE_COMMIT:
-		return "base-commit";
-	case REPORT_BASE_COMMIT_MISSING:
-		return "base-commit not in the tree: branch head";
-	case REPORT_BASE_GUESSED:
-		return "blob ids";
-	case REPORT_BASE_UNKNOWN:
-		return "unknown: branch head tried";
-	case REPORT_BASE_APPLIED:
-		return "already applied";
-	default:
-		return "branch head";
-	}
-}
-
-/* What on_verdict_known() needs. */
-struct early_verdict {
-	const struct worker_options *o;
-	struct store *st;
-	const struct store_job *job;
-};
-
-/* A list with early-verdict = true has the verdict of its series on the
- * web while the other checks run (pipeline_options.verdict_known). */
-static void on_verdict_known(const struct pipeline_outcome *out, gpointer data)
-{
-	const struct early_verdict *e = data;
-	const struct config_list *l =
-		out->list ? config_list(e->o->config, out->list) : NULL;
-	struct store_job_result res = { 0 };
-	g_autofree char *verdict = NULL;
-	g_autoptr(GError) error = NULL;
-
-	if (!l || !l->early_verdict)
-		return;
-	verdict = dirstat_verdict_sentence(out->verdict);
-	res.base_commit = out->base_commit;
-	res.base_how = base_how_name(out->base_how);
-	res.head_commit = out->head_commit;
-	res.verdict = verdict;
-	res.verdict_json = out->verdict_json;
-	res.dirstat = out->dirstat;
-	if (!store_job_early_verdict(e->st, e->job->id, &res, &error))
-		log_line(e->job->tree,
-			 "series %" G_GINT64_FORMAT ": early verdict: %s",
-			 e->job->series_id, error->message);
-	else
-		log_line(e->job->tree,
-			 "series %" G_GINT64_FORMAT
-			 ": verdict on the web, checks running",
-			 e->job->series_id);
-}
-
 static gboolean record(const struct worker_options *o, struct store *st,
 		       const struct store_job *job,
 		       const struct config_policy *policy,
@@ -224,7 +170,7 @@ static gboolean record(const struct worker_options *o, struct store *st,
 		checks[i].detail = out->checks[i].detail;
 		checks[i].seconds = out->checks[i].seconds;
 	}
-	base_how = base_how_name(out->base_how);
+	base_how = report_base_name(out->base_how);
 	res.tree_reason = out->tree_reason;
 	res.base_commit = out->base_commit;
 	res.base_how = base_how;
@@ -412,14 +358,17 @@ static void record_boards(struct store *st, const struct store_job *job,
 	}
 }
 
-gboolean worker_run_one(const struct worker_options *o, struct store *st,
+/* worker_run_one() but for the thread of verdicts ahead, which it starts
+ * (*@ahead) once the tree is there. */
+static gboolean run_one(const struct worker_options *o, struct store *st,
+			GHashTable *ahead_tried, struct ahead **ahead,
 			gboolean *ran, GError **error)
 {
 	g_autoptr(GError) perr = NULL;
 	g_autoptr(store_job) job = store_job_claim(st, o->tree, &perr);
 	g_autofree char *url = NULL;
 	struct pipeline_options popts = { 0 };
-	struct early_verdict early = { o, st, NULL };
+	struct early_verdict early = { 0 };
 	struct pipeline_outcome out = { 0 };
 	struct boot_runner_config brc = { 0 };
 	g_autoptr(treeset) ts = NULL;
@@ -437,6 +386,8 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	}
 	*ran = TRUE;
 	claimed = g_get_real_time();
+	if (ahead_tried)
+		g_hash_table_remove(ahead_tried, &job->id);
 	ts = treeset_load(o->config, st, NULL, &perr);
 	if (!ts)
 		log_line(job->tree, "tree files: %s (defaults apply)",
@@ -477,11 +428,20 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	popts.find_job = find_boot_job;
 	popts.save_job = save_boot_job;
 	popts.job_data = st;
-	early.job = job;
-	popts.verdict_known = on_verdict_known;
-	popts.verdict_data = &early;
-	ok = ensure_tree(o, st, job->tree, tf, &perr) &&
-	     pipeline_check(st, job->series_id, &popts, &out, &perr);
+	early.config = o->config;
+	early.st = st;
+	early.job_id = job->id;
+	early.series_id = job->series_id;
+	early.tree = job->tree;
+	early_verdict_hook(&popts, &early);
+	ok = ensure_tree(o, st, job->tree, tf, &perr);
+	if (ok && ahead_tried) {
+		struct ahead_options ao = { o->data_dir, o->store_path,
+					    o->config, o->tree };
+
+		*ahead = ahead_start(&ao, ahead_tried);
+	}
+	ok = ok && pipeline_check(st, job->series_id, &popts, &out, &perr);
 	boot_runner_config_clear(&brc);
 	if (!ok &&
 	    g_error_matches(perr, BOOT_RUNNER_ERROR, BOOT_RUNNER_ERROR_INFRA)) {
@@ -534,6 +494,17 @@ gboolean worker_run_one(const struct worker_options *o, struct store *st,
 	return ok;
 }
 
+gboolean worker_run_one(const struct worker_options *o, struct store *st,
+			GHashTable *ahead_tried, gboolean *ran, GError **error)
+{
+	struct ahead *ahead = NULL;
+	gboolean ok = run_one(o, st, ahead_tried, &ahead, ran, error);
+
+	/* after the reply is recorded, before the next job or fetch */
+	ahead_stop(ahead);
+	return ok;
+}
+
 /* Fetch the worker's tree when its update is due, between two of its
  * series: the tree never moves under a series, and only this thread ever
  * fetches it in the daemon (bot/daemon/treeupdate.h).  Returns the seconds until
@@ -583,7 +554,8 @@ static gpointer worker_thread(gpointer data)
 
 		if (g_atomic_int_get(&w->stop))
 			break;
-		if (!worker_run_one(&w->opts, st, &ran, &error)) {
+		if (!worker_run_one(&w->opts, st, w->ahead_tried, &ran,
+				    &error)) {
 			log_line(w->tree, "store error: %s", error->message);
 			g_clear_error(&error);
 		}
@@ -604,10 +576,13 @@ struct worker *worker_start(const struct worker_options *opts, GError **error)
 	w->opts.tree = w->tree;
 	w->cancellable = g_cancellable_new();
 	w->opts.cancellable = w->cancellable;
+	w->ahead_tried = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+					       g_free, NULL);
 	name = g_strdup_printf("worker-%s", w->tree);
 	w->thread = g_thread_try_new(name, worker_thread, w, error);
 	if (!w->thread) {
 		g_object_unref(w->cancellable);
+		g_hash_table_unref(w->ahead_tried);
 		g_free(w->tree);
 		g_free(w);
 		return NULL;
@@ -623,6 +598,7 @@ void worker_stop(struct worker *w)
 	g_cancellable_cancel(w->cancellable);
 	g_thread_join(w->thread);
 	g_object_unref(w->cancellable);
+	g_hash_table_unref(w->ahead_tried);
 	g_free(w->tree);
 	g_free(w);
 }

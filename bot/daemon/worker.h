@@ -48,7 +48,9 @@ struct worker *worker_start(const struct worker_options *opts, GError **error);
 void worker_stop(struct worker *w);
 
 /* Run the next queued job of @opts->tree in the calling thread, if any:
- * what the worker thread does in a loop.  *@ran tells whether there was
- * one.  FALSE with @error only for store errors. */
+ * what the worker thread does in a loop.  With @ahead_tried (job ids the
+ * worker keeps), the verdicts of the jobs queued behind it are taken
+ * meanwhile (bot/daemon/ahead.h).  *@ran tells whether there was one.
+ * FALSE with @error only for store errors. */
 gboolean worker_run_one(const struct worker_options *opts, struct store *st,
-			gboolean *ran, GError **error);
+			GHashTable *ahead_tried, gboolean *ran, GError **error);

@@ -196,7 +196,8 @@ struct store_job *store_job_claim(struct store *st, const char *tree,
 		" ORDER BY queued, id LIMIT 1";
 	static const char superseded_sql[] =
 		"UPDATE jobs SET state = 'ignored', reason = 'superseded by a"
-		" newer version or a resend before it was checked' WHERE"
+		" newer version or a resend before it was checked',"
+		" verdict = NULL, verdict_json = NULL, dirstat = NULL WHERE"
 		" state = 'queued'"
 		" AND series_id IN (SELECT id FROM series WHERE state ="
 		" 'superseded')";
@@ -339,7 +340,7 @@ gboolean store_job_early_verdict(struct store *st, gint64 job_id,
 	static const char sql[] =
 		"UPDATE jobs SET base_commit = ?2, base_how = ?3,"
 		" head_commit = ?4, verdict = ?5, verdict_json = ?6,"
-		" dirstat = ?7 WHERE id = ?1 AND state = 'running'";
+		" dirstat = ?7 WHERE id = ?1 AND state IN ('running', 'queued')";
 	return store_exec(st, sql, error, STORE_I(job_id),
 			  STORE_T(res->base_commit), STORE_T(res->base_how),
 			  STORE_T(res->head_commit), STORE_T(res->verdict),
@@ -372,6 +373,18 @@ gboolean store_job_error(struct store *st, gint64 job_id, const char *reason,
 fail:
 	store_rollback(st);
 	return FALSE;
+}
+
+GPtrArray *store_jobs_waiting(struct store *st, const char *tree, guint limit,
+			      GError **error)
+{
+	static const char tail[] =
+		" FROM jobs WHERE state = 'queued' AND tree = ?1"
+		" AND verdict IS NULL AND series_id NOT IN"
+		" (SELECT id FROM series WHERE state = 'superseded')"
+		" ORDER BY queued, id LIMIT ?2";
+	return store_select_rows(st, &job_row, tail, error, STORE_T(tree),
+				 STORE_I(limit), STORE_END);
 }
 
 GPtrArray *store_jobs_of_series(struct store *st, gint64 series_id,

@@ -105,10 +105,11 @@ gboolean store_job_finish(struct store *st, gint64 job_id,
 			  const struct store_job_result *result,
 			  GError **error);
 
-/* The verdict of running job @job_id before its checks end (a list's
- * early-verdict): @result's base and head, verdict and dirstat alone.
- * The web shows a verdict of a job that is not done as provisional;
- * store_job_finish() writes the final one, store_job_error() drops it. */
+/* The verdict of job @job_id before its checks end (a list's
+ * early-verdict), while it runs or still waits in the queue: @result's
+ * base and head, verdict and dirstat alone.  The web shows a verdict of a
+ * job that is not done as provisional; store_job_finish() writes the
+ * final one, store_job_error() and a superseded series drop it. */
 gboolean store_job_early_verdict(struct store *st, gint64 job_id,
 				 const struct store_job_result *result,
 				 GError **error);
@@ -128,6 +129,12 @@ gboolean store_job_defer(struct store *st, gint64 job_id, const char *reason,
 
 /* The trees that have jobs queued or running (char *). */
 GPtrArray *store_job_queued_trees(struct store *st, GError **error);
+
+/* The queued jobs of @tree whose series has no verdict yet and is not
+ * superseded, in the order store_job_claim() takes them, at most @limit
+ * (struct store_job *). */
+GPtrArray *store_jobs_waiting(struct store *st, const char *tree, guint limit,
+			      GError **error);
 
 /* Every job of series @series_id (struct store_job *). */
 GPtrArray *store_jobs_of_series(struct store *st, gint64 series_id,

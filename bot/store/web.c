@@ -167,7 +167,8 @@ STORE_ROW_DEFINE(, series_row, struct store_web_series, series_fields,
 
 gboolean store_web_job_provisional(const struct store_web_job *j)
 {
-	return j->verdict && j->state && strcmp(j->state, "done") != 0;
+	return j->verdict && j->state &&
+	       (!strcmp(j->state, "running") || !strcmp(j->state, "queued"));
 }
 
 /* ?1 state, ?2 author, ?3 tree, ?4 list; NULL matches anything */

@@ -59,7 +59,8 @@ struct store_web_job {
 };
 
 /* Is @j's verdict provisional: written early (a list's early-verdict,
- * store_job_early_verdict()) while its checks still run? */
+ * store_job_early_verdict()) while its checks run or wait in the
+ * queue? */
 gboolean store_web_job_provisional(const struct store_web_job *j);
 
 struct store_web_part {

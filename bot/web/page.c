@@ -446,8 +446,11 @@ static void job_section(GString *out, const struct store_web_job *j,
 	web_escape_append(out, j->verdict ? j->verdict : "no verdict yet");
 	/* a list's early-verdict: known before the checks ended */
 	if (store_web_job_provisional(j))
-		g_string_append(out, " <span class=\"provisional\">"
-				     "(provisional: checks running)</span>");
+		g_string_append_printf(out,
+				       " <span class=\"provisional\">"
+				       "(provisional: checks %s)</span>",
+				       strcmp(j->state, "queued") ? "running" :
+								    "queued");
 	g_string_append(out, "</p>\n");
 	if (j->dirstat) {
 		g_string_append(out, "<h3>signed dirstat</h3>\n");

@@ -4,7 +4,9 @@
 # applied and its dirstat is known, while the build and boot still run; the
 # reply waits for every check and is sent once, after which the verdict is
 # no longer provisional.  The boot is held back by the worktree's lock,
-# which the test takes as another `armbot boot` of the tree would.
+# which the test takes as another `armbot boot` of the tree would.  A second
+# series posted meanwhile waits in the queue behind the first, and its
+# verdict is on the web while it waits (bot/daemon/ahead.h).
 . "$(dirname "$0")/../lib/tap.sh"
 need_corpus corpora/arm61
 . "$(dirname "$0")/pipeline-lib.sh"
@@ -42,9 +44,10 @@ url=$(sed -n 's/.* web pages at //p' "$TMP/run.log" | tail -1)
 post e1 --cover 'ARM: dts: imx6qdl: enable the usb node children' \
 	"$ARM61/imx6-6.1/0005-ARM-dts-imx6qdl-Enable-usb-node-children-with-reg.patch"
 
-# job FIELD: the field of the series' job in /api/series/1 ("" if none)
+# job FIELD [SERIES]: the field of the series' job in /api/series/SERIES
+# (1 by default; "" if none)
 job() {
-	curl -s -f -m 10 "$url/api/series/1" 2> /dev/null |
+	curl -s -f -m 10 "$url/api/series/${2:-1}" 2> /dev/null |
 		"$PYTHON3" -c '
 import json, sys
 try:
@@ -75,6 +78,27 @@ grep -q -F "$early" "$TMP/page.html"
 ok $? "the series page shows the verdict"
 is "$(count_replies_to e1.0@example.org)" 0 "no reply before the checks end"
 
+# the second series waits behind the first: its verdict comes ahead
+post e2 --cover 'ARM: dts: imx6q-evi: fix the onboard hub reset line' \
+	"$ARM61/imx6-6.1/0007-ARM-dts-imx6q-evi-Fix-onboard-hub-reset-line.patch"
+i=0
+while [ -z "$(job verdict 2)" ] && [ $i -lt 600 ]; do
+	sleep 0.5
+	i=$((i + 1))
+done
+early2=$(job verdict 2)
+ok "$([ -n "$early2" ] && echo 0 || echo 1)" "the queued series' verdict is in /api/series/2"
+diag "early verdict of the queued series: $early2"
+is "$(job state 2)" queued "its job still waits in the queue"
+is "$(job state)" running "the first series' job still runs"
+is "$(job verdict_provisional 2)" true "the queued series' verdict is provisional"
+ok "$([ -n "$(job head_commit 2)" ] && echo 0 || echo 1)" "its head commit is known"
+curl -s -f -m 10 "$url/series/2" > "$TMP/page2.html"
+grep -q "provisional: checks queued" "$TMP/page2.html"
+ok $? "its page says the checks are queued"
+grep -q "series 2: verdict on the web, checks queued" "$TMP/run.log"
+ok $? "the log says the verdict came ahead of the checks"
+
 release
 wait_replies e1.0@example.org 1 900
 ok $? "the reply arrives once the boot ran"
@@ -93,5 +117,20 @@ sleep 5
 is "$(count_replies_to e1.0@example.org)" 1 "the reply is sent once"
 is "$(grep -c 'series 1: verdict on the web, checks running' "$TMP/run.log")" 1 \
 	"the early verdict is written once"
+wait_replies e2.0@example.org 1 900
+ok $? "the queued series is replied to once its checks ran"
+i=0
+while [ "$(job state 2)" != done ] && [ $i -lt 60 ]; do
+	sleep 0.5
+	i=$((i + 1))
+done
+is "$(job verdict_provisional 2)" false "its verdict is final"
+is "$(job verdict 2)" "$early2" "the final verdict is the one taken ahead"
+is "$(grep -c 'series 2: verdict on the web, checks queued' "$TMP/run.log")" 1 \
+	"the verdict ahead is taken once"
+is "$(grep -c 'series 2: verdict on the web, checks running' "$TMP/run.log")" 1 \
+	"and again, as the first, when its own checks apply it"
+sleep 2
+is "$(count_replies_to e2.0@example.org)" 1 "the queued series' reply is sent once"
 stop_bot
 done_testing

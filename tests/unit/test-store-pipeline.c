@@ -122,6 +122,98 @@ static void test_superseded_while_queued(struct scratch_store *f,
 				"superseded"));
 }
 
+/* The verdict of a job read from the store ("" when NULL). */
+static char *job_verdict(struct scratch_store *f, gint64 id)
+{
+	sqlite3_stmt *s;
+	char *v;
+
+	g_assert_cmpint(sqlite3_prepare_v2(store_db(f->st),
+					   "SELECT verdict FROM jobs"
+					   " WHERE id = ?1",
+					   -1, &s, NULL),
+			==, SQLITE_OK);
+	sqlite3_bind_int64(s, 1, id);
+	g_assert_cmpint(sqlite3_step(s), ==, SQLITE_ROW);
+	v = g_strdup(sqlite3_column_text(s, 0) ?
+			     (const char *)sqlite3_column_text(s, 0) :
+			     "");
+	sqlite3_finalize(s);
+	return v;
+}
+
+/* Verdicts ahead of the queue (bot/daemon/ahead.h): the queued jobs of a
+ * tree without a verdict, in claim order; a queued job takes an early
+ * verdict and leaves that list; a superseded series' job is not listed
+ * and loses the verdict when set aside; a done job's verdict is not
+ * overwritten by an early one. */
+static void test_waiting_and_early_verdict(struct scratch_store *f,
+					   gconstpointer data)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GPtrArray) w = NULL;
+	g_autoptr(store_job) a = NULL;
+	g_autoptr(store_job) none = NULL;
+	g_autofree char *v = NULL;
+	struct store_job_result res = { 0 };
+	struct store_job_result fin = { 0 };
+	gboolean added;
+
+	g_assert_true(store_job_add(f->st, 1, "t", NULL, NULL, &added, &error));
+	g_assert_true(store_job_add(f->st, 2, "t", NULL, NULL, &added, &error));
+	g_assert_true(
+		store_job_add(f->st, 2, "u", NULL, "policy", &added, &error));
+	w = store_jobs_waiting(f->st, "t", 16, &error);
+	g_assert_no_error(error);
+	g_assert_cmpuint(w->len, ==, 2);
+	g_assert_cmpint(((struct store_job *)w->pdata[0])->series_id, ==, 1);
+	g_assert_cmpint(((struct store_job *)w->pdata[1])->series_id, ==, 2);
+	g_clear_pointer(&w, g_ptr_array_unref);
+	w = store_jobs_waiting(f->st, "t", 1, &error);
+	g_assert_cmpuint(w->len, ==, 1);
+	g_clear_pointer(&w, g_ptr_array_unref);
+	w = store_jobs_waiting(f->st, "u", 16, &error);
+	g_assert_cmpuint(w->len, ==, 0); /* ignored, not queued */
+	g_clear_pointer(&w, g_ptr_array_unref);
+
+	/* job 2 (series 2 on t) gets its verdict while queued */
+	res.base_commit = "b";
+	res.head_commit = "h";
+	res.verdict = "grows arch/arm";
+	g_assert_true(store_job_early_verdict(f->st, 2, &res, &error));
+	v = job_verdict(f, 2);
+	g_assert_cmpstr(v, ==, "grows arch/arm");
+	g_clear_pointer(&v, g_free);
+	w = store_jobs_waiting(f->st, "t", 16, &error);
+	g_assert_cmpuint(w->len, ==, 1);
+	g_assert_cmpint(((struct store_job *)w->pdata[0])->series_id, ==, 1);
+	g_clear_pointer(&w, g_ptr_array_unref);
+
+	/* job 1 runs and is done: a late early verdict changes nothing */
+	a = store_job_claim(f->st, "t", &error);
+	g_assert_cmpint(a->id, ==, 1);
+	fin.verdict = "shrinks arch/arm";
+	g_assert_true(store_job_finish(f->st, 1, &fin, &error));
+	g_assert_no_error(error);
+	g_assert_true(store_job_early_verdict(f->st, 1, &res, &error));
+	v = job_verdict(f, 1);
+	g_assert_cmpstr(v, ==, "shrinks arch/arm");
+	g_clear_pointer(&v, g_free);
+
+	/* series 2 superseded while queued: not listed, set aside without
+	 * its provisional verdict */
+	g_assert_true(store_series_set_state(f->st, 2, "superseded", &error));
+	g_assert_true(
+		store_job_add(f->st, 1, "t2", NULL, NULL, &added, &error));
+	w = store_jobs_waiting(f->st, "t", 16, &error);
+	g_assert_cmpuint(w->len, ==, 0);
+	none = store_job_claim(f->st, "t", &error);
+	g_assert_null(none);
+	g_assert_no_error(error);
+	v = job_verdict(f, 2);
+	g_assert_cmpstr(v, ==, "");
+}
+
 /* Finishing a job queues its reply in the same transaction; the reply goes
  * pending -> sending -> sent, and a temporary failure waits. */
 static void test_finish_and_outbox(struct scratch_store *f, gconstpointer data)
@@ -247,6 +339,9 @@ int main(int argc, char **argv)
 	g_test_add("/store-pipeline/superseded-while-queued",
 		   struct scratch_store, NULL, setup,
 		   test_superseded_while_queued, scratch_store_teardown);
+	g_test_add("/store-pipeline/waiting-and-early-verdict",
+		   struct scratch_store, NULL, setup,
+		   test_waiting_and_early_verdict, scratch_store_teardown);
 	g_test_add("/store-pipeline/finish-and-outbox", struct scratch_store,
 		   NULL, setup, test_finish_and_outbox, scratch_store_teardown);
 	return g_test_run();
