@@ -59,11 +59,24 @@ print("" if v is None else json.dumps(v) if isinstance(v, bool) else v)
 ' "$1"
 }
 
-i=0
-while [ -z "$(job verdict)" ] && [ $i -lt 600 ]; do
-	sleep 0.5
-	i=$((i + 1))
-done
+# wait_verdict SERIES: until its job has a verdict (5 minutes at most)
+wait_verdict() {
+	i=0
+	while [ -z "$(job verdict "$1")" ] && [ $i -lt 600 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+}
+# wait_done SERIES: until its job is done (30 s at most)
+wait_done() {
+	i=0
+	while [ "$(job state "$1")" != done ] && [ $i -lt 60 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+}
+
+wait_verdict 1
 early=$(job verdict)
 ok "$([ -n "$early" ] && echo 0 || echo 1)" "the verdict is in /api/series/1 while the boot waits"
 diag "early verdict: $early"
@@ -81,11 +94,7 @@ is "$(count_replies_to e1.0@example.org)" 0 "no reply before the checks end"
 # the second series waits behind the first: its verdict comes ahead
 post e2 --cover 'ARM: dts: imx6q-evi: fix the onboard hub reset line' \
 	"$ARM61/imx6-6.1/0007-ARM-dts-imx6q-evi-Fix-onboard-hub-reset-line.patch"
-i=0
-while [ -z "$(job verdict 2)" ] && [ $i -lt 600 ]; do
-	sleep 0.5
-	i=$((i + 1))
-done
+wait_verdict 2
 early2=$(job verdict 2)
 ok "$([ -n "$early2" ] && echo 0 || echo 1)" "the queued series' verdict is in /api/series/2"
 diag "early verdict of the queued series: $early2"
@@ -102,11 +111,7 @@ ok $? "the log says the verdict came ahead of the checks"
 release
 wait_replies e1.0@example.org 1 900
 ok $? "the reply arrives once the boot ran"
-i=0
-while [ "$(job state)" != done ] && [ $i -lt 60 ]; do
-	sleep 0.5
-	i=$((i + 1))
-done
+wait_done 1
 is "$(job state)" done "the job is done"
 is "$(job verdict_provisional)" false "the verdict is no longer provisional"
 is "$(job verdict)" "$early" "the final verdict is the early one"
@@ -119,11 +124,7 @@ is "$(grep -c 'series 1: verdict on the web, checks running' "$TMP/run.log")" 1 
 	"the early verdict is written once"
 wait_replies e2.0@example.org 1 900
 ok $? "the queued series is replied to once its checks ran"
-i=0
-while [ "$(job state 2)" != done ] && [ $i -lt 60 ]; do
-	sleep 0.5
-	i=$((i + 1))
-done
+wait_done 2
 is "$(job verdict_provisional 2)" false "its verdict is final"
 is "$(job verdict 2)" "$early2" "the final verdict is the one taken ahead"
 is "$(grep -c 'series 2: verdict on the web, checks queued' "$TMP/run.log")" 1 \
