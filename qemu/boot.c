@@ -11,6 +11,7 @@
 #include "config/datadir.h"
 #include "kernel/build/sandbox.h"
 #include "kernel/tree/checkout.h"
+#include "qemu/bootcache.h"
 #include "qemu/initramfs.h"
 
 #define RPM_TEST_MODULE "rpm_test"
@@ -354,23 +355,135 @@ static gboolean build_and_boot(struct boot_session *bs, const char *hex,
 	return TRUE;
 }
 
+/* Where the session keeps the boots of trusted commits. */
+static char *bootcache_dir(const struct boot_session *bs)
+{
+	return g_build_filename(bs->state_dir, "kept", NULL);
+}
+
+/* The key of @hex's boot in this session (qemu/bootcache.h), or NULL
+ * when an input cannot be read (nothing is then reused or kept). */
+static char *kept_key(const struct boot_session *bs, const char *hex)
+{
+	const struct boot_runner_config *rc = bs->opts->runner;
+	const struct board *b = bs->board;
+	struct bootcache_inputs in = { 0 };
+	g_autofree char *board = NULL;
+	g_autofree char *runner = NULL;
+	g_autoptr(GError) error = NULL;
+	char *key;
+
+	if (b)
+		board = g_strdup_printf("%s %s %s %s %u %s", b->name,
+					b->machine, b->dtb ? b->dtb : "-",
+					b->console ? b->console : "-",
+					b->mem_mb, b->append ? b->append : "");
+	if (rc && rc->kind == BOOT_RUNNER_LAVA)
+		runner = g_strdup_printf("lava %s", rc->lava_url);
+	in.commit_hex = hex;
+	in.fragment = bs->kb->fragment;
+	in.module_dir = bs->rpm_test_dir;
+	in.init_src = bs->init_src;
+	in.arch = kbuild_arch_of(bs->kb);
+	in.board = board;
+	in.runner = runner;
+	key = bootcache_key(&in, &error);
+	if (!key)
+		g_message("boot: %.12s is built and booted (nothing kept: %s)",
+			  hex, error->message);
+	return key;
+}
+
+/* @run from the boot kept under @key, if there is one that booted to a
+ * finished init. */
+static gboolean reuse_kept(struct boot_session *bs, const char *key,
+			   const char *hex, struct boot_run *run)
+{
+	g_autofree char *dir = bootcache_dir(bs);
+	g_autoptr(GError) error = NULL;
+	GString *console = NULL;
+	char *where = NULL;
+
+	if (!bootcache_lookup(dir, key, &console, &where, &error)) {
+		if (error)
+			g_message("boot: kept boot %.16s: %s", key,
+				  error->message);
+		return FALSE;
+	}
+	virt_result_from_console(&run->vm, console);
+	run->vm.exited_ok = TRUE;
+	if (!virt_result_ok(&run->vm)) {
+		boot_run_clear(run);
+		g_free(where);
+		return FALSE;
+	}
+	run->vm.how = g_strdup("kept from an earlier boot");
+	run->booted_where = where;
+	run->built = TRUE;
+	run->reused = TRUE;
+	run->build.ok = TRUE;
+	run->build.how = g_strdup("kept");
+	run->build.log = g_string_new(NULL);
+	g_string_printf(
+		run->build.log,
+		"armbot: %.12s was built and booted with the same "
+		"config, module, init, compiler and emulator by an "
+		"earlier check; its boot is read back from %s/%s.console "
+		"and nothing was built now\n",
+		hex, dir, key);
+	run->ktap = ktap_parse(run->vm.console->str);
+	return TRUE;
+}
+
+/* Keep the boot of @run under @key when it booted to a finished init as
+ * its console alone shows (a LAVA boot whose console lost init's last
+ * line is not kept). */
+static void keep(struct boot_session *bs, const char *key,
+		 const struct boot_run *run)
+{
+	g_autofree char *dir = bootcache_dir(bs);
+	g_autoptr(GError) error = NULL;
+	struct virt_result scan = { 0 };
+	gboolean ok;
+
+	if (!run->built || !virt_result_ok(&run->vm) || !run->vm.console)
+		return;
+	virt_result_from_console(&scan, g_string_new(run->vm.console->str));
+	scan.exited_ok = TRUE;
+	ok = virt_result_ok(&scan);
+	virt_result_clear(&scan);
+	if (ok && !bootcache_store(dir, key, run->vm.console->str,
+				   run->booted_where, &error))
+		g_message("boot: not kept: %s", error->message);
+}
+
 gboolean boot_session_run(struct boot_session *bs, const struct gitoid *commit,
 			  enum kbuild_trust trust, struct boot_run *run,
 			  GError **error)
 {
 	struct tree_checkout_stats stats;
 	char hex[GITOID_HEXSZ + 1];
+	g_autofree char *key = NULL;
 
 	memset(run, 0, sizeof(*run));
+	gitoid_to_hex(commit, hex);
+	if (trust == KBUILD_TRUSTED && bs->opts->reuse_trusted) {
+		key = kept_key(bs, hex);
+		if (key && reuse_kept(bs, key, hex, run))
+			return TRUE;
+	}
 	if (!kbuild_set_trust(bs->kb, trust, error))
 		return FALSE;
 	run->copy = bs->kb->series_copy;
-	gitoid_to_hex(commit, hex);
 	if (!tree_checkout(bs->tree, hex, bs->kb->src_dir, &stats, error))
 		return FALSE;
 	run->checkout_written = stats.written;
 	run->checkout_full = stats.full;
-	return build_and_boot(bs, hex, run, error);
+	if (!build_and_boot(bs, hex, run, error))
+		return FALSE;
+	if (key)
+		keep(bs, key, run);
+	return TRUE;
 }
 
 /* boot_steps() for @board's machine, DTB and console (NULL: virt's). */

@@ -48,6 +48,10 @@ struct boot_options {
 	void (*save_job)(const char *key, const char *server, guint64 id,
 			 void *data);
 	void *job_data;
+	/* a commit of the tree (KBUILD_TRUSTED) that built and booted with
+	 * the same inputs before is not built and booted again: its kept
+	 * console is read back (qemu/bootcache.h) */
+	gboolean reuse_trusted;
 };
 
 /* One build-and-boot of one commit. */
@@ -65,6 +69,9 @@ struct boot_run {
 	gboolean checkout_full; /* the worktree had to be written whole */
 	/* a series' run: bringing its copy of the build dir back */
 	struct buildcopy_stats copy;
+	/* nothing was built or booted: the result of an earlier run with
+	 * the same inputs (boot_options.reuse_trusted) */
+	gboolean reused;
 };
 
 struct boot_session;

@@ -122,7 +122,7 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 	g_autoptr(armbot_config) config = NULL;
 	const struct treefile *tf;
 	gboolean no_sparse = FALSE, no_boot = FALSE, no_boards = FALSE;
-	gboolean per_patch = FALSE;
+	gboolean per_patch = FALSE, no_base_cache = FALSE;
 	gboolean body_only = FALSE;
 	gint jobs = 0;
 	GOptionEntry options[] = {
@@ -136,6 +136,10 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 		{ "per-patch", 0, 0, G_OPTION_ARG_NONE, &per_patch,
 		  "run sparse after each patch, to name the patch that "
 		  "introduced each warning",
+		  NULL },
+		{ "no-base-cache", 0, 0, G_OPTION_ARG_NONE, &no_base_cache,
+		  "compute what the base gives again (sparse's warnings, the "
+		  "build and the boot) even when an earlier check kept it",
 		  NULL },
 		{ "body", 0, 0, G_OPTION_ARG_NONE, &body_only,
 		  "print the reply's body only, without its headers", NULL },
@@ -206,6 +210,7 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 	popts.boot = !no_boot;
 	popts.boards = !no_boards;
 	popts.per_patch = per_patch;
+	popts.no_base_cache = no_base_cache;
 	popts.jobs = jobs > 0 ? (guint)jobs : 0;
 	/* the tree file's build-distribute, as `armbot run` reads it: the
 	 * builds of sparse and of the boot through icecream */

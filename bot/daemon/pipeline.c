@@ -538,6 +538,7 @@ static void sparse_opts(struct run *r, struct tree *tree,
 	so->per_patch = r->opts->per_patch;
 	so->configs = r->opts->sparse_configs;
 	so->jobs = r->opts->jobs;
+	so->no_cache = r->opts->no_base_cache;
 	so->icecc_socket = r->opts->icecc_socket;
 	so->icecc_scheduler = r->opts->icecc_scheduler;
 	so->icecc_series_netns = r->opts->icecc_series_netns;
@@ -894,6 +895,8 @@ static gboolean boot(struct run *r, GError **error)
 	bo.find_job = r->opts->find_job;
 	bo.save_job = r->opts->save_job;
 	bo.job_data = r->opts->job_data;
+	/* a base booted for an earlier series is not booted again */
+	bo.reuse_trusted = !r->opts->no_base_cache;
 	bs = boot_session_open(&bo, on_boot_wait, error);
 	if (!bs)
 		return FALSE;
@@ -1210,6 +1213,7 @@ static gboolean board_check(struct run *r, const struct board_choice *c,
 	bo.board = board;
 	bo.timeout_s = r->opts->boot_timeout_s;
 	bo.jobs = r->opts->jobs;
+	bo.reuse_trusted = !r->opts->no_base_cache;
 	/* boards boot here: LAVA devices are virt's (qemu/runner.h) */
 	bs = boot_session_open(&bo, on_boot_wait, &open_error);
 	if (!bs) {

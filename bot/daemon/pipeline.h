@@ -72,6 +72,9 @@ struct pipeline_options {
 	 * only even when no_list is FALSE */
 	gboolean not_tested_no_list;
 	guint jobs; /* make -j; 0: the number of cores */
+	/* compute the base's part again: sparse's warnings at the base and
+	 * the base's build and boot, even when kept from an earlier check */
+	gboolean no_base_cache;
 	guint boot_timeout_s; /* 0: the default */
 	/* where the kernels boot (qemu/runner.h), NULL: here; and the
 	 * store's hooks that remember LAVA jobs (struct boot_options) */

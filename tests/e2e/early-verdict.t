@@ -133,5 +133,19 @@ is "$(grep -c 'series 2: verdict on the web, checks running' "$TMP/run.log")" 1 
 	"and again, as the first, when its own checks apply it"
 sleep 2
 is "$(count_replies_to e2.0@example.org)" 1 "the queued series' reply is sent once"
+# both series are on the distro tree's commit: the second does not build
+# and boot that base again (qemu/bootcache.h), the first did
+log1=$PDATA/logs/series-1/distro-6.1
+log2=$PDATA/logs/series-2/distro-6.1
+grep -q "nothing was built now" "$log1/build-base.log"
+is "$?" 1 "the first series built and booted its base"
+grep -q "nothing was built now" "$log2/build-base.log"
+ok $? "the second series read its base's boot back, nothing built" ||
+	sed 's/^/# /' "$log2/build-base.log"
+grep -q "armbot-init: done" "$log2/console-base.log"
+ok $? "the base's console it reports is the kept one"
+reply2=$(replies_to e2.0@example.org | head -1)
+grep -q "^  runtime-PM  *ok .*passed" "$reply2"
+ok $? "its runtime-PM line compares with the kept base"
 stop_bot
 done_testing

@@ -167,7 +167,9 @@ ok $? "hostile: no file the series named is in iceccd's environments${leak:+:$le
 cp "$TMP/global0.mbox" "$TMP/global.mbox"
 
 # the boot's kernel build: `armbot check` with the same tree file builds
-# the rpm-virt kernel of the base through the cluster (its make runs with
+# (--no-base-cache: the data dir is kept between runs, and a kept boot of
+# the base would build nothing) the rpm-virt kernel of the base through the
+# cluster (its make runs with
 # icecc, so it rewrites the last-build record) and the series' locally,
 # boots both and runs the runtime-PM suite; the reply says where each
 # compiled.  Its objects mostly come from the tree's ccache (warm from the
@@ -175,7 +177,7 @@ cp "$TMP/global0.mbox" "$TMP/global.mbox"
 # count, says the make went through icecream.
 REC=$ARMBOT_CACHE_DIR/icecc/last-build-distro-6.1
 rec0=$(cat "$REC" 2>/dev/null)
-"$ARMBOT" --data-dir "$D" check --no-sparse --no-boards --jobs 2 --body \
+"$ARMBOT" --data-dir "$D" check --no-sparse --no-boards --no-base-cache --jobs 2 --body \
 	--config "$TMP/conf/armbot.conf" "$TMP/global.mbox" \
 	> "$TMP/body" 2> "$TMP/err"
 is "$?" 0 "boot: armbot check on the icecream tree finds no problem"
