@@ -9,6 +9,10 @@
  * thread waits for new ones before it looks again. */
 #define AHEAD_BATCH 16
 #define AHEAD_POLL_MS 1000
+/* job ids tried are forgotten when claimed; those of series set aside
+ * meanwhile never are: past this many, all are forgotten (and the ones
+ * still queued tried once more) */
+#define AHEAD_TRIED_MAX 65536
 
 struct ahead {
 	struct ahead_options o;
@@ -126,6 +130,8 @@ static struct store_job *next_job(struct ahead *a, struct store *st)
 			error->message);
 		return NULL;
 	}
+	if (g_hash_table_size(a->tried) > AHEAD_TRIED_MAX)
+		g_hash_table_remove_all(a->tried);
 	for (guint i = 0; i < jobs->len; i++) {
 		struct store_job *job = jobs->pdata[i];
 
