@@ -26,9 +26,9 @@ void treefile_free(struct treefile *tf)
 	g_free(tf->boot.lava_token_file);
 	g_free(tf->boot.lava_ca_file);
 	g_free(tf->boot.lava_serve_host);
-	g_free(tf->icecc_socket);
-	g_free(tf->icecc_scheduler);
-	g_free(tf->icecc_series_netns);
+	g_free((char *)tf->icecc.socket);
+	g_free((char *)tf->icecc.scheduler);
+	g_free((char *)tf->icecc.series_netns);
 	g_free(tf);
 }
 
@@ -239,11 +239,11 @@ static void read_distribute(struct keyfile *k, struct treefile *tf)
 			      sock ? "icecc-socket" : "icecc-scheduler",
 			      "set without build-distribute = icecream");
 	if (tf->icecream)
-		tf->icecc_socket = sock ? g_steal_pointer(&sock) :
+		tf->icecc.socket = sock ? g_steal_pointer(&sock) :
 					  g_strdup("/var/run/icecc/"
 						   "iceccd.socket");
-	tf->icecc_scheduler = g_steal_pointer(&sched);
-	tf->icecc_series_netns = g_steal_pointer(&netns);
+	tf->icecc.scheduler = g_steal_pointer(&sched);
+	tf->icecc.series_netns = g_steal_pointer(&netns);
 }
 
 static struct treefile *read_tree(struct keyfile *k, const char *name,

@@ -31,6 +31,7 @@
 #include <glib.h>
 
 #include "config/policy.h"
+#include "kernel/build/icecc.h"
 #include "kernel/tree/maintainers.h"
 
 /* Where the tree's kernels boot (qemu/runner.h), keys of trees.d files
@@ -68,11 +69,12 @@ struct treefile {
 	/* where compiles run, the operator's to set (a file of trees.d,
 	 * never a tree registered by mail): */
 	gboolean icecream; /* build-distribute = icecream (else local) */
-	char *icecc_socket; /* the host's iceccd socket (absolute) */
-	char *icecc_scheduler; /* "HOST[:PORT]" or NULL: 127.0.0.1 */
-	/* icecc-series-netns: the network namespace a series' make compiles
-	 * through icecream in (kernel/build/icecc-netns.h); NULL: locally */
-	char *icecc_series_netns;
+	/* with icecream: icecc-socket (the host's iceccd socket, absolute),
+	 * icecc-scheduler ("HOST[:PORT]" or NULL: 127.0.0.1) and
+	 * icecc-series-netns (the network namespace a series' make compiles
+	 * through icecream in, kernel/build/icecc-netns.h; NULL: locally);
+	 * strings owned by the tree file */
+	struct icecc_use icecc;
 	struct config_policy policy;
 	struct treefile_boot boot;
 };

@@ -114,10 +114,10 @@ static void use_icecc(struct boot_session *bs, const struct boot_options *opts,
 {
 	g_autoptr(GError) netns_error = NULL;
 
-	bs->build_note = kbuild_use_icecc_for_check(
-		bs->kb, opts->icecc_socket, opts->icecc_scheduler,
-		opts->icecc_series_netns, cache, opts->tree->name,
-		&bs->icecc_netns, &netns_error);
+	bs->build_note = kbuild_use_icecc_for_check(bs->kb, &opts->icecc, cache,
+						    opts->tree->name,
+						    &bs->icecc_netns,
+						    &netns_error);
 }
 
 const char *boot_session_build_note(const struct boot_session *bs)
@@ -192,7 +192,7 @@ struct boot_session *boot_session_open(const struct boot_options *opts,
 		return NULL;
 	bs->kb->arch = arch;
 	bs->kb->jobs = opts->jobs;
-	if (opts->icecc_socket)
+	if (opts->icecc.socket)
 		use_icecc(bs, opts, cache);
 	bs->vm_sandbox = sandbox_new(error);
 	if (!bs->vm_sandbox)

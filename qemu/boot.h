@@ -34,13 +34,9 @@ struct boot_options {
 	const char *init_src; /* NULL: qemu/guest/init.c */
 	guint timeout_s; /* 0: BOOT_TIMEOUT_DEFAULT */
 	guint jobs; /* 0: the number of cores */
-	/* compiles through icecream (kbuild_use_icecc()): the host's iceccd
-	 * socket, NULL: local; the scheduler, may be NULL; a series' make
-	 * inside this network namespace, fenced to the nodes
-	 * (icecc_netns_fence()), NULL: a series builds locally */
-	const char *icecc_socket;
-	const char *icecc_scheduler;
-	const char *icecc_series_netns;
+	/* compiles through icecream (kbuild_use_icecc_for_check()); its
+	 * socket NULL: locally */
+	struct icecc_use icecc;
 	/* where the kernels boot (qemu/runner.h); NULL: here */
 	const struct boot_runner_config *runner;
 	/* remembering LAVA jobs across a restart (struct boot_input) */

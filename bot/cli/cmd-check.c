@@ -219,9 +219,7 @@ int cmd_check(struct armbot_context *ctx, int argc, char **argv)
 		goto fail;
 	tf = config_tree(config, tree_name ? tree_name : TREE_DISTRO_NAME);
 	if (tf && tf->icecream) {
-		popts.icecc_socket = tf->icecc_socket;
-		popts.icecc_scheduler = tf->icecc_scheduler;
-		popts.icecc_series_netns = tf->icecc_series_netns;
+		popts.icecc = tf->icecc;
 	}
 	popts.bot_name = "armbot";
 	popts.bot_address = bot_address ? bot_address : "armbot@localhost";

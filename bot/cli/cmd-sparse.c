@@ -131,9 +131,7 @@ int cmd_sparse(struct armbot_context *ctx, int argc, char **argv)
 	opts.timeout_s = timeout_s > 0 ? (guint)timeout_s : 0;
 	tf = config_tree(config, tree->name);
 	if (tf && tf->icecream) {
-		opts.icecc_socket = tf->icecc_socket;
-		opts.icecc_scheduler = tf->icecc_scheduler;
-		opts.icecc_series_netns = tf->icecc_series_netns;
+		opts.icecc = tf->icecc;
 	}
 	if (!quiet)
 		opts.progress = show_progress;

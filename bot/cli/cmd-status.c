@@ -91,9 +91,9 @@ static void print_icecream(const struct armbot_config *config)
 			printf("\nicecream:\n");
 		first = FALSE;
 		printf("  %s: scheduler %s, socket %s\n", tf->name,
-		       tf->icecc_scheduler ? tf->icecc_scheduler : "127.0.0.1",
-		       tf->icecc_socket);
-		if (icecc_listcs(tf->icecc_scheduler, &cl, &error)) {
+		       tf->icecc.scheduler ? tf->icecc.scheduler : "127.0.0.1",
+		       tf->icecc.socket);
+		if (icecc_listcs(tf->icecc.scheduler, &cl, &error)) {
 			printf("    %u nodes, %u job slots, %u jobs queued, "
 			       "%" G_GUINT64_FORMAT " jobs so far\n",
 			       cl.nodes->len, icecc_cluster_slots(&cl),

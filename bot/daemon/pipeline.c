@@ -539,9 +539,7 @@ static void sparse_opts(struct run *r, struct tree *tree,
 	so->configs = r->opts->sparse_configs;
 	so->jobs = r->opts->jobs;
 	so->no_cache = r->opts->no_base_cache;
-	so->icecc_socket = r->opts->icecc_socket;
-	so->icecc_scheduler = r->opts->icecc_scheduler;
-	so->icecc_series_netns = r->opts->icecc_series_netns;
+	so->icecc = r->opts->icecc;
 	so->worktree_key = r->sparse_worktree_key;
 	so->progress = on_sparse_progress;
 	so->user_data = r;
@@ -888,9 +886,7 @@ static gboolean boot(struct run *r, GError **error)
 	bo.tree = r->tree;
 	bo.timeout_s = r->opts->boot_timeout_s;
 	bo.jobs = r->opts->jobs;
-	bo.icecc_socket = r->opts->icecc_socket;
-	bo.icecc_scheduler = r->opts->icecc_scheduler;
-	bo.icecc_series_netns = r->opts->icecc_series_netns;
+	bo.icecc = r->opts->icecc;
 	bo.runner = r->opts->boot_runner;
 	bo.find_job = r->opts->find_job;
 	bo.save_job = r->opts->save_job;

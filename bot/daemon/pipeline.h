@@ -62,11 +62,9 @@ struct pipeline_options {
 	gboolean per_patch; /* sparse after each patch */
 	/* sparse's configs (make targets); NULL: the tree's or the default */
 	const char *const *sparse_configs;
-	/* build-distribute = icecream: the host's iceccd socket and the
-	 * scheduler (NULL: build locally) */
-	const char *icecc_socket;
-	const char *icecc_scheduler;
-	const char *icecc_series_netns; /* NULL: a series builds locally */
+	/* build-distribute = icecream (kernel/build/icecc.h); its socket
+	 * NULL: build locally */
+	struct icecc_use icecc;
 	gboolean no_list; /* reply to the author only, not Cc the list */
 	/* a series that was not tested (unknown base): reply to the author
 	 * only even when no_list is FALSE */

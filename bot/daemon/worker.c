@@ -407,9 +407,7 @@ static gboolean run_one(const struct worker_options *o, struct store *st,
 	if (tf && tf->sparse_configs && tf->sparse_configs[0])
 		popts.sparse_configs = (const char *const *)tf->sparse_configs;
 	if (tf && tf->icecream) {
-		popts.icecc_socket = tf->icecc_socket;
-		popts.icecc_scheduler = tf->icecc_scheduler;
-		popts.icecc_series_netns = tf->icecc_series_netns;
+		popts.icecc = tf->icecc;
 	}
 	popts.bot_name = o->config->name;
 	popts.bot_address = o->config->address;

@@ -22,6 +22,17 @@
 /* At most this many make jobs, whatever the cluster offers. */
 #define ICECC_MAX_JOBS 64u
 
+/* Where a check's builds compile through icecream (a tree file's
+ * build-distribute = icecream): the host's iceccd socket (NULL: every
+ * build is local), the scheduler ("HOST[:PORT]", NULL: 127.0.0.1) and the
+ * network namespace a series' make compiles in, fenced to the nodes
+ * (kernel/build/icecc-netns.h; NULL: a series builds locally). */
+struct icecc_use {
+	const char *socket;
+	const char *scheduler;
+	const char *series_netns;
+};
+
 /* One node of `listcs`: " NAME (IP:PORT) [ARCH] speed=S jobs=U/N load=L". */
 struct icecc_node {
 	char *name;

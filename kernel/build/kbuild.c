@@ -445,23 +445,22 @@ void kbuild_set_icecc_netns(struct kbuild *kb, int fd)
 	bind_dirs(kb);
 }
 
-char *kbuild_use_icecc_for_check(struct kbuild *kb, const char *socket,
-				 const char *scheduler,
-				 const char *series_netns,
+char *kbuild_use_icecc_for_check(struct kbuild *kb, const struct icecc_use *use,
 				 const char *cache_dir, const char *tree,
 				 int *netns, GError **netns_error)
 {
 	g_autoptr(GError) error = NULL;
 
-	if (!kbuild_use_icecc(kb, socket, scheduler, cache_dir, tree, &error))
+	if (!kbuild_use_icecc(kb, use->socket, use->scheduler, cache_dir, tree,
+			      &error))
 		return g_strdup_printf(
 			"built locally (icecream unavailable: %s)",
 			error->message);
-	if (!series_netns)
+	if (!use->series_netns)
 		return g_strdup("the base on icecream, the series locally");
 	if (*netns < 0 && !*netns_error)
-		*netns =
-			icecc_netns_fence(series_netns, scheduler, netns_error);
+		*netns = icecc_netns_fence(use->series_netns, use->scheduler,
+					   netns_error);
 	if (*netns < 0)
 		return g_strdup_printf(
 			"the base on icecream, the series locally (its network "

@@ -21,6 +21,7 @@
 #include <glib.h>
 
 #include "kernel/build/icecc-proxy.h"
+#include "kernel/build/icecc.h"
 
 #include "kernel/build/arch.h"
 #include "kernel/build/buildcopy.h"
@@ -126,8 +127,9 @@ gboolean kbuild_use_icecc(struct kbuild *kb, const char *socket,
  * it stays open while @kb builds. */
 void kbuild_set_icecc_netns(struct kbuild *kb, int fd);
 
-/* A check's builds on icecream (the sparse check's and the boot's):
- * kbuild_use_icecc(), and with @series_netns a series' make too, in that
+/* A check's builds on icecream (the sparse check's and the boot's) as
+ * @use says: kbuild_use_icecc(), and with its series_netns a series' make
+ * too, in that
  * namespace fenced once per check: *@netns (-1 the first time) and
  * *@netns_error (NULL the first time) keep the fence or why it failed
  * for the check's next kbuild.  An unreachable cluster is the
@@ -135,9 +137,7 @@ void kbuild_set_icecc_netns(struct kbuild *kb, int fd);
  * Returns where the makes compile ("the base on icecream, the series
  * locally", "built locally (icecream unavailable: WHY)", ...), newly
  * allocated. */
-char *kbuild_use_icecc_for_check(struct kbuild *kb, const char *socket,
-				 const char *scheduler,
-				 const char *series_netns,
+char *kbuild_use_icecc_for_check(struct kbuild *kb, const struct icecc_use *use,
 				 const char *cache_dir, const char *tree,
 				 int *netns, GError **netns_error);
 

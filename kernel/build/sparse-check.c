@@ -1500,12 +1500,10 @@ static gboolean check_run(struct check *c, int *lock_fd, GError **error)
 			return FALSE;
 		cb->kb->jobs = opts->jobs;
 		cb->kb->timeout_s = opts->timeout_s ? opts->timeout_s : 3600;
-		if (opts->icecc_socket) {
+		if (opts->icecc.socket) {
 			g_autofree char *note = kbuild_use_icecc_for_check(
-				cb->kb, opts->icecc_socket,
-				opts->icecc_scheduler, opts->icecc_series_netns,
-				cache, opts->tree->name, &c->icecc_netns,
-				&c->icecc_netns_error);
+				cb->kb, &opts->icecc, cache, opts->tree->name,
+				&c->icecc_netns, &c->icecc_netns_error);
 
 			if (!out->build_note)
 				out->build_note = g_steal_pointer(&note);

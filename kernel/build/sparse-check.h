@@ -20,6 +20,7 @@
 #include "kernel/git/odb.h"
 #include <glib.h>
 
+#include "kernel/build/icecc.h"
 #include "kernel/tree/tree.h"
 
 /* The configs a tree is checked under when its tree.conf has no
@@ -75,14 +76,9 @@ struct sparse_check_opts {
 	 * tree needs one of its own. */
 	const char *worktree_key;
 	guint jobs; /* 0: the number of cores */
-	/* compiles through icecream (kbuild_use_icecc()): the host's iceccd
-	 * socket, NULL: local; the scheduler for its status, may be NULL */
-	const char *icecc_socket;
-	const char *icecc_scheduler;
-	/* a series' make through icecream too, inside this network
-	 * namespace (icecc_netns_fence()); NULL: a series builds
-	 * locally */
-	const char *icecc_series_netns;
+	/* compiles through icecream (kbuild_use_icecc_for_check()); its
+	 * socket NULL: locally */
+	struct icecc_use icecc;
 	guint timeout_s; /* per make run; 0: 3600 */
 	guint max_includers; /* 0: SPARSE_CHECK_MAX_INCLUDERS */
 	/* compute the warnings of the base and of the series' commits even
@@ -155,9 +151,9 @@ struct sparse_check_result {
 	GPtrArray *steps;
 	/* the same as shell text (kbuild_steps_format()) */
 	char *reproduce;
-	/* with icecc_socket: "the base and the series on icecream (the
+	/* with icecc.socket: "the base and the series on icecream (the
 	 * series in a network namespace fenced to the nodes)", "the base on
-	 * icecream, the series locally" without icecc_series_netns, "the
+	 * icecream, the series locally" without icecc.series_netns, "the
 	 * base on icecream, the series locally (its network namespace
 	 * cannot be fenced: WHY)", or "built locally (icecream
 	 * unavailable: WHY)" when iceccd could not be used */

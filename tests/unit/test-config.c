@@ -250,14 +250,14 @@ static void test_icecream(void)
 	g_assert_no_error(error);
 	tf = config_tree(c, "ice");
 	g_assert_true(tf->icecream);
-	g_assert_cmpstr(tf->icecc_socket, ==, ICECC_SANDBOX_SOCKET);
-	g_assert_cmpstr(tf->icecc_scheduler, ==, "sched.example.org:9000");
-	g_assert_cmpstr(config_tree(c, "sock")->icecc_socket, ==,
+	g_assert_cmpstr(tf->icecc.socket, ==, ICECC_SANDBOX_SOCKET);
+	g_assert_cmpstr(tf->icecc.scheduler, ==, "sched.example.org:9000");
+	g_assert_cmpstr(config_tree(c, "sock")->icecc.socket, ==,
 			"/run/ice.sock");
-	g_assert_null(config_tree(c, "sock")->icecc_scheduler);
-	g_assert_cmpstr(config_tree(c, "sock")->icecc_series_netns, ==,
+	g_assert_null(config_tree(c, "sock")->icecc.scheduler);
+	g_assert_cmpstr(config_tree(c, "sock")->icecc.series_netns, ==,
 			"/run/netns/armbot-icecc");
-	g_assert_null(tf->icecc_series_netns);
+	g_assert_null(tf->icecc.series_netns);
 	g_assert_false(config_tree(c, "plain")->icecream);
 	/* not written for the store, and not taken from it */
 	data = treefile_to_data(tf);
