@@ -13,9 +13,19 @@ static const char *const migrations[] = {
 
 STORE_PART_DEFINE(timing, migrations);
 
-const double store_timing_buckets[STORE_TIMING_BUCKETS] = {
-	0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800,
-};
+/* The histograms' bounds in seconds, written once: the array /metrics
+ * prints and the columns that count the stages under each. */
+/* clang-format off */
+#define BUCKETS(X)                                                      \
+	X(0, 0.1) X(1, 0.25) X(2, 0.5) X(3, 1) X(4, 2.5) X(5, 5) X(6, 10) \
+	X(7, 30) X(8, 60) X(9, 300) X(10, 1800)
+/* clang-format on */
+#define ONE(i, seconds) +1
+G_STATIC_ASSERT(0 BUCKETS(ONE) == STORE_TIMING_BUCKETS);
+#undef ONE
+#define BOUND(i, seconds) seconds,
+const double store_timing_buckets[STORE_TIMING_BUCKETS] = { BUCKETS(BOUND) };
+#undef BOUND
 
 static const char sql_set[] =
 	"INSERT OR REPLACE INTO stage_times (job_id, stage, position,"
@@ -56,7 +66,7 @@ static void histogram_free(struct store_timing_histogram *h);
 
 #define LE(i, seconds)                                    \
 	STORE_FIELD(struct store_timing_histogram, le[i], \
-		    "sum(t.seconds <= " #seconds ")", STORE_INT64)
+		    "sum(t.seconds <= " #seconds ")", STORE_INT64),
 static const struct store_field histogram_fields[] = {
 	STORE_FIELD(struct store_timing_histogram, stage, "t.stage",
 		    STORE_TEXT),
@@ -65,19 +75,10 @@ static const struct store_field histogram_fields[] = {
 		    STORE_INT64),
 	STORE_FIELD(struct store_timing_histogram, sum, "total(t.seconds)",
 		    STORE_DOUBLE),
-	LE(0, 0.1),
-	LE(1, 0.25),
-	LE(2, 0.5),
-	LE(3, 1),
-	LE(4, 2.5),
-	LE(5, 5),
-	LE(6, 10),
-	LE(7, 30),
-	LE(8, 60),
-	LE(9, 300),
-	LE(10, 1800),
+	BUCKETS(LE)
 };
 #undef LE
+#undef BUCKETS
 
 STORE_ROW_DEFINE(static, histogram_row, struct store_timing_histogram,
 		 histogram_fields, histogram_free, NULL)

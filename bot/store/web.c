@@ -483,9 +483,19 @@ GPtrArray *store_web_count_states(struct store *st, const char *table,
 	return store_select_rows(st, &count_row, sql, error, STORE_END);
 }
 
-const double store_web_buckets[STORE_WEB_BUCKETS] = {
-	0.5, 1, 5, 10, 30, 60, 120, 300, 600, 1800,
-};
+/* The histogram's bounds in seconds, written once: the array /metrics
+ * prints and the columns that count the checks under each. */
+/* clang-format off */
+#define BUCKETS(X)                                                       \
+	X(0, 0.5) X(1, 1) X(2, 5) X(3, 10) X(4, 30) X(5, 60) X(6, 120) \
+	X(7, 300) X(8, 600) X(9, 1800)
+/* clang-format on */
+#define ONE(i, seconds) +1
+G_STATIC_ASSERT(0 BUCKETS(ONE) == STORE_WEB_BUCKETS);
+#undef ONE
+#define BOUND(i, seconds) seconds,
+const double store_web_buckets[STORE_WEB_BUCKETS] = { BUCKETS(BOUND) };
+#undef BOUND
 
 static const char sql_durations[] = " FROM checks WHERE status != 'skipped'"
 				    " GROUP BY name ORDER BY name LIMIT 100";
@@ -494,24 +504,16 @@ static void histogram_free(struct store_web_histogram *h);
 
 #define LE(i, seconds)                                 \
 	STORE_FIELD(struct store_web_histogram, le[i], \
-		    "sum(seconds <= " #seconds ")", STORE_INT64)
+		    "sum(seconds <= " #seconds ")", STORE_INT64),
 static const struct store_field histogram_fields[] = {
 	STORE_COLUMN(struct store_web_histogram, name, STORE_TEXT),
 	STORE_FIELD(struct store_web_histogram, count, "count(*)", STORE_INT64),
 	STORE_FIELD(struct store_web_histogram, sum, "total(seconds)",
 		    STORE_DOUBLE),
-	LE(0, 0.5),
-	LE(1, 1),
-	LE(2, 5),
-	LE(3, 10),
-	LE(4, 30),
-	LE(5, 60),
-	LE(6, 120),
-	LE(7, 300),
-	LE(8, 600),
-	LE(9, 1800),
+	BUCKETS(LE)
 };
 #undef LE
+#undef BUCKETS
 
 STORE_ROW_DEFINE(static, histogram_row, struct store_web_histogram,
 		 histogram_fields, histogram_free, NULL)
