@@ -47,8 +47,8 @@ grep -q password "$TMP/out" "$TMP/err"
 is "$?" 1 "the password is not printed"
 
 deliver x1 "one more"
-"$ARMBOT" --data-dir "$TMP/d" ingest "$(imap_url seen=1)" > "$TMP/out"
-is "$(head -1 "$TMP/out")" "1 new, 0 duplicate, 0 unparseable" \
+ingest_counts "$TMP/d" "$(imap_url seen=1)" \
+	"1 new, 0 duplicate, 0 unparseable" \
 	"the next ingest takes only the new one"
 is "$(cursor last-uid)" 4 "the cursor moves on"
 is "$(ls "$IMAP_MAILDIR/cur" | grep 'S$' | wc -l)" 1 \
@@ -93,8 +93,7 @@ WATCH=
 imap_stop
 rm -f "$IMAP_MAILDIR"/dovecot*
 imap_start
-"$ARMBOT" --data-dir "$TMP/d" ingest "$URL" > "$TMP/out"
-is "$(head -1 "$TMP/out")" "0 new, 9 duplicate, 0 unparseable" \
+ingest_counts "$TMP/d" "$URL" "0 new, 9 duplicate, 0 unparseable" \
 	"a new UIDVALIDITY: the folder read again, nothing stored twice"
 
 ingest_fails "$TMP/d" "imap://armbot:wrong@127.0.0.1:$IMAP_PORT/INBOX?tls=no" \

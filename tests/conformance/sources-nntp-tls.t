@@ -80,9 +80,8 @@ if pi_available; then
 		stored "$TMP/p1" > "$TMP/p1.msgs"
 		is_file "$TMP/mbox.msgs" "$TMP/p1.msgs" \
 			"nntps: the same stored messages as the mbox"
-		"$ARMBOT" --data-dir "$TMP/p1" ingest "$NNTPS?ca-file=$TMP/news.pem" \
-			> "$TMP/out"
-		is "$(head -1 "$TMP/out")" "0 new, 0 duplicate, 0 unparseable" \
+		ingest_counts "$TMP/p1" "$NNTPS?ca-file=$TMP/news.pem" \
+			"0 new, 0 duplicate, 0 unparseable" \
 			"nntps: nothing new the second time (cursor)"
 
 		ingest_fails "$TMP/p2" "$NNTP" \
@@ -95,8 +94,8 @@ if pi_available; then
 			"STARTTLS: the same stored messages as the mbox"
 		grep -q "STARTTLS" "$PI_DIR/nntpd.log"
 		ok $? "public-inbox-nntpd logged the STARTTLS"
-		"$ARMBOT" --data-dir "$TMP/p3" ingest "$NNTP?tls=no" > "$TMP/out"
-		is "$(head -1 "$TMP/out")" "$N new, 0 duplicate, 0 unparseable" \
+		ingest_counts "$TMP/p3" "$NNTP?tls=no" \
+			"$N new, 0 duplicate, 0 unparseable" \
 			"?tls=no: read in clear, as asked"
 
 		# the same inbox over https (bot/sources/http.c): libcurl's
