@@ -28,18 +28,10 @@ for series in "$CORPUS"/*/; do
 	: > "$TMP/$name.mbox"
 	dirstat_series_order "$series" > "$TMP/order"
 	while read -r patch; do
-		if git -C "$work" am -q "$patch" > /dev/null 2>&1; then
-			:
-		else
-			git -C "$work" am --abort > /dev/null 2>&1
-			# a bare diff is no mail: apply it as git am would
-			if git -C "$work" apply --index "$patch" > /dev/null 2>&1; then
-				git -C "$work" commit -q -m "$(basename "$patch")"
-			else
-				diag "skipped (does not apply): $name/$(basename "$patch")"
-				skipped=$((skipped + 1))
-				continue
-			fi
+		if ! dirstat_apply "$work" "$patch"; then
+			diag "skipped (does not apply): $name/$(basename "$patch")"
+			skipped=$((skipped + 1))
+			continue
 		fi
 		applied=$((applied + 1))
 		dirstat_compare "$work" HEAD~1 HEAD "$name/$(basename "$patch")"

@@ -147,10 +147,7 @@ if [ -n "${BASE:-}" ]; then
 	arm61="$TMP/arm61"
 	git clone -q --shared "$BASE" "$arm61"
 	for p in "$SHARED"/corpora/arm61/*/*.patch; do
-		git -C "$arm61" am -q "$p" > /dev/null 2>&1 && continue
-		git -C "$arm61" am --abort > /dev/null 2>&1
-		git -C "$arm61" apply --index "$p" > /dev/null 2>&1 &&
-			git -C "$arm61" commit -q -m "$(basename "$p")"
+		dirstat_apply "$arm61" "$p"
 	done
 	git -C "$arm61" rm -q -r arch/arm/mach-footbridge
 	git -C "$arm61" commit -q -m "ARM: remove footbridge"

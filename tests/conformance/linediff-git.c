@@ -206,6 +206,18 @@ static void random_text(GRand *rand, struct text *t, GPtrArray *alphabet,
 		g_ptr_array_add(t->lines, pick_line(rand, alphabet));
 }
 
+/* The alphabet of @k lines PREFIX0SUFFIX .. PREFIX(k-1)SUFFIX, owned by
+ * the caller. */
+static GPtrArray *alphabet_new(const char *prefix, guint k, const char *suffix)
+{
+	GPtrArray *alphabet = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint j = 0; j < k; j++)
+		g_ptr_array_add(alphabet,
+				g_strdup_printf("%s%u%s", prefix, j, suffix));
+	return alphabet;
+}
+
 static int cmd_gen(guint32 seed, const char *dir, gboolean huge, int nfiles,
 		   char **files)
 {
@@ -219,14 +231,11 @@ static int cmd_gen(guint32 seed, const char *dir, gboolean huge, int nfiles,
 
 	/* small texts over alphabets of 1 to 40 lines: many equal lines */
 	for (guint i = 0; i < 2500; i++) {
-		g_autoptr(GPtrArray)
-			alphabet = g_ptr_array_new_with_free_func(g_free);
-		guint k = g_rand_int_range(rand, 1, 41);
+		g_autoptr(GPtrArray) alphabet =
+			alphabet_new("l", g_rand_int_range(rand, 1, 41), "");
 		g_autofree char *name = g_strdup_printf("small-%05u", n++);
 		struct text a;
 
-		for (guint j = 0; j < k; j++)
-			g_ptr_array_add(alphabet, g_strdup_printf("l%u", j));
 		random_text(rand, &a, alphabet, g_rand_int_range(rand, 0, 400));
 		write_pair(rand, dir, name, &a, alphabet,
 			   g_rand_int_range(rand, 0, 30), 6);
@@ -235,15 +244,11 @@ static int cmd_gen(guint32 seed, const char *dir, gboolean huge, int nfiles,
 
 	/* large texts with many edits scattered: the cost limits */
 	for (guint i = 0; i < 24; i++) {
-		g_autoptr(GPtrArray)
-			alphabet = g_ptr_array_new_with_free_func(g_free);
-		guint k = g_rand_int_range(rand, 50, 3000);
+		g_autoptr(GPtrArray) alphabet = alphabet_new(
+			"\tcall_", g_rand_int_range(rand, 50, 3000), "(x);");
 		g_autofree char *name = g_strdup_printf("large-%05u", n++);
 		struct text a;
 
-		for (guint j = 0; j < k; j++)
-			g_ptr_array_add(alphabet,
-					g_strdup_printf("\tcall_%u(x);", j));
 		random_text(rand, &a, alphabet,
 			    g_rand_int_range(rand, 20000, 40000));
 		write_pair(rand, dir, name, &a, alphabet,
@@ -255,13 +260,10 @@ static int cmd_gen(guint32 seed, const char *dir, gboolean huge, int nfiles,
 	/* long runs of lines without match around lines matching too
 	 * often: xdl_clean_mmatch and its window of 100 lines */
 	for (guint i = 0; i < 120; i++) {
-		g_autoptr(GPtrArray)
-			alphabet = g_ptr_array_new_with_free_func(g_free);
+		g_autoptr(GPtrArray) alphabet = alphabet_new("w", 200, "");
 		g_autofree char *name = g_strdup_printf("runs-%05u", n++);
 		struct text a, b;
 
-		for (guint j = 0; j < 200; j++)
-			g_ptr_array_add(alphabet, g_strdup_printf("w%u", j));
 		random_text(rand, &a, alphabet,
 			    g_rand_int_range(rand, 500, 4000));
 		b = text_copy(&a);
@@ -291,16 +293,14 @@ static int cmd_gen(guint32 seed, const char *dir, gboolean huge, int nfiles,
 	/* a long common head and tail around a middle of few distinct
 	 * lines: the limit of matches counts the trimmed lines too */
 	for (guint i = 0; i < 200; i++) {
-		g_autoptr(GPtrArray)
-			alphabet = g_ptr_array_new_with_free_func(g_free);
+		g_autoptr(GPtrArray) alphabet = NULL;
 		g_autofree char *name = g_strdup_printf("framed-%05u", n++);
 		guint head = g_rand_int_range(rand, 0, 6000);
 		guint tail = g_rand_int_range(rand, 0, 3000);
 		guint k = g_rand_int_range(rand, 1, 8);
 		struct text a, mid, b;
 
-		for (guint j = 0; j < k; j++)
-			g_ptr_array_add(alphabet, g_strdup_printf("m%u", j));
+		alphabet = alphabet_new("m", k, "");
 		random_text(rand, &mid, alphabet,
 			    g_rand_int_range(rand, 10, 300));
 		mid.noeol = FALSE;

@@ -60,14 +60,9 @@ for series in "$CORPUS"/*/; do
 	dirstat_series_order "$series" > "$TMP/order"
 	while read -r patch; do
 		before=$(git -C "$work" rev-parse HEAD)
-		if ! git -C "$work" am -q "$patch" > /dev/null 2>&1; then
-			git -C "$work" am --abort > /dev/null 2>&1
-			if git -C "$work" apply --index "$patch" > /dev/null 2>&1; then
-				git -C "$work" commit -q -m "$(basename "$patch")"
-			else
-				skipped=$((skipped + 1))
-				continue
-			fi
+		if ! dirstat_apply "$work" "$patch"; then
+			skipped=$((skipped + 1))
+			continue
 		fi
 		applied=$((applied + 1))
 		# a file may hold several mails: one commit each

@@ -20,13 +20,22 @@ mk_series "$TMP/m" s1 2
 for i in 0 1 2; do imap_deliver "$TMP/m/s1-$i"; done
 URL=$(imap_url)
 KEY="imap://armbot@127.0.0.1:$IMAP_PORT/INBOX"
+deliver() {	# deliver ID SUBJECT: a new mail ID into the INBOX
+	mk_mail "$TMP/m/$1" "$1" "$2"
+	imap_deliver "$TMP/m/$1"
+}
+delivered_within() {	# delivered_within ID SUBJECT SECONDS WHAT: the test
+	# WHAT that the mail ID delivered now is stored within SECONDS
+	deliver "$1" "$2"
+	wait_stored "$TMP/d" "$1@armbot.test" "$3"
+	ok $? "$4"
+}
 cursor() {
 	sqlite3 "$TMP/d/store.sqlite" "select value from source_cursors
 		where source = '$KEY' and key = '$1'"
 }
 
-"$ARMBOT" --data-dir "$TMP/d" ingest "$URL" > "$TMP/out" 2> "$TMP/err"
-is "$?" 0 "ingest imap://: exits 0"
+ingest_ok "$TMP/d" "$URL" "ingest imap://: exits 0"
 is "$(head -1 "$TMP/out")" "3 new, 0 duplicate, 0 unparseable" "3 messages"
 is "$(stored_series "$TMP/d" | cut -d'|' -f1-3)" "ready|2|2" \
 	"the series assembled"
@@ -37,10 +46,9 @@ is "$(ls "$IMAP_MAILDIR/cur" | grep -c 'S$')" 0 \
 grep -q password "$TMP/out" "$TMP/err"
 is "$?" 1 "the password is not printed"
 
-mk_mail "$TMP/m/x1" x1 "one more"
-imap_deliver "$TMP/m/x1"
-"$ARMBOT" --data-dir "$TMP/d" ingest "$(imap_url seen=1)" > "$TMP/out"
-is "$(head -1 "$TMP/out")" "1 new, 0 duplicate, 0 unparseable" \
+deliver x1 "one more"
+ingest_counts "$TMP/d" "$(imap_url seen=1)" \
+	"1 new, 0 duplicate, 0 unparseable" \
 	"the next ingest takes only the new one"
 is "$(cursor last-uid)" 4 "the cursor moves on"
 is "$(ls "$IMAP_MAILDIR/cur" | grep 'S$' | wc -l)" 1 \
@@ -52,24 +60,18 @@ is "$(ls "$IMAP_MAILDIR/cur" | grep 'S$' | wc -l)" 1 \
 	2> "$TMP/watch.err" &
 WATCH=$!
 sleep 1
-mk_mail "$TMP/m/live1" live1 "live one"
-imap_deliver "$TMP/m/live1"
-wait_stored "$TMP/d" live1@armbot.test 2
-ok $? "IDLE: a message delivered while armbot idles is stored within 2 s"
+delivered_within live1 "live one" 2 \
+	"IDLE: a message delivered while armbot idles is stored within 2 s"
 imap_stop
-mk_mail "$TMP/m/down1" down1 "while down"
-imap_deliver "$TMP/m/down1"
+deliver down1 "while down"
 imap_start
-mk_mail "$TMP/m/up1" up1 "after the restart"
-imap_deliver "$TMP/m/up1"
+deliver up1 "after the restart"
 wait_stored "$TMP/d" down1@armbot.test 10
 ok $? "dovecot restarted: the message delivered while it was down is stored"
 wait_stored "$TMP/d" up1@armbot.test 5
 ok $? "and the one delivered after"
-mk_mail "$TMP/m/live2" live2 "live two"
-imap_deliver "$TMP/m/live2"
-wait_stored "$TMP/d" live2@armbot.test 2
-ok $? "IDLE again after the reconnect: stored within 2 s"
+delivered_within live2 "live two" 2 \
+	"IDLE again after the reconnect: stored within 2 s"
 kill -TERM $WATCH
 wait $WATCH
 is "$?" 0 "--watch stops cleanly"
@@ -82,10 +84,7 @@ is "$(sqlite3 "$TMP/d/store.sqlite" 'select count(*) from messages')" 8 \
 	"$(imap_url idle=0)" > "$TMP/watch" 2>&1 &
 WATCH=$!
 sleep 0.5
-mk_mail "$TMP/m/poll1" poll1 "polled"
-imap_deliver "$TMP/m/poll1"
-wait_stored "$TMP/d" poll1@armbot.test 3
-ok $? "idle=0: polling finds the new message"
+delivered_within poll1 "polled" 3 "idle=0: polling finds the new message"
 kill -TERM $WATCH
 wait $WATCH
 WATCH=
@@ -94,8 +93,7 @@ WATCH=
 imap_stop
 rm -f "$IMAP_MAILDIR"/dovecot*
 imap_start
-"$ARMBOT" --data-dir "$TMP/d" ingest "$URL" > "$TMP/out"
-is "$(head -1 "$TMP/out")" "0 new, 9 duplicate, 0 unparseable" \
+ingest_counts "$TMP/d" "$URL" "0 new, 9 duplicate, 0 unparseable" \
 	"a new UIDVALIDITY: the folder read again, nothing stored twice"
 
 ingest_fails "$TMP/d" "imap://armbot:wrong@127.0.0.1:$IMAP_PORT/INBOX?tls=no" \
@@ -116,12 +114,10 @@ ingest_fails "$TMP/d" \
 	"credentials file '$TMP/pw644' is accessible by group or others (mode 0644): make it mode 600"
 
 # imap:// with a password: STARTTLS is required (this dovecot has no TLS)
-"$ARMBOT" --data-dir "$TMP/d" ingest \
+ingest_fails "$TMP/d" \
 	"imap://armbot@127.0.0.1:$IMAP_PORT/INBOX?password-file=$IMAP_DIR/password" \
-	2> "$TMP/err"
-is "$?" 1 "imap:// without STARTTLS on the server fails"
-grep -q "not logging in without TLS" "$TMP/err"
-ok $? "and says it will not log in without TLS ($(head -1 "$TMP/err"))"
+	"imap:// without STARTTLS on the server fails" \
+	"not logging in without TLS"
 grep -q "$(cat "$IMAP_DIR/password")" "$IMAP_DIR/log"
 is "$?" 1 "the password never reached the server's log"
 

@@ -56,8 +56,7 @@ is_file "$TMP/mbox.series" "$TMP/nntp.series" "NNTP: the same series"
 
 for u in "$(pi_http_url)" "$(pi_nntp_url)"; do
 	d=$TMP/http; case "$u" in nntp*) d=$TMP/nntp ;; esac
-	"$ARMBOT" --data-dir "$d" ingest "$u" > "$TMP/out"
-	is "$(head -1 "$TMP/out")" "0 new, 0 duplicate, 0 unparseable" \
+	ingest_counts "$d" "$u" "0 new, 0 duplicate, 0 unparseable" \
 		"${u%%:*}: nothing new the second time (cursor)"
 done
 
@@ -67,20 +66,17 @@ MAIL_DATE="Tue, 16 Jun 2020 10:00:00" mk_mail "$TMP/late2" late2 "Re: late one" 
 as_mbox "$TMP/late1" "$TMP/late2" > "$TMP/late.mbox"
 HOME=$PI_DIR _pi_import small "$TMP/late.mbox" && \
 	HOME=$PI_DIR public-inbox-index "$PI_INBOX" > /dev/null 2>&1
-"$ARMBOT" --data-dir "$TMP/http" ingest "$(pi_http_url)" > "$TMP/out"
-is "$(head -1 "$TMP/out")" "2 new, 0 duplicate, 0 unparseable" \
-	"HTTP: only the two new messages"
-"$ARMBOT" --data-dir "$TMP/nntp" ingest "$(pi_nntp_url)" > "$TMP/out"
-is "$(head -1 "$TMP/out")" "2 new, 0 duplicate, 0 unparseable" \
-	"NNTP: only the two new messages"
+ingest_counts "$TMP/http" "$(pi_http_url)" \
+	"2 new, 0 duplicate, 0 unparseable" "HTTP: only the two new messages"
+ingest_counts "$TMP/nntp" "$(pi_nntp_url)" \
+	"2 new, 0 duplicate, 0 unparseable" "NNTP: only the two new messages"
 
 # one store, several sources: each message once
 "$ARMBOT" --data-dir "$TMP/all" ingest "$TMP/all.mbox" > /dev/null
-"$ARMBOT" --data-dir "$TMP/all" ingest "$(pi_nntp_url)" > "$TMP/out"
-is "$(head -1 "$TMP/out")" "2 new, $N duplicate, 0 unparseable" \
+ingest_counts "$TMP/all" "$(pi_nntp_url)" \
+	"2 new, $N duplicate, 0 unparseable" \
 	"NNTP after the mbox: only the late two are new"
-"$ARMBOT" --data-dir "$TMP/all" ingest "$(pi_http_url)" > "$TMP/out"
-is "$(head -1 "$TMP/out")" "0 new, 0 duplicate, 0 unparseable" \
+ingest_counts "$TMP/all" "$(pi_http_url)" "0 new, 0 duplicate, 0 unparseable" \
 	"HTTP after both: nothing fetched, nothing new"
 is "$(sqlite3 "$TMP/all/store.sqlite" 'select count(*) from messages')" \
 	$((N + 2)) "each message stored once"

@@ -83,6 +83,16 @@ dirstat_arm61_base() {
 	dirstat_base dirstat-arm61 "$TMP/paths"
 }
 
+# dirstat_apply WORK PATCH: PATCH committed in the repository WORK with
+# git am, or, a bare diff being no mail, applied and committed as git am
+# would; fails, WORK left as it was, when it does not apply
+dirstat_apply() {
+	git -C "$1" am -q "$2" > /dev/null 2>&1 && return 0
+	git -C "$1" am --abort > /dev/null 2>&1
+	git -C "$1" apply --index "$2" > /dev/null 2>&1 &&
+		git -C "$1" commit -q -m "$(basename "$2")"
+}
+
 # dirstat_series_order SERIES: the patch files of a corpus series, one a
 # line, in the order of its series.conf or else by name
 dirstat_series_order() {

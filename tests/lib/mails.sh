@@ -73,6 +73,23 @@ wait_stored() {
 	return 1
 }
 
+# ingest_ok DATA-DIR SOURCE WHAT: `armbot ingest SOURCE` exits 0 (the test
+# WHAT), its errors shown as comments; its output stays in $TMP/out
+ingest_ok() {
+	"$ARMBOT" --data-dir "$1" ingest "$2" > "$TMP/out" 2> "$TMP/err"
+	_st=$?
+	sed 's/^/# /' "$TMP/err" | head -30
+	is "$_st" 0 "$3"
+}
+
+# ingest_counts DATA-DIR SOURCE COUNTS WHAT: the test WHAT that `armbot
+# ingest SOURCE` says COUNTS ("N new, D duplicate, U unparseable") first;
+# its output stays in $TMP/out
+ingest_counts() {
+	"$ARMBOT" --data-dir "$1" ingest "$2" > "$TMP/out"
+	is "$(head -1 "$TMP/out")" "$3" "$4"
+}
+
 # ingest_fails DATA-DIR SOURCE WHAT PATTERN: `armbot ingest SOURCE` exits
 # 1 (the test WHAT) with an error that grep finds PATTERN in (a second
 # test, showing the error's first line); the error stays in $TMP/err

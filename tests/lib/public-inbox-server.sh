@@ -74,33 +74,34 @@ pi_build() {
 	_pi_config "$1" "$PI_INBOX"
 }
 
+# _pi_daemon NAME URL...: public-inbox-NAME listening on each URL in the
+# background, its output in $PI_DIR/NAME.log, its pid added to PI_PIDS
+_pi_daemon() {
+	_pi_d=$1
+	shift
+	for _pi_l; do
+		set -- "$@" -l "$_pi_l"
+		shift
+	done
+	HOME=$PI_DIR "public-inbox-$_pi_d" -W0 "$@" > "$PI_DIR/$_pi_d.log" 2>&1 &
+	PI_PIDS="${PI_PIDS:+$PI_PIDS }$!"
+}
+
 pi_start() {
 	PI_HTTP_PORT=$(free_port)
 	PI_NNTP_PORT=$(free_port)
+	PI_PIDS=
+	_tls=
 	if [ -n "${PI_TLS_CERT:-}" ]; then
 		PI_HTTPS_PORT=$(free_port)
-		_tls="/?cert=$PI_TLS_CERT,key=$PI_TLS_KEY"
-		HOME=$PI_DIR public-inbox-httpd -W0 \
-			-l "http://127.0.0.1:$PI_HTTP_PORT" \
-			-l "https://127.0.0.1:$PI_HTTPS_PORT$_tls" \
-			> "$PI_DIR/httpd.log" 2>&1 &
-	else
-		HOME=$PI_DIR public-inbox-httpd -W0 \
-			-l "http://127.0.0.1:$PI_HTTP_PORT" > "$PI_DIR/httpd.log" 2>&1 &
-	fi
-	PI_PIDS="$!"
-	if [ -n "${PI_TLS_CERT:-}" ]; then
 		PI_NNTPS_PORT=$(free_port)
-		HOME=$PI_DIR public-inbox-nntpd -W0 \
-			-l "nntp://127.0.0.1:$PI_NNTP_PORT$_tls" \
-			-l "nntps://127.0.0.1:$PI_NNTPS_PORT$_tls" \
-			> "$PI_DIR/nntpd.log" 2>&1 &
-	else
-		HOME=$PI_DIR public-inbox-nntpd -W0 \
-			-l "nntp://127.0.0.1:$PI_NNTP_PORT" \
-			> "$PI_DIR/nntpd.log" 2>&1 &
+		_tls="/?cert=$PI_TLS_CERT,key=$PI_TLS_KEY"
 	fi
-	PI_PIDS="$PI_PIDS $!"
+	# with a certificate, https and nntps beside; nntp offers STARTTLS
+	_pi_daemon httpd "http://127.0.0.1:$PI_HTTP_PORT" \
+		${_tls:+"https://127.0.0.1:$PI_HTTPS_PORT$_tls"}
+	_pi_daemon nntpd "nntp://127.0.0.1:$PI_NNTP_PORT$_tls" \
+		${_tls:+"nntps://127.0.0.1:$PI_NNTPS_PORT$_tls"}
 	wait_port "$PI_HTTP_PORT" && wait_port "$PI_NNTP_PORT" &&
 		{ [ -z "$PI_NNTPS_PORT" ] || wait_port "$PI_NNTPS_PORT"; } &&
 		{ [ -z "$PI_HTTPS_PORT" ] || wait_port "$PI_HTTPS_PORT"; } &&

@@ -33,6 +33,15 @@ static GBytes *read_object(gitodb *odb, const char *hex, enum gitobj_type want)
 	return data;
 }
 
+/* Assert that @oid is @want in hex, as git prints it. */
+static void assert_oid(const struct gitoid *oid, const char *want)
+{
+	char hex[GITOID_HEXSZ + 1];
+
+	gitoid_to_hex(oid, hex);
+	g_assert_cmpstr(hex, ==, want);
+}
+
 /* Run @script in @dir, where it makes the repository r; the lines of its
  * stdout, of which there must be @n (with the empty one after the last
  * newline), owned by the caller; the object database of r in *@odb. */
@@ -248,24 +257,20 @@ static void test_commit_real(void)
 		g_auto(GStrv) f = g_strsplit(lines[i], " ", -1);
 		g_autoptr(GBytes) data = read_object(odb, f[0], GITOBJ_COMMIT);
 		struct gitcommit commit;
-		char hex[GITOID_HEXSZ + 1];
 		guint n = g_strv_length(f);
 
 		g_assert_true(gitcommit_parse(&commit, data, &error));
 		g_assert_no_error(error);
-		gitoid_to_hex(&commit.tree, hex);
-		g_assert_cmpstr(hex, ==, f[1]);
+		assert_oid(&commit.tree, f[1]);
 		g_assert_cmpint(commit.committer_time, ==,
 				g_ascii_strtoll(f[2], NULL, 10));
 		/* "%P" is empty for a root: a trailing empty field */
 		g_assert_cmpuint(commit.parents->len, ==,
 				 *f[n - 1] ? n - 3 : 0);
-		for (guint p = 0; p < commit.parents->len; p++) {
-			gitoid_to_hex(&g_array_index(commit.parents,
-						     struct gitoid, p),
-				      hex);
-			g_assert_cmpstr(hex, ==, f[3 + p]);
-		}
+		for (guint p = 0; p < commit.parents->len; p++)
+			assert_oid(&g_array_index(commit.parents, struct gitoid,
+						  p),
+				   f[3 + p]);
 		merges += commit.parents->len == 2;
 		roots += commit.parents->len == 0;
 		gitcommit_clear(&commit);
@@ -371,12 +376,10 @@ static void test_tag_real(void)
 		g_autoptr(GBytes) data = read_object(odb, f[0], GITOBJ_TAG);
 		struct gitoid target;
 		enum gitobj_type type = GITOBJ_NONE;
-		char hex[GITOID_HEXSZ + 1];
 
 		g_assert_true(gittag_parse(&target, &type, data, &error));
 		g_assert_no_error(error);
-		gitoid_to_hex(&target, hex);
-		g_assert_cmpstr(hex, ==, f[1]);
+		assert_oid(&target, f[1]);
 		g_assert_cmpstr(gitobj_type_name(type), ==, f[2]);
 	}
 	rmtree(dir, NULL);

@@ -108,6 +108,13 @@ static void post(GPtrArray *all, const struct posting *p)
 	}
 }
 
+/* Post each of the @n @postings in order. */
+static void post_all(GPtrArray *all, const struct posting *postings, gsize n)
+{
+	for (gsize i = 0; i < n; i++)
+		post(all, &postings[i]);
+}
+
 /* The series of message @id. */
 static struct series *of(const struct series_assembly *a, const char *id)
 {
@@ -123,6 +130,14 @@ static struct series_assembly *assemble(GPtrArray *all)
 
 	opts.now = 10000000;
 	return series_assemble(all, &opts);
+}
+
+/* Post each of the @n @postings to @all in order, and assemble @all. */
+static struct series_assembly *
+post_assemble(GPtrArray *all, const struct posting *postings, gsize n)
+{
+	post_all(all, postings, n);
+	return assemble(all);
 }
 
 static GPtrArray *messages_new(void)
@@ -174,22 +189,16 @@ static void test_resend_tag(void)
  * cover letter, and its JSON fields follow from supersedes/superseded_by. */
 static void test_resend_new_thread(void)
 {
+	static const struct posting postings[] = {
+		{ .name = "o", .parts = "w|a|b", .date = 100 },
+		{ .name = "r", .resend = TRUE, .parts = "w|a|b", .date = 200 },
+		{ .name = "p", .parts = "|one", .date = 300 },
+		{ .name = "q", .resend = TRUE, .parts = "|one", .date = 400 },
+	};
 	g_autoptr(GPtrArray) all = messages_new();
 	g_autoptr(series_assembly) a = NULL;
 
-	post(all,
-	     &(struct posting){ .name = "o", .parts = "w|a|b", .date = 100 });
-	post(all, &(struct posting){ .name = "r",
-				     .resend = TRUE,
-				     .parts = "w|a|b",
-				     .date = 200 });
-	post(all,
-	     &(struct posting){ .name = "p", .parts = "|one", .date = 300 });
-	post(all, &(struct posting){ .name = "q",
-				     .resend = TRUE,
-				     .parts = "|one",
-				     .date = 400 });
-	a = assemble(all);
+	a = post_assemble(all, postings, G_N_ELEMENTS(postings));
 	g_assert_cmpuint(a->series->len, ==, 4);
 	g_assert_true(of(a, "r-0")->resend);
 	g_assert_false(of(a, "o-0")->resend);
@@ -203,20 +212,19 @@ static void test_resend_new_thread(void)
 /* A resend in reply to the original supersedes it. */
 static void test_resend_in_reply(void)
 {
+	static const struct posting postings[] = {
+		{ .name = "o", .version = 2, .parts = "w|a|b", .date = 100 },
+		{ .name = "r",
+		  .in_reply_to = "o-0",
+		  .version = 2,
+		  .resend = TRUE,
+		  .parts = "w|a|b",
+		  .date = 200 },
+	};
 	g_autoptr(GPtrArray) all = messages_new();
 	g_autoptr(series_assembly) a = NULL;
 
-	post(all, &(struct posting){ .name = "o",
-				     .version = 2,
-				     .parts = "w|a|b",
-				     .date = 100 });
-	post(all, &(struct posting){ .name = "r",
-				     .in_reply_to = "o-0",
-				     .version = 2,
-				     .resend = TRUE,
-				     .parts = "w|a|b",
-				     .date = 200 });
-	a = assemble(all);
+	a = post_assemble(all, postings, G_N_ELEMENTS(postings));
 	g_assert_cmpuint(a->series->len, ==, 2);
 	g_assert_true(of(a, "r-0")->supersedes == of(a, "o-0"));
 	g_assert_null(of(a, "r-0")->partial_of);
@@ -227,23 +235,23 @@ static void test_resend_in_reply(void)
  * in a new thread or in reply; another sender's resend is not ours. */
 static void test_same_version_no_resend(void)
 {
+	static const struct posting postings[] = {
+		{ .name = "o", .parts = "w|a|b", .date = 100 },
+		{ .name = "n", .parts = "w|a|b", .date = 200 },
+		{ .name = "m",
+		  .in_reply_to = "o-0",
+		  .parts = "w|a|b",
+		  .date = 300 },
+		{ .name = "x",
+		  .from = "b@x",
+		  .resend = TRUE,
+		  .parts = "w|a|b",
+		  .date = 400 },
+	};
 	g_autoptr(GPtrArray) all = messages_new();
 	g_autoptr(series_assembly) a = NULL;
 
-	post(all,
-	     &(struct posting){ .name = "o", .parts = "w|a|b", .date = 100 });
-	post(all,
-	     &(struct posting){ .name = "n", .parts = "w|a|b", .date = 200 });
-	post(all, &(struct posting){ .name = "m",
-				     .in_reply_to = "o-0",
-				     .parts = "w|a|b",
-				     .date = 300 });
-	post(all, &(struct posting){ .name = "x",
-				     .from = "b@x",
-				     .resend = TRUE,
-				     .parts = "w|a|b",
-				     .date = 400 });
-	a = assemble(all);
+	a = post_assemble(all, postings, G_N_ELEMENTS(postings));
 	g_assert_cmpuint(a->series->len, ==, 4);
 	for (guint i = 0; i < a->series->len; i++) {
 		struct series *s = a->series->pdata[i];
@@ -288,20 +296,19 @@ static void shuffle(GPtrArray *all, GRand *rand)
  * not the input. */
 static void test_resend_chain_any_order(void)
 {
+	static const struct posting postings[] = {
+		{ .name = "o", .parts = "w|a|b", .date = 100 },
+		{ .name = "r", .resend = TRUE, .parts = "w|a|b", .date = 200 },
+		{ .name = "s",
+		  .in_reply_to = "o-0",
+		  .resend = TRUE,
+		  .parts = "w|a|b",
+		  .date = 300 },
+	};
 	g_autoptr(GPtrArray) all = messages_new();
 	g_autoptr(GRand) rand = g_rand_new_with_seed(42);
 
-	post(all,
-	     &(struct posting){ .name = "o", .parts = "w|a|b", .date = 100 });
-	post(all, &(struct posting){ .name = "r",
-				     .resend = TRUE,
-				     .parts = "w|a|b",
-				     .date = 200 });
-	post(all, &(struct posting){ .name = "s",
-				     .in_reply_to = "o-0",
-				     .resend = TRUE,
-				     .parts = "w|a|b",
-				     .date = 300 });
+	post_all(all, postings, G_N_ELEMENTS(postings));
 	for (guint round = 0; round < 22; round++) {
 		g_autoptr(series_assembly) a = NULL;
 
@@ -325,17 +332,14 @@ static void test_resend_chain_any_order(void)
  * first, and the v2 sent after them supersedes the resend. */
 static void test_resend_same_second(void)
 {
+	static const struct posting postings[] = {
+		{ .name = "r", .resend = TRUE, .parts = "|one", .date = 100 },
+		{ .name = "o", .parts = "|one", .date = 100 },
+		{ .name = "v", .version = 2, .parts = "|one", .date = 200 },
+	};
 	g_autoptr(GPtrArray) all = messages_new();
 
-	post(all, &(struct posting){ .name = "r",
-				     .resend = TRUE,
-				     .parts = "|one",
-				     .date = 100 });
-	post(all,
-	     &(struct posting){ .name = "o", .parts = "|one", .date = 100 });
-	post(all,
-	     &(struct posting){
-		     .name = "v", .version = 2, .parts = "|one", .date = 200 });
+	post_all(all, postings, G_N_ELEMENTS(postings));
 	for (guint round = 0; round < 2; round++) {
 		g_autoptr(series_assembly) a = NULL;
 
@@ -353,24 +357,29 @@ static void test_resend_same_second(void)
  * nor one sent after (which supersedes the resend, the latest v2). */
 static void test_resend_older_version(void)
 {
+	static const struct posting v3_first[] = {
+		{ .name = "v2", .version = 2, .parts = "w|a|b", .date = 100 },
+		{ .name = "v3", .version = 3, .parts = "w|a|b", .date = 200 },
+		{ .name = "r2",
+		  .version = 2,
+		  .resend = TRUE,
+		  .parts = "w|a|b",
+		  .date = 300 },
+	};
+	static const struct posting v3_last[] = {
+		{ .name = "v2", .version = 2, .parts = "w|a|b", .date = 100 },
+		{ .name = "r2",
+		  .version = 2,
+		  .resend = TRUE,
+		  .parts = "w|a|b",
+		  .date = 200 },
+		{ .name = "v3", .version = 3, .parts = "w|a|b", .date = 300 },
+	};
 	g_autoptr(GPtrArray) all = messages_new();
 	g_autoptr(series_assembly) a = NULL;
 	g_autoptr(series_assembly) b = NULL;
 
-	post(all, &(struct posting){ .name = "v2",
-				     .version = 2,
-				     .parts = "w|a|b",
-				     .date = 100 });
-	post(all, &(struct posting){ .name = "v3",
-				     .version = 3,
-				     .parts = "w|a|b",
-				     .date = 200 });
-	post(all, &(struct posting){ .name = "r2",
-				     .version = 2,
-				     .resend = TRUE,
-				     .parts = "w|a|b",
-				     .date = 300 });
-	a = assemble(all);
+	a = post_assemble(all, v3_first, G_N_ELEMENTS(v3_first));
 	g_assert_true(of(a, "v3-0")->supersedes == of(a, "v2-0"));
 	g_assert_true(of(a, "r2-0")->supersedes == of(a, "v2-0"));
 	g_assert_null(of(a, "v3-0")->superseded_by);
@@ -378,20 +387,7 @@ static void test_resend_older_version(void)
 
 	/* v3 after the resend of v2 */
 	g_ptr_array_set_size(all, 0);
-	post(all, &(struct posting){ .name = "v2",
-				     .version = 2,
-				     .parts = "w|a|b",
-				     .date = 100 });
-	post(all, &(struct posting){ .name = "r2",
-				     .version = 2,
-				     .resend = TRUE,
-				     .parts = "w|a|b",
-				     .date = 200 });
-	post(all, &(struct posting){ .name = "v3",
-				     .version = 3,
-				     .parts = "w|a|b",
-				     .date = 300 });
-	b = assemble(all);
+	b = post_assemble(all, v3_last, G_N_ELEMENTS(v3_last));
 	g_assert_true(of(b, "r2-0")->supersedes == of(b, "v2-0"));
 	g_assert_true(of(b, "v3-0")->supersedes == of(b, "r2-0"));
 	assert_states(b, "v2-0 superseded r2-0 superseded v3-0 ready");
@@ -403,37 +399,63 @@ static void test_resend_older_version(void)
  * as a reroll of that version would. */
 static void test_resend_same_work(void)
 {
+	static const struct posting postings[] = {
+		{ .name = "o", .parts = "|a|b|c", .date = 100 },
+		{ .name = "f", .resend = TRUE, .parts = "|a|c", .date = 200 },
+		{ .name = "m",
+		  .resend = TRUE,
+		  .parts = "|a|c|d|e",
+		  .date = 300 },
+		{ .name = "x", .resend = TRUE, .parts = "|y|z", .date = 400 },
+		{ .name = "v1", .parts = "k|k1", .date = 500 },
+		{ .name = "v2",
+		  .version = 2,
+		  .resend = TRUE,
+		  .parts = "k|k1",
+		  .date = 600 },
+	};
 	g_autoptr(GPtrArray) all = messages_new();
 	g_autoptr(series_assembly) a = NULL;
 
-	post(all,
-	     &(struct posting){ .name = "o", .parts = "|a|b|c", .date = 100 });
-	post(all, &(struct posting){ .name = "f",
-				     .resend = TRUE,
-				     .parts = "|a|c",
-				     .date = 200 });
-	post(all, &(struct posting){ .name = "m",
-				     .resend = TRUE,
-				     .parts = "|a|c|d|e",
-				     .date = 300 });
-	post(all, &(struct posting){ .name = "x",
-				     .resend = TRUE,
-				     .parts = "|y|z",
-				     .date = 400 });
-	post(all,
-	     &(struct posting){ .name = "v1", .parts = "k|k1", .date = 500 });
-	post(all, &(struct posting){ .name = "v2",
-				     .version = 2,
-				     .resend = TRUE,
-				     .parts = "k|k1",
-				     .date = 600 });
-	a = assemble(all);
+	a = post_assemble(all, postings, G_N_ELEMENTS(postings));
 	g_assert_true(of(a, "f-1")->supersedes == of(a, "o-1"));
 	g_assert_true(of(a, "m-1")->supersedes == of(a, "f-1"));
 	g_assert_null(of(a, "x-1")->supersedes);
 	g_assert_true(of(a, "v2-0")->supersedes == of(a, "v1-0"));
 	assert_states(a, "o-1 superseded f-1 superseded m-1 ready x-1 ready "
 			 "v1-0 superseded v2-0 ready");
+}
+
+/* A series o of three patches with a cover, then its whole resend r. */
+static const struct posting resent[] = {
+	{ .name = "o", .parts = "w|a|b|c", .date = 100 },
+	{ .name = "r", .resend = TRUE, .parts = "w|a|b|c", .date = 200 },
+};
+
+/* Post p, a partial resend of patch 2/3 without a cover, in reply to
+ * @in_reply_to. */
+static void post_partial_resend(GPtrArray *all, const char *in_reply_to)
+{
+	post(all, &(struct posting){ .name = "p",
+				     .in_reply_to = in_reply_to,
+				     .resend = TRUE,
+				     .parts = "|b",
+				     .first = 2,
+				     .total = 3,
+				     .date = 300 });
+}
+
+/* Assert that p-2, a partial resend of 2/3 posted after resent[], patches
+ * the whole resend r-0 into a complete series; returns its series. */
+static struct series *assert_partial_of_resend(const struct series_assembly *a)
+{
+	struct series *p = of(a, "p-2");
+
+	g_assert_true(p->supersedes == of(a, "r-0"));
+	g_assert_true(p->partial_of == of(a, "r-0"));
+	g_assert_true(p->complete);
+	assert_states(a, "o-0 superseded r-0 superseded p-2 ready");
+	return p;
 }
 
 /* RESEND on the cover only marks the whole series; "[PATCH RESEND 2/3]" in
@@ -445,33 +467,18 @@ static void test_resend_cover_only_and_partial(void)
 	g_autoptr(GPtrArray) order = NULL;
 	struct series *p;
 
-	post(all,
-	     &(struct posting){ .name = "o", .parts = "w|a|b|c", .date = 100 });
-	post(all, &(struct posting){ .name = "r",
-				     .resend = TRUE,
-				     .parts = "w|a|b|c",
-				     .date = 200 });
+	post_all(all, resent, G_N_ELEMENTS(resent));
 	for (guint i = 0; i < all->len; i++) {
 		struct series_message *m = all->pdata[i];
 
 		m->resend = !strcmp(m->message_id, "r-0");
 	}
-	post(all, &(struct posting){ .name = "p",
-				     .in_reply_to = "r-2",
-				     .resend = TRUE,
-				     .parts = "|b",
-				     .first = 2,
-				     .total = 3,
-				     .date = 300 });
+	post_partial_resend(all, "r-2");
 	a = assemble(all);
 	g_assert_true(of(a, "r-1")->resend);
 	g_assert_true(of(a, "r-0")->supersedes == of(a, "o-0"));
-	p = of(a, "p-2");
+	p = assert_partial_of_resend(a);
 	g_assert_true(p != of(a, "r-0"));
-	g_assert_true(p->supersedes == of(a, "r-0"));
-	g_assert_true(p->partial_of == of(a, "r-0"));
-	g_assert_true(p->complete);
-	assert_states(a, "o-0 superseded r-0 superseded p-2 ready");
 	order = series_apply_order(p);
 	g_assert_cmpuint(order->len, ==, 3);
 	g_assert_cmpstr(((struct series_message *)order->pdata[0])->message_id,
@@ -488,27 +495,11 @@ static void test_resend_partial_of_latest(void)
 {
 	g_autoptr(GPtrArray) all = messages_new();
 	g_autoptr(series_assembly) a = NULL;
-	struct series *p;
 
-	post(all,
-	     &(struct posting){ .name = "o", .parts = "w|a|b|c", .date = 100 });
-	post(all, &(struct posting){ .name = "r",
-				     .resend = TRUE,
-				     .parts = "w|a|b|c",
-				     .date = 200 });
-	post(all, &(struct posting){ .name = "p",
-				     .in_reply_to = "o-2",
-				     .resend = TRUE,
-				     .parts = "|b",
-				     .first = 2,
-				     .total = 3,
-				     .date = 300 });
+	post_all(all, resent, G_N_ELEMENTS(resent));
+	post_partial_resend(all, "o-2");
 	a = assemble(all);
-	p = of(a, "p-2");
-	g_assert_true(p->supersedes == of(a, "r-0"));
-	g_assert_true(p->partial_of == of(a, "r-0"));
-	g_assert_true(p->complete);
-	assert_states(a, "o-0 superseded r-0 superseded p-2 ready");
+	assert_partial_of_resend(a);
 }
 
 int main(int argc, char **argv)
