@@ -184,6 +184,19 @@ struct store_field {
 			(GDestroyNotify)destroy            \
 	}
 
+/* A histogram of seconds read by SQL: @list is an X-macro that names each
+ * bucket as X(INDEX, SECONDS).  STORE_BUCKETS_DEFINE defines the array
+ * @name of the @n bounds (what /metrics prints), checking their number
+ * when compiled; STORE_BUCKET_FIELD is the field that counts the rows
+ * whose @column is at most the bound, into member le[INDEX] of @type. */
+#define STORE_BUCKET_ONE(i, seconds) +1
+#define STORE_BUCKET_BOUND(i, seconds) seconds,
+#define STORE_BUCKETS_DEFINE(name, n, list)               \
+	G_STATIC_ASSERT(0 list(STORE_BUCKET_ONE) == (n)); \
+	const double name[n] = { list(STORE_BUCKET_BOUND) }
+#define STORE_BUCKET_FIELD(type, column, i, seconds) \
+	STORE_FIELD(type, le[i], "sum(" column " <= " #seconds ")", STORE_INT64)
+
 struct store_row {
 	size_t size; /* sizeof the struct */
 	const struct store_field *fields;

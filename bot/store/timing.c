@@ -20,12 +20,7 @@ STORE_PART_DEFINE(timing, migrations);
 	X(0, 0.1) X(1, 0.25) X(2, 0.5) X(3, 1) X(4, 2.5) X(5, 5) X(6, 10) \
 	X(7, 30) X(8, 60) X(9, 300) X(10, 1800)
 /* clang-format on */
-#define ONE(i, seconds) +1
-G_STATIC_ASSERT(0 BUCKETS(ONE) == STORE_TIMING_BUCKETS);
-#undef ONE
-#define BOUND(i, seconds) seconds,
-const double store_timing_buckets[STORE_TIMING_BUCKETS] = { BUCKETS(BOUND) };
-#undef BOUND
+STORE_BUCKETS_DEFINE(store_timing_buckets, STORE_TIMING_BUCKETS, BUCKETS);
 
 static const char sql_set[] =
 	"INSERT OR REPLACE INTO stage_times (job_id, stage, position,"
@@ -64,9 +59,9 @@ static const char sql_histograms[] =
 
 static void histogram_free(struct store_timing_histogram *h);
 
-#define LE(i, seconds)                                    \
-	STORE_FIELD(struct store_timing_histogram, le[i], \
-		    "sum(t.seconds <= " #seconds ")", STORE_INT64),
+#define LE(i, seconds)                                                    \
+	STORE_BUCKET_FIELD(struct store_timing_histogram, "t.seconds", i, \
+			   seconds),
 static const struct store_field histogram_fields[] = {
 	STORE_FIELD(struct store_timing_histogram, stage, "t.stage",
 		    STORE_TEXT),

@@ -490,21 +490,15 @@ GPtrArray *store_web_count_states(struct store *st, const char *table,
 	X(0, 0.5) X(1, 1) X(2, 5) X(3, 10) X(4, 30) X(5, 60) X(6, 120) \
 	X(7, 300) X(8, 600) X(9, 1800)
 /* clang-format on */
-#define ONE(i, seconds) +1
-G_STATIC_ASSERT(0 BUCKETS(ONE) == STORE_WEB_BUCKETS);
-#undef ONE
-#define BOUND(i, seconds) seconds,
-const double store_web_buckets[STORE_WEB_BUCKETS] = { BUCKETS(BOUND) };
-#undef BOUND
+STORE_BUCKETS_DEFINE(store_web_buckets, STORE_WEB_BUCKETS, BUCKETS);
 
 static const char sql_durations[] = " FROM checks WHERE status != 'skipped'"
 				    " GROUP BY name ORDER BY name LIMIT 100";
 
 static void histogram_free(struct store_web_histogram *h);
 
-#define LE(i, seconds)                                 \
-	STORE_FIELD(struct store_web_histogram, le[i], \
-		    "sum(seconds <= " #seconds ")", STORE_INT64),
+#define LE(i, seconds) \
+	STORE_BUCKET_FIELD(struct store_web_histogram, "seconds", i, seconds),
 static const struct store_field histogram_fields[] = {
 	STORE_COLUMN(struct store_web_histogram, name, STORE_TEXT),
 	STORE_FIELD(struct store_web_histogram, count, "count(*)", STORE_INT64),
