@@ -1,6 +1,9 @@
 /* Verdicts ahead of the queue (see bot/daemon/ahead.h). */
 #include "bot/daemon/ahead.h"
 
+#include <errno.h>
+#include <sys/resource.h>
+
 #include "bot/common/log.h"
 #include "bot/store/pipeline.h"
 #include "kernel/diff/dirstat-verdict.h"
@@ -13,6 +16,9 @@
  * meanwhile never are: past this many, all are forgotten (and the ones
  * still queued tried once more) */
 #define AHEAD_TRIED_MAX 65536
+/* the thread's priority: the check that runs keeps the CPU it had (a
+ * per-thread attribute on Linux, as SPARSE_BESIDE_NICE in pipeline.c) */
+#define AHEAD_NICE 19
 
 struct ahead {
 	struct ahead_options o;
@@ -149,6 +155,9 @@ static gpointer ahead_thread(gpointer data)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(store) st = store_open(a->o.store_path, &error);
 
+	if (setpriority(PRIO_PROCESS, 0, AHEAD_NICE) != 0)
+		g_debug("verdicts ahead: cannot lower the priority: %s",
+			g_strerror(errno));
 	if (!st) {
 		bot_log(NULL,
 			"worker %s: verdicts ahead: cannot open the "
