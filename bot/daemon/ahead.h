@@ -11,11 +11,11 @@
  * Finding the base, the apply and the dirstat read the tree and write
  * objects and the series' logs (under 0.1 s a series, README
  * "Throughput"); they touch no worktree, build dir or branch, so they do
- * not disturb the check that runs.  The thread is stopped and joined
- * before the worker fetches its tree or takes its next job: the tree never
- * moves under it, and a job is never both claimed and looked at ahead.
- * The job's own run applies again and writes the final verdict with the
- * reply. */
+ * not disturb the check that runs, and the thread runs at nice 19.  It
+ * is stopped and joined before the worker fetches its tree or takes its
+ * next job: the tree never moves under it, and a job is never both
+ * claimed and looked at ahead.  The job's own run applies again and
+ * writes the final verdict with the reply. */
 #pragma once
 
 #include <glib.h>
