@@ -162,15 +162,32 @@ static GString *query(const char *scheduler, const char *cmd, GError **error)
 	return g_steal_pointer(&answer);
 }
 
+/* How often a listcs that timed out is asked again: the scheduler answers
+ * its text interface between its other work, and a loaded machine (two
+ * builds beside each other) can hold it past one timeout; a scheduler
+ * that refuses or is not there fails at once. */
+#define ICECC_LISTCS_TRIES 3
+
 gboolean icecc_listcs(const char *scheduler, struct icecc_cluster *out,
 		      GError **error)
 {
 	g_autoptr(GString) answer = NULL;
 
 	memset(out, 0, sizeof(*out));
-	answer = query(scheduler, "listcs", error);
-	if (!answer)
-		return FALSE;
+	for (guint i = 0; !answer && i < ICECC_LISTCS_TRIES; i++) {
+		g_autoptr(GError) local = NULL;
+
+		answer = query(scheduler, "listcs", &local);
+		if (answer)
+			break;
+		if (!g_error_matches(local, G_IO_ERROR, G_IO_ERROR_TIMED_OUT) ||
+		    i + 1 == ICECC_LISTCS_TRIES) {
+			g_propagate_error(error, g_steal_pointer(&local));
+			return FALSE;
+		}
+		g_message("icecc: %s; asking the scheduler again",
+			  local->message);
+	}
 	if (!icecc_listcs_parse(answer->str, out)) {
 		icecc_cluster_clear(out);
 		g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
