@@ -134,11 +134,13 @@ is "$(grep -c 'series 2: verdict on the web, checks running' "$TMP/run.log")" 1 
 sleep 2
 is "$(count_replies_to e2.0@example.org)" 1 "the queued series' reply is sent once"
 # both series are on the distro tree's commit: the second does not build
-# and boot that base again (qemu/bootcache.h), the first did
+# and boot that base again (qemu/bootcache.h).  The first may have read it
+# back too: DATA/boot is the tests' shared one (boot-lib.sh), kept across
+# tests and runs
 log1=$PDATA/logs/series-1/distro-6.1
 log2=$PDATA/logs/series-2/distro-6.1
-grep -q "nothing was built now" "$log1/build-base.log"
-is "$?" 1 "the first series built and booted its base"
+grep -q "nothing was built now" "$log1/build-base.log" &&
+	diag "the first series read its base's boot back too (kept by an earlier test)"
 grep -q "nothing was built now" "$log2/build-base.log"
 ok $? "the second series read its base's boot back, nothing built" ||
 	sed 's/^/# /' "$log2/build-base.log"
