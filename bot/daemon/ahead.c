@@ -124,29 +124,35 @@ static gboolean verdict_of(struct ahead *a, struct store *st,
 	return ev.written;
 }
 
-/* The next queued job not tried yet, or NULL. */
+/* The next queued job not tried yet, or NULL: page by page, so that
+ * more than AHEAD_BATCH tried jobs at the head of the queue (series that
+ * do not apply, lists without early-verdict) do not hide the rest. */
 static struct store_job *next_job(struct ahead *a, struct store *st)
 {
-	g_autoptr(GError) error = NULL;
-	g_autoptr(GPtrArray)
-		jobs = store_jobs_waiting(st, a->o.tree, AHEAD_BATCH, &error);
-
-	if (!jobs) {
-		bot_log(NULL, "worker %s: store error: %s", a->o.tree,
-			error->message);
-		return NULL;
-	}
 	if (g_hash_table_size(a->tried) > AHEAD_TRIED_MAX)
 		g_hash_table_remove_all(a->tried);
-	for (guint i = 0; i < jobs->len; i++) {
-		struct store_job *job = jobs->pdata[i];
+	for (guint offset = 0;; offset += AHEAD_BATCH) {
+		g_autoptr(GError) error = NULL;
+		g_autoptr(GPtrArray) jobs = store_jobs_waiting(
+			st, a->o.tree, offset, AHEAD_BATCH, &error);
 
-		if (g_hash_table_contains(a->tried, &job->id))
-			continue;
-		g_hash_table_add(a->tried, g_memdup2(&job->id, sizeof(gint64)));
-		return g_ptr_array_steal_index(jobs, i);
+		if (!jobs) {
+			bot_log(NULL, "worker %s: store error: %s", a->o.tree,
+				error->message);
+			return NULL;
+		}
+		for (guint i = 0; i < jobs->len; i++) {
+			struct store_job *job = jobs->pdata[i];
+
+			if (g_hash_table_contains(a->tried, &job->id))
+				continue;
+			g_hash_table_add(a->tried,
+					 g_memdup2(&job->id, sizeof(gint64)));
+			return g_ptr_array_steal_index(jobs, i);
+		}
+		if (jobs->len < AHEAD_BATCH)
+			return NULL;
 	}
-	return NULL;
 }
 
 static gpointer ahead_thread(gpointer data)

@@ -375,16 +375,16 @@ fail:
 	return FALSE;
 }
 
-GPtrArray *store_jobs_waiting(struct store *st, const char *tree, guint limit,
-			      GError **error)
+GPtrArray *store_jobs_waiting(struct store *st, const char *tree, guint offset,
+			      guint limit, GError **error)
 {
 	static const char tail[] =
 		" FROM jobs WHERE state = 'queued' AND tree = ?1"
 		" AND verdict IS NULL AND series_id NOT IN"
 		" (SELECT id FROM series WHERE state = 'superseded')"
-		" ORDER BY queued, id LIMIT ?2";
+		" ORDER BY queued, id LIMIT ?2 OFFSET ?3";
 	return store_select_rows(st, &job_row, tail, error, STORE_T(tree),
-				 STORE_I(limit), STORE_END);
+				 STORE_I(limit), STORE_I(offset), STORE_END);
 }
 
 GPtrArray *store_jobs_of_series(struct store *st, gint64 series_id,

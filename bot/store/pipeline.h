@@ -131,10 +131,10 @@ gboolean store_job_defer(struct store *st, gint64 job_id, const char *reason,
 GPtrArray *store_job_queued_trees(struct store *st, GError **error);
 
 /* The queued jobs of @tree whose series has no verdict yet and is not
- * superseded, in the order store_job_claim() takes them, at most @limit
- * (struct store_job *). */
-GPtrArray *store_jobs_waiting(struct store *st, const char *tree, guint limit,
-			      GError **error);
+ * superseded, in the order store_job_claim() takes them: at most @limit
+ * from the @offset-th on (struct store_job *). */
+GPtrArray *store_jobs_waiting(struct store *st, const char *tree, guint offset,
+			      guint limit, GError **error);
 
 /* Every job of series @series_id (struct store_job *). */
 GPtrArray *store_jobs_of_series(struct store *st, gint64 series_id,

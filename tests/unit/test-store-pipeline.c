@@ -163,16 +163,21 @@ static void test_waiting_and_early_verdict(struct scratch_store *f,
 	g_assert_true(store_job_add(f->st, 2, "t", NULL, NULL, &added, &error));
 	g_assert_true(
 		store_job_add(f->st, 2, "u", NULL, "policy", &added, &error));
-	w = store_jobs_waiting(f->st, "t", 16, &error);
+	w = store_jobs_waiting(f->st, "t", 0, 16, &error);
 	g_assert_no_error(error);
 	g_assert_cmpuint(w->len, ==, 2);
 	g_assert_cmpint(((struct store_job *)w->pdata[0])->series_id, ==, 1);
 	g_assert_cmpint(((struct store_job *)w->pdata[1])->series_id, ==, 2);
 	g_clear_pointer(&w, g_ptr_array_unref);
-	w = store_jobs_waiting(f->st, "t", 1, &error);
+	w = store_jobs_waiting(f->st, "t", 0, 1, &error);
 	g_assert_cmpuint(w->len, ==, 1);
 	g_clear_pointer(&w, g_ptr_array_unref);
-	w = store_jobs_waiting(f->st, "u", 16, &error);
+	/* the next page: the second job */
+	w = store_jobs_waiting(f->st, "t", 1, 1, &error);
+	g_assert_cmpuint(w->len, ==, 1);
+	g_assert_cmpint(((struct store_job *)w->pdata[0])->series_id, ==, 2);
+	g_clear_pointer(&w, g_ptr_array_unref);
+	w = store_jobs_waiting(f->st, "u", 0, 16, &error);
 	g_assert_cmpuint(w->len, ==, 0); /* ignored, not queued */
 	g_clear_pointer(&w, g_ptr_array_unref);
 
@@ -184,7 +189,7 @@ static void test_waiting_and_early_verdict(struct scratch_store *f,
 	v = job_verdict(f, 2);
 	g_assert_cmpstr(v, ==, "grows arch/arm");
 	g_clear_pointer(&v, g_free);
-	w = store_jobs_waiting(f->st, "t", 16, &error);
+	w = store_jobs_waiting(f->st, "t", 0, 16, &error);
 	g_assert_cmpuint(w->len, ==, 1);
 	g_assert_cmpint(((struct store_job *)w->pdata[0])->series_id, ==, 1);
 	g_clear_pointer(&w, g_ptr_array_unref);
@@ -205,7 +210,7 @@ static void test_waiting_and_early_verdict(struct scratch_store *f,
 	g_assert_true(store_series_set_state(f->st, 2, "superseded", &error));
 	g_assert_true(
 		store_job_add(f->st, 1, "t2", NULL, NULL, &added, &error));
-	w = store_jobs_waiting(f->st, "t", 16, &error);
+	w = store_jobs_waiting(f->st, "t", 0, 16, &error);
 	g_assert_cmpuint(w->len, ==, 0);
 	none = store_job_claim(f->st, "t", &error);
 	g_assert_null(none);
