@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config/datadir.h"
+#include "kernel/build/builddeps.h"
 #include "kernel/build/sandbox.h"
 #include "kernel/tree/checkout.h"
 #include "qemu/bootcache.h"
@@ -355,6 +356,18 @@ static gboolean build_and_boot(struct boot_session *bs, const char *hex,
 	return TRUE;
 }
 
+/* The file in the build dir that names the inputs (inputs_key() without
+ * the runner) of the
+ * trusted build it holds: removed before a trusted make, written once the
+ * kernel and the module built.  boot_session_run_unaffected() reads the
+ * build dir's .cmd files only when they are that build's. */
+#define BUILT_STAMP "armbot-built"
+
+static char *stamp_path(const struct boot_session *bs)
+{
+	return g_build_filename(bs->kb->build_dir, BUILT_STAMP, NULL);
+}
+
 /* Where the session keeps the boots of trusted commits. */
 static char *bootcache_dir(const struct boot_session *bs)
 {
@@ -362,8 +375,11 @@ static char *bootcache_dir(const struct boot_session *bs)
 }
 
 /* The key of @hex's boot in this session (qemu/bootcache.h), or NULL
- * when an input cannot be read (nothing is then reused or kept). */
-static char *kept_key(const struct boot_session *bs, const char *hex)
+ * when an input cannot be read (nothing is then reused or kept); without
+ * @with_runner, of its build: where it boots does not change what the
+ * build dir holds. */
+static char *inputs_key(const struct boot_session *bs, const char *hex,
+			gboolean with_runner)
 {
 	const struct boot_runner_config *rc = bs->opts->runner;
 	const struct board *b = bs->board;
@@ -378,7 +394,7 @@ static char *kept_key(const struct boot_session *bs, const char *hex)
 					b->machine, b->dtb ? b->dtb : "-",
 					b->console ? b->console : "-",
 					b->mem_mb, b->append ? b->append : "");
-	if (rc && rc->kind == BOOT_RUNNER_LAVA)
+	if (with_runner && rc && rc->kind == BOOT_RUNNER_LAVA)
 		runner = g_strdup_printf("lava %s", rc->lava_url);
 	in.commit_hex = hex;
 	in.fragment = bs->kb->fragment;
@@ -392,6 +408,11 @@ static char *kept_key(const struct boot_session *bs, const char *hex)
 		g_message("boot: %.12s is built and booted (nothing kept: %s)",
 			  hex, error->message);
 	return key;
+}
+
+static char *kept_key(const struct boot_session *bs, const char *hex)
+{
+	return inputs_key(bs, hex, TRUE);
 }
 
 /* @run from the boot kept under @key, if there is one that booted to a
@@ -475,6 +496,12 @@ gboolean boot_session_run(struct boot_session *bs, const struct gitoid *commit,
 	if (!kbuild_set_trust(bs->kb, trust, error))
 		return FALSE;
 	run->copy = bs->kb->series_copy;
+	if (trust == KBUILD_TRUSTED) {
+		g_autofree char *stamp = stamp_path(bs);
+
+		if (unlink(stamp) != 0 && errno != ENOENT)
+			return set_errno_error(error, "remove", stamp);
+	}
 	if (!tree_checkout(bs->tree, hex, bs->kb->src_dir, &stats, error))
 		return FALSE;
 	run->checkout_written = stats.written;
@@ -483,6 +510,67 @@ gboolean boot_session_run(struct boot_session *bs, const struct gitoid *commit,
 		return FALSE;
 	if (key)
 		keep(bs, key, run);
+	if (trust == KBUILD_TRUSTED && run->built) {
+		g_autofree char *stamp = stamp_path(bs);
+		g_autofree char *inputs = inputs_key(bs, hex, FALSE);
+		g_autoptr(GError) stamp_error = NULL;
+
+		if (inputs &&
+		    !g_file_set_contents(stamp, inputs, -1, &stamp_error))
+			g_message("boot: %s", stamp_error->message);
+	}
+	return TRUE;
+}
+
+gboolean boot_session_run_unaffected(struct boot_session *bs,
+				     const struct gitoid *base,
+				     const struct boot_run *base_run,
+				     const char *const *paths, guint n,
+				     struct boot_run *run)
+{
+	char hex[GITOID_HEXSZ + 1];
+	g_autofree char *stamp_file = stamp_path(bs);
+	g_autofree char *stamp = NULL;
+	g_autofree char *key = NULL;
+	g_autofree char *why = NULL;
+
+	memset(run, 0, sizeof(*run));
+	/* a tree that boots on LAVA has its lab boot each series (lava.t's
+	 * series are device trees that no LAVA job would boot otherwise) */
+	if (bs->opts->runner && bs->opts->runner->kind == BOOT_RUNNER_LAVA)
+		return FALSE;
+	if (!base_run->built || !base_run->vm.console ||
+	    !virt_result_ok(&base_run->vm) || !n)
+		return FALSE;
+	gitoid_to_hex(base, hex);
+	key = inputs_key(bs, hex, FALSE);
+	if (!key || !g_file_get_contents(stamp_file, &stamp, NULL, NULL) ||
+	    strcmp(stamp, key) != 0)
+		return FALSE;
+	if (builddeps_reads_any(bs->kb->build_dir, bs->kb->src_dir, paths, n,
+				&why)) {
+		g_message("boot: the series is built (%s)", why);
+		return FALSE;
+	}
+	virt_result_from_console(&run->vm,
+				 g_string_new(base_run->vm.console->str));
+	run->vm.exited_ok = TRUE;
+	run->vm.how = g_strdup("the base's boot");
+	run->booted_where = g_strdup(base_run->booted_where);
+	run->built = TRUE;
+	run->unaffected = TRUE;
+	run->build.ok = TRUE;
+	run->build.how = g_strdup("not rebuilt");
+	run->build.log = g_string_new(NULL);
+	g_string_printf(run->build.log,
+			"armbot: none of the %u files the series changes is "
+			"read by the build of %.12s in %s (its .cmd files, the "
+			"directories it went into, Kconfig, Makefiles, "
+			"scripts/ and the headers: kernel/build/builddeps.h); "
+			"the series' kernel is the base's, so it was not "
+			"built or booted again\n",
+			n, hex, bs->kb->build_dir);
+	run->ktap = ktap_parse(run->vm.console->str);
 	return TRUE;
 }
 

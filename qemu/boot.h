@@ -68,6 +68,10 @@ struct boot_run {
 	/* nothing was built or booted: the result of an earlier run with
 	 * the same inputs (boot_options.reuse_trusted) */
 	gboolean reused;
+	/* nothing was built or booted: the series changes no file the
+	 * base's build read, its kernel is the base's
+	 * (boot_session_run_unaffected()) */
+	gboolean unaffected;
 };
 
 struct boot_session;
@@ -97,6 +101,21 @@ const struct kbuild *boot_session_kbuild(const struct boot_session *bs);
 gboolean boot_session_run(struct boot_session *bs, const struct gitoid *commit,
 			  enum kbuild_trust trust, struct boot_run *run,
 			  GError **error);
+
+/* A series' run that builds and boots nothing: when the build dir holds
+ * the trusted build of @base with this session's inputs (the config,
+ * module, init, compiler, emulator, board and runner of the kept boot's
+ * key, qemu/bootcache.h), @base_run booted to a finished init, and none
+ * of the @n tree-relative @paths the series changes is read by that build
+ * (kernel/build/builddeps.h), the series' kernel is the base's: @run is
+ * then @base_run's boot, marked unaffected, with a build log that says
+ * why (TRUE).  FALSE and @run empty when the series must be built
+ * (boot_session_run()), and always on a LAVA runner. */
+gboolean boot_session_run_unaffected(struct boot_session *bs,
+				     const struct gitoid *base,
+				     const struct boot_run *base_run,
+				     const char *const *paths, guint n,
+				     struct boot_run *run);
 
 void boot_session_free(struct boot_session *bs);
 typedef struct boot_session boot_session;

@@ -903,7 +903,14 @@ static gboolean boot(struct run *r, GError **error)
 	boot_times(r, &base);
 	have_base = base.built && virt_result_ok(&base.vm);
 	progress(r, PIPELINE_STAGE_BOOT_HEAD, NULL);
-	if (!boot_session_run(bs, &r->am->head, KBUILD_SERIES, &head, error))
+	/* a series that changes no file the base's build read has the
+	 * base's kernel: its boot is the base's (a DTS of another board, a
+	 * driver this config does not build, documentation) */
+	if (!(bo.reuse_trusted && have_base &&
+	      boot_session_run_unaffected(bs, &r->am->base, &base,
+					  (const char *const *)r->files->pdata,
+					  r->files->len, &head)) &&
+	    !boot_session_run(bs, &r->am->head, KBUILD_SERIES, &head, error))
 		goto out;
 	keep_run_logs(r, "series", &head);
 	boot_times(r, &head);
@@ -944,11 +951,19 @@ static gboolean boot(struct run *r, GError **error)
 		/* where it compiled, when the tree is on icecream */
 		const char *note = boot_session_build_note(bs);
 
-		set_check(build, REPORT_STATUS_OK, NULL,
-			  g_strdup_printf("%s, %.0f s%s%s%s", BOOT_CONFIG_NAME,
+		if (head.unaffected)
+			set_check(build, REPORT_STATUS_OK, NULL,
+				  g_strdup_printf("%s, not rebuilt: the series "
+						  "changes no file it reads",
+						  BOOT_CONFIG_NAME),
+				  NULL);
+		else
+			set_check(build, REPORT_STATUS_OK, NULL,
+				  g_strdup_printf(
+					  "%s, %.0f s%s%s%s", BOOT_CONFIG_NAME,
 					  build->seconds, note ? " (" : "",
 					  note ? note : "", note ? ")" : ""),
-			  NULL);
+				  NULL);
 	}
 
 	bootc->seconds = head.vm.seconds;
@@ -978,8 +993,11 @@ static gboolean boot(struct run *r, GError **error)
 					  tail));
 	} else {
 		set_check(bootc, REPORT_STATUS_OK, NULL,
-			  g_strdup_printf("userspace at %.1f s",
-					  head.vm.uptime),
+			  g_strdup_printf("userspace at %.1f s%s",
+					  head.vm.uptime,
+					  head.unaffected ? " (the base's "
+							    "kernel)" :
+							    ""),
 			  NULL);
 	}
 	/* where it booted (qemu/runner.h): "booted on LAVA job 12, ..." */
