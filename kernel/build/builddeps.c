@@ -13,6 +13,8 @@
 #define CMD_FILE_MAX (8u << 20)
 /* the directories of a build dir are a few thousand deep at most */
 #define WALK_DEPTH_MAX 64
+/* what separates the words of a .cmd file (make's syntax) */
+#define WORD_DELIMITERS " \t\n\\:="
 
 struct reads {
 	const char *src_prefix; /* "@src_dir/" */
@@ -28,8 +30,8 @@ static void add_words(struct reads *r, char *text)
 	size_t plen = strlen(r->src_prefix);
 	char *save = NULL;
 
-	for (char *w = strtok_r(text, " \t\n\\:=", &save); w;
-	     w = strtok_r(NULL, " \t\n\\:=", &save)) {
+	for (char *w = strtok_r(text, WORD_DELIMITERS, &save); w;
+	     w = strtok_r(NULL, WORD_DELIMITERS, &save)) {
 		const char *rel;
 
 		if (strncmp(w, r->src_prefix, plen) != 0)
@@ -223,6 +225,15 @@ gboolean builddeps_reads_any(const char *build_dir, const char *src_dir,
 					       paths[i], dir);
 		return TRUE;
 	}
+	/* a tree path that the .cmd files' words cannot hold whole would
+	 * match none of them: everything would look unread */
+	if (strpbrk(src_dir, WORD_DELIMITERS)) {
+		if (why)
+			*why = g_strdup_printf("the tree's path '%s' cannot be "
+					       "told apart in .cmd files",
+					       src_dir);
+		return TRUE;
+	}
 	fd = open(build_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || !walk(&r, fd, build_dir, 0)) {
 		if (why)
@@ -230,6 +241,14 @@ gboolean builddeps_reads_any(const char *build_dir, const char *src_dir,
 					 g_strdup_printf("cannot open '%s'",
 							 build_dir);
 		g_free(r.error);
+		return TRUE;
+	}
+	/* a build that names no file of the tree saw it at another path */
+	if (!g_hash_table_size(files)) {
+		if (why)
+			*why = g_strdup_printf("no .cmd file of '%s' names a "
+					       "file of '%s'",
+					       build_dir, src_dir);
 		return TRUE;
 	}
 	for (guint i = 0; i < n; i++) {

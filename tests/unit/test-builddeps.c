@@ -197,6 +197,22 @@ static void test_hostile_build_dir(struct fixture *f, gconstpointer data)
 		&why));
 	g_assert_nonnull(strstr(why, "cannot read"));
 	g_clear_pointer(&why, g_free);
+	g_assert_cmpint(g_unlink(big), ==, 0);
+	/* the tree seen at another path than the build's: nothing of it is
+	 * named, which is not "nothing read" */
+	g_assert_true(builddeps_reads_any(
+		f->build, "/elsewhere/linux",
+		(const char *const[]){ "drivers/net/dsa/mv88e6xxx/chip.c" }, 1,
+		&why));
+	g_assert_nonnull(strstr(why, "names a file"));
+	g_clear_pointer(&why, g_free);
+	/* a path the .cmd files' words would split */
+	g_assert_true(builddeps_reads_any(
+		f->build, "/tmp/a b",
+		(const char *const[]){ "drivers/net/dsa/mv88e6xxx/chip.c" }, 1,
+		&why));
+	g_assert_nonnull(strstr(why, "cannot be told apart"));
+	g_clear_pointer(&why, g_free);
 	/* no build dir: everything is read */
 	g_assert_true(builddeps_reads_any(
 		"/nonexistent/build", f->src,
