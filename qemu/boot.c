@@ -415,6 +415,31 @@ static char *kept_key(const struct boot_session *bs, const char *hex)
 	return inputs_key(bs, hex, TRUE);
 }
 
+/* @run as a boot read from @console (taken) instead of one run now:
+ * nothing was built, @build_log (taken) says why; @vm_how and
+ * @build_how are the boot's and the build's words.  FALSE, with @run
+ * cleared and both freed, when the console does not show a finished
+ * init. */
+static gboolean run_from_console(struct boot_run *run, GString *console,
+				 const char *vm_how, const char *build_how,
+				 GString *build_log)
+{
+	virt_result_from_console(&run->vm, console);
+	run->vm.exited_ok = TRUE;
+	if (!virt_result_ok(&run->vm)) {
+		boot_run_clear(run);
+		g_string_free(build_log, TRUE);
+		return FALSE;
+	}
+	run->vm.how = g_strdup(vm_how);
+	run->built = TRUE;
+	run->build.ok = TRUE;
+	run->build.how = g_strdup(build_how);
+	run->build.log = build_log;
+	run->ktap = ktap_parse(run->vm.console->str);
+	return TRUE;
+}
+
 /* @run from the boot kept under @key, if there is one that booted to a
  * finished init. */
 static gboolean reuse_kept(struct boot_session *bs, const char *key,
@@ -423,6 +448,7 @@ static gboolean reuse_kept(struct boot_session *bs, const char *key,
 	g_autofree char *dir = bootcache_dir(bs);
 	g_autoptr(GError) error = NULL;
 	GString *console = NULL;
+	GString *log;
 	char *where = NULL;
 
 	if (!bootcache_lookup(dir, key, &console, &where, &error)) {
@@ -431,28 +457,21 @@ static gboolean reuse_kept(struct boot_session *bs, const char *key,
 				  error->message);
 		return FALSE;
 	}
-	virt_result_from_console(&run->vm, console);
-	run->vm.exited_ok = TRUE;
-	if (!virt_result_ok(&run->vm)) {
-		boot_run_clear(run);
-		g_free(where);
-		return FALSE;
-	}
-	run->vm.how = g_strdup("kept from an earlier boot");
-	run->booted_where = where;
-	run->built = TRUE;
-	run->reused = TRUE;
-	run->build.ok = TRUE;
-	run->build.how = g_strdup("kept");
-	run->build.log = g_string_new(NULL);
+	log = g_string_new(NULL);
 	g_string_printf(
-		run->build.log,
+		log,
 		"armbot: %.12s was built and booted with the same "
 		"config, module, init, compiler and emulator by an "
 		"earlier check; its boot is read back from %s/%s.console "
 		"and nothing was built now\n",
 		hex, dir, key);
-	run->ktap = ktap_parse(run->vm.console->str);
+	if (!run_from_console(run, console, "kept from an earlier boot", "kept",
+			      log)) {
+		g_free(where);
+		return FALSE;
+	}
+	run->booted_where = where;
+	run->reused = TRUE;
 	return TRUE;
 }
 
@@ -533,6 +552,7 @@ gboolean boot_session_run_unaffected(struct boot_session *bs,
 	g_autofree char *stamp = NULL;
 	g_autofree char *key = NULL;
 	g_autofree char *why = NULL;
+	GString *log;
 
 	memset(run, 0, sizeof(*run));
 	/* a tree that boots on LAVA has its lab boot each series (lava.t's
@@ -552,17 +572,8 @@ gboolean boot_session_run_unaffected(struct boot_session *bs,
 		g_message("boot: the series is built (%s)", why);
 		return FALSE;
 	}
-	virt_result_from_console(&run->vm,
-				 g_string_new(base_run->vm.console->str));
-	run->vm.exited_ok = TRUE;
-	run->vm.how = g_strdup("the base's boot");
-	run->booted_where = g_strdup(base_run->booted_where);
-	run->built = TRUE;
-	run->unaffected = TRUE;
-	run->build.ok = TRUE;
-	run->build.how = g_strdup("not rebuilt");
-	run->build.log = g_string_new(NULL);
-	g_string_printf(run->build.log,
+	log = g_string_new(NULL);
+	g_string_printf(log,
 			"armbot: none of the %u files the series changes is "
 			"read by the build of %.12s in %s (its .cmd files, the "
 			"directories it went into, Kconfig, Makefiles, "
@@ -570,7 +581,11 @@ gboolean boot_session_run_unaffected(struct boot_session *bs,
 			"the series' kernel is the base's, so it was not "
 			"built or booted again\n",
 			n, hex, bs->kb->build_dir);
-	run->ktap = ktap_parse(run->vm.console->str);
+	if (!run_from_console(run, g_string_new(base_run->vm.console->str),
+			      "the base's boot", "not rebuilt", log))
+		return FALSE;
+	run->booted_where = g_strdup(base_run->booted_where);
+	run->unaffected = TRUE;
 	return TRUE;
 }
 
