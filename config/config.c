@@ -89,10 +89,8 @@ void config_free(struct armbot_config *c)
 	g_free(c->web_listen);
 	g_free(c->web_base_url);
 	g_strfreev(c->web_archive_urls);
-	if (c->trees)
-		g_ptr_array_unref(c->trees);
-	if (c->lists)
-		g_ptr_array_unref(c->lists);
+	g_clear_pointer(&c->trees, g_ptr_array_unref);
+	g_clear_pointer(&c->lists, g_ptr_array_unref);
 	g_free(c);
 }
 

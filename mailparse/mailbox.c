@@ -384,9 +384,7 @@ void mailbox_free(struct mailbox *mb)
 		return;
 	g_free(mb->path);
 	g_free(mb->position);
-	if (mb->messages)
-		g_ptr_array_unref(mb->messages);
-	if (mb->files)
-		g_ptr_array_unref(mb->files);
+	g_clear_pointer(&mb->messages, g_ptr_array_unref);
+	g_clear_pointer(&mb->files, g_ptr_array_unref);
 	g_free(mb);
 }

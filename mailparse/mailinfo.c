@@ -1249,8 +1249,7 @@ void mailinfo_result_free(struct mailinfo_result *r)
 	g_free(r->problem);
 	g_free(r->msgid);
 	g_free(r->in_reply_to);
-	if (r->references)
-		g_ptr_array_unref(r->references);
+	g_clear_pointer(&r->references, g_ptr_array_unref);
 	g_string_free(r->info, TRUE);
 	g_string_free(r->msg, TRUE);
 	g_string_free(r->patch, TRUE);

@@ -424,8 +424,7 @@ static void shared_free(gpointer p)
 {
 	struct shared *s = p;
 
-	if (s->vendors)
-		g_hash_table_unref(s->vendors);
+	g_clear_pointer(&s->vendors, g_hash_table_unref);
 	g_free(s);
 }
 
@@ -612,8 +611,7 @@ static void derive(struct boardderive *d, const struct board_map *map,
 /* the drivers' values: NULL for a path the tree does not have */
 static void array_unref(gpointer p)
 {
-	if (p)
-		g_ptr_array_unref(p);
+	g_clear_pointer(&p, g_ptr_array_unref);
 }
 
 /* ---- the platform code: the mach-*, plat-* Kconfig symbols ---- */

@@ -110,8 +110,7 @@ void cpio_free(struct cpio *c)
 	if (!c)
 		return;
 	archive_write_free(c->a);
-	if (c->out)
-		g_byte_array_unref(c->out);
+	g_clear_pointer(&c->out, g_byte_array_unref);
 	g_free(c->error);
 	g_free(c);
 }

@@ -319,8 +319,7 @@ static void case_free(struct ktap_case *c)
 	g_free(c->suite);
 	g_free(c->name);
 	g_free(c->directive);
-	if (c->diagnostics)
-		g_ptr_array_unref(c->diagnostics);
+	g_clear_pointer(&c->diagnostics, g_ptr_array_unref);
 	g_free(c);
 }
 

@@ -302,8 +302,7 @@ void lava_log_clear(struct lava_log *log)
 {
 	if (log->console)
 		g_string_free(log->console, TRUE);
-	if (log->cases)
-		g_ptr_array_unref(log->cases);
+	g_clear_pointer(&log->cases, g_ptr_array_unref);
 	g_free(log->error_type);
 	g_free(log->error_msg);
 	memset(log, 0, sizeof(*log));

@@ -93,10 +93,8 @@ static void request_clear(struct request *r)
 {
 	g_free(r->action);
 	g_free(r->tree);
-	if (r->keys)
-		g_ptr_array_unref(r->keys);
-	if (r->values)
-		g_ptr_array_unref(r->values);
+	g_clear_pointer(&r->keys, g_ptr_array_unref);
+	g_clear_pointer(&r->values, g_ptr_array_unref);
 }
 
 /* Parse the subject of @msg: FALSE when it is not a request. */

@@ -112,8 +112,7 @@ static void set_repro(struct pipeline_check *c, const char *what,
 		      GPtrArray *steps, char *note)
 {
 	g_free(c->repro_what);
-	if (c->repro_steps)
-		g_ptr_array_unref(c->repro_steps);
+	g_clear_pointer(&c->repro_steps, g_ptr_array_unref);
 	g_free(c->repro_note);
 	c->repro_what = g_strdup(what);
 	c->repro_steps = steps ? g_ptr_array_ref(steps) : NULL;
@@ -1816,8 +1815,7 @@ void pipeline_outcome_clear(struct pipeline_outcome *out)
 	g_free(out->head_commit);
 	g_free(out->base_reason);
 	g_free(out->not_tested);
-	if (out->applied_commits)
-		g_ptr_array_unref(out->applied_commits);
+	g_clear_pointer(&out->applied_commits, g_ptr_array_unref);
 	g_clear_pointer(&out->verdict, dirstat_verdict_free);
 	g_clear_pointer(&out->arm64, dirstat_verdict_free);
 	g_free(out->verdict_json);
@@ -1828,22 +1826,18 @@ void pipeline_outcome_clear(struct pipeline_outcome *out)
 		g_free(out->checks[i].summary);
 		g_free(out->checks[i].detail);
 		g_free(out->checks[i].repro_what);
-		if (out->checks[i].repro_steps)
-			g_ptr_array_unref(out->checks[i].repro_steps);
+		g_clear_pointer(&out->checks[i].repro_steps, g_ptr_array_unref);
 		g_free(out->checks[i].repro_note);
 	}
-	if (out->boards)
-		g_ptr_array_unref(out->boards);
+	g_clear_pointer(&out->boards, g_ptr_array_unref);
 	g_free(out->log_dir);
 	g_free(out->compiler);
 	g_free(out->message_id);
 	g_free(out->parent_message_id);
 	g_free(out->list);
 	g_free(out->author_email);
-	if (out->recipients)
-		g_ptr_array_unref(out->recipients);
-	if (out->reply)
-		g_bytes_unref(out->reply);
+	g_clear_pointer(&out->recipients, g_ptr_array_unref);
+	g_clear_pointer(&out->reply, g_bytes_unref);
 	g_free(out->reply_body);
 	memset(out, 0, sizeof(*out));
 }

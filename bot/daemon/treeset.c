@@ -82,10 +82,8 @@ void treeset_free(struct treeset *ts)
 {
 	if (!ts)
 		return;
-	if (ts->trees)
-		g_ptr_array_unref(ts->trees);
-	if (ts->owned)
-		g_ptr_array_unref(ts->owned);
+	g_clear_pointer(&ts->trees, g_ptr_array_unref);
+	g_clear_pointer(&ts->owned, g_ptr_array_unref);
 	treefile_free(ts->distro);
 	g_free(ts);
 }

@@ -297,8 +297,7 @@ done:
 	curl_slist_free_all(rcpt);
 	g_free(t.last_command);
 	g_free(t.last_error);
-	if (t.refused)
-		g_ptr_array_unref(t.refused);
+	g_clear_pointer(&t.refused, g_ptr_array_unref);
 	g_free(user);
 	secretfile_free(password);
 	return ok;

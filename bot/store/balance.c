@@ -71,10 +71,8 @@ void store_balance_free(struct store_balance *b)
 {
 	if (!b)
 		return;
-	if (b->series)
-		g_ptr_array_unref(b->series);
-	if (b->dirs)
-		g_ptr_array_unref(b->dirs);
+	g_clear_pointer(&b->series, g_ptr_array_unref);
+	g_clear_pointer(&b->dirs, g_ptr_array_unref);
 	g_free(b);
 }
 

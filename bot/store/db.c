@@ -669,10 +669,8 @@ void store_free(struct store *st)
 {
 	if (!st)
 		return;
-	if (st->stmts)
-		g_hash_table_destroy(st->stmts);
-	if (st->selects)
-		g_hash_table_destroy(st->selects);
+	g_clear_pointer(&st->stmts, g_hash_table_destroy);
+	g_clear_pointer(&st->selects, g_hash_table_destroy);
 	sqlite3_close(st->db);
 	g_free(st);
 }

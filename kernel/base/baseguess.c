@@ -330,8 +330,7 @@ void baseguess_result_clear(struct baseguess_result *r)
 {
 	g_free(r->branch);
 	g_free(r->reason);
-	if (r->applied)
-		g_ptr_array_unref(r->applied);
+	g_clear_pointer(&r->applied, g_ptr_array_unref);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -22,8 +22,7 @@ static void node_free(struct icecc_node *n)
 
 void icecc_cluster_clear(struct icecc_cluster *cl)
 {
-	if (cl->nodes)
-		g_ptr_array_unref(cl->nodes);
+	g_clear_pointer(&cl->nodes, g_ptr_array_unref);
 	memset(cl, 0, sizeof(*cl));
 }
 
@@ -411,8 +410,7 @@ void icecc_node_jobs_free(struct icecc_node_jobs *nj)
 
 void icecc_last_build_clear(struct icecc_last_build *lb)
 {
-	if (lb->nodes)
-		g_ptr_array_unref(lb->nodes);
+	g_clear_pointer(&lb->nodes, g_ptr_array_unref);
 	memset(lb, 0, sizeof(*lb));
 }
 

@@ -227,12 +227,9 @@ void sparse_check_result_clear(struct sparse_check_result *result)
 	g_free(result->report);
 	g_free(result->reproduce);
 	g_free(result->build_note);
-	if (result->steps)
-		g_ptr_array_unref(result->steps);
-	if (result->checked)
-		g_ptr_array_unref(result->checked);
-	if (result->not_checked)
-		g_ptr_array_unref(result->not_checked);
+	g_clear_pointer(&result->steps, g_ptr_array_unref);
+	g_clear_pointer(&result->checked, g_ptr_array_unref);
+	g_clear_pointer(&result->not_checked, g_ptr_array_unref);
 	memset(result, 0, sizeof(*result));
 }
 

@@ -13,8 +13,7 @@
 static void spec_free(struct treediff_spec *spec)
 {
 	g_free(spec->path);
-	if (spec->data)
-		g_bytes_unref(spec->data);
+	g_clear_pointer(&spec->data, g_bytes_unref);
 	diffcount_spans_free(spec->spans);
 	g_free(spec);
 }
@@ -119,8 +118,7 @@ static gboolean cursor_open(struct tree_cursor *c, struct treediff *q,
 
 static void cursor_close(struct tree_cursor *c)
 {
-	if (c->data)
-		g_bytes_unref(c->data);
+	g_clear_pointer(&c->data, g_bytes_unref);
 }
 
 /* git's base_name_compare(): tree entries sort by name, a subtree as if

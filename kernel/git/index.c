@@ -48,11 +48,9 @@ void gitindex_free(struct gitindex *index)
 
 	if (!index)
 		return;
-	if (index->entries)
-		g_ptr_array_unref(index->entries);
+	g_clear_pointer(&index->entries, g_ptr_array_unref);
 	g_free(p->block);
-	if (p->paths)
-		g_string_chunk_free(p->paths);
+	g_clear_pointer(&p->paths, g_string_chunk_free);
 	g_free(p);
 }
 

@@ -116,8 +116,7 @@ static gint64 parse_commit_date(const char *buf, const char *tail)
 
 void gitcommit_clear(struct gitcommit *commit)
 {
-	if (commit->parents)
-		g_array_unref(commit->parents);
+	g_clear_pointer(&commit->parents, g_array_unref);
 	memset(commit, 0, sizeof(*commit));
 }
 

@@ -49,8 +49,7 @@ void gitrepo_free(struct gitrepo *repo)
 	g_free(repo->work_tree);
 	gitodb_free(repo->odb);
 	g_free(p->packed);
-	if (p->packed_records)
-		g_ptr_array_unref(p->packed_records);
+	g_clear_pointer(&p->packed_records, g_ptr_array_unref);
 	g_clear_error(&p->packed_error);
 	gitindex_free(p->index);
 	g_free(p);
@@ -1353,8 +1352,7 @@ static void node_free(gpointer data)
 {
 	struct node *n = data;
 
-	if (n->parents)
-		g_ptr_array_unref(n->parents);
+	g_clear_pointer(&n->parents, g_ptr_array_unref);
 	g_free(n);
 }
 

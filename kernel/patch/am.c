@@ -25,8 +25,7 @@ void am_series_free(struct am_series *s)
 	if (!s)
 		return;
 	g_free(s->base_note);
-	if (s->patches)
-		g_ptr_array_unref(s->patches);
+	g_clear_pointer(&s->patches, g_ptr_array_unref);
 	g_free(s);
 }
 

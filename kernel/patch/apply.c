@@ -49,8 +49,7 @@ static void file_diff_free(struct file_diff *p)
 	g_free(p->def_name);
 	g_free(p->old_name);
 	g_free(p->new_name);
-	if (p->hunks)
-		g_array_unref(p->hunks);
+	g_clear_pointer(&p->hunks, g_array_unref);
 	apply_binary_hunk_free(p->binary);
 	g_free(p);
 }
@@ -1194,8 +1193,7 @@ static void image_clear(struct image *img)
 {
 	if (img->buf)
 		g_string_free(img->buf, TRUE);
-	if (img->lines)
-		g_array_unref(img->lines);
+	g_clear_pointer(&img->lines, g_array_unref);
 	img->buf = NULL;
 	img->lines = NULL;
 }
@@ -1470,8 +1468,7 @@ static void path_entry_free(struct path_entry *e)
 {
 	if (!e)
 		return;
-	if (e->content)
-		g_bytes_unref(e->content);
+	g_clear_pointer(&e->content, g_bytes_unref);
 	g_free(e);
 }
 

@@ -87,8 +87,7 @@ void simindex_free(struct simindex *ix)
 	g_array_unref(ix->files);
 	g_byte_array_unref(ix->paths);
 	g_array_unref(ix->prints);
-	if (ix->map)
-		g_mapped_file_unref(ix->map);
+	g_clear_pointer(&ix->map, g_mapped_file_unref);
 	g_free(ix);
 }
 

@@ -52,8 +52,7 @@ static void node_free(struct node *node)
 		return;
 	g_free(node->name);
 	g_free(node->hardlink);
-	if (node->children)
-		g_hash_table_destroy(node->children);
+	g_clear_pointer(&node->children, g_hash_table_destroy);
 	g_free(node);
 }
 
@@ -152,10 +151,8 @@ static void pack_writer_free(struct pack_writer *pw)
 		g_unlink(pw->tmp_path);
 	g_free(pw->tmp_path);
 	g_free(pw->pack_dir);
-	if (pw->entries)
-		g_array_unref(pw->entries);
-	if (pw->seen)
-		g_hash_table_destroy(pw->seen);
+	g_clear_pointer(&pw->entries, g_array_unref);
+	g_clear_pointer(&pw->seen, g_hash_table_destroy);
 	if (pw->compressor)
 		libdeflate_free_compressor(pw->compressor);
 	lg2repo_odb_free(pw->odb);
@@ -504,13 +501,11 @@ static void importer_clear(struct importer *im)
 
 	importer_join(im, &ignored);
 	g_clear_error(&ignored);
-	if (im->jobs)
-		g_async_queue_unref(im->jobs);
+	g_clear_pointer(&im->jobs, g_async_queue_unref);
 	g_mutex_clear(&im->lock);
 	g_cond_clear(&im->cond);
 	node_free(im->root);
-	if (im->graveyard)
-		g_ptr_array_unref(im->graveyard);
+	g_clear_pointer(&im->graveyard, g_ptr_array_unref);
 }
 
 /* ---- paths ---- */

@@ -16,8 +16,7 @@ static void pattern_free(gpointer data)
 	if (!p)
 		return;
 	g_free(p->text);
-	if (p->regex)
-		g_regex_unref(p->regex);
+	g_clear_pointer(&p->regex, g_regex_unref);
 	g_free(p);
 }
 
@@ -51,8 +50,7 @@ void maintainers_free(struct maintainers *m)
 {
 	if (!m)
 		return;
-	if (m->sections)
-		g_ptr_array_unref(m->sections);
+	g_clear_pointer(&m->sections, g_ptr_array_unref);
 	g_free(m);
 }
 
