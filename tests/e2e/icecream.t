@@ -9,16 +9,8 @@
 # patch never talks to iceccd) and equals the one a local run makes.
 # `armbot status` shows the cluster and the last build.
 
-if [ -z "${ARMBOT_ICECC_NETNS:-}" ]; then
-	skip() { echo "1..0 # SKIP $*"; exit 0; }
-	[ "$(id -u)" = 0 ] || skip "needs root (the daemons drop to user icecc)"
-	for tool in unshare ip icecc iceccd icecc-scheduler icecc-create-env; do
-		command -v "$tool" >/dev/null 2>&1 || skip "$tool not installed"
-	done
-	getent passwd icecc >/dev/null || skip "no user icecc (package icecc)"
-	unshare -n true 2>/dev/null || skip "cannot make a network namespace"
-	ARMBOT_ICECC_NETNS=1 exec unshare -n /bin/bash "$0" "$@"
-fi
+. "$(dirname "$0")/../lib/icecc-netns.sh"
+icecc_netns_enter
 
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/sparse-lib.sh"
