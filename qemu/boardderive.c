@@ -611,7 +611,8 @@ static void derive(struct boardderive *d, const struct board_map *map,
 /* the drivers' values: NULL for a path the tree does not have */
 static void array_unref(gpointer p)
 {
-	g_clear_pointer(&p, g_ptr_array_unref);
+	if (p)
+		g_ptr_array_unref(p);
 }
 
 /* ---- the platform code: the mach-*, plat-* Kconfig symbols ---- */

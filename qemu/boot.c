@@ -357,10 +357,10 @@ static gboolean build_and_boot(struct boot_session *bs, const char *hex,
 }
 
 /* The file in the build dir that names the inputs (inputs_key() without
- * the runner) of the
- * trusted build it holds: removed before a trusted make, written once the
- * kernel and the module built.  boot_session_run_unaffected() reads the
- * build dir's .cmd files only when they are that build's. */
+ * the runner) of the trusted build it holds: removed before a trusted
+ * make, written once the kernel and the module built.
+ * boot_session_run_unaffected() reads the build dir's .cmd files only
+ * when they are that build's. */
 #define BUILT_STAMP "armbot-built"
 
 static char *stamp_path(const struct boot_session *bs)

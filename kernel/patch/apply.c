@@ -1193,9 +1193,8 @@ static void image_clear(struct image *img)
 {
 	if (img->buf)
 		g_string_free(img->buf, TRUE);
-	g_clear_pointer(&img->lines, g_array_unref);
 	img->buf = NULL;
-	img->lines = NULL;
+	g_clear_pointer(&img->lines, g_array_unref);
 }
 
 #define IMG_LINE(img, i) (g_array_index((img)->lines, struct line, (i)))
